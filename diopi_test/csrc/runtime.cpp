@@ -1,0 +1,440 @@
+// The conformance test runtime: the caller side of diopirt.h for the harness.
+//
+// Tensors are plain records (shape, strides, dtype, offset) over a storage
+// whose device memory comes from the vendor's device hooks. Each storage is
+// padded with guard zones so that out-of-bounds writes by an operator can be
+// detected after the call.
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "diopi_test/device_hooks.h"
+#include "diopi_test/testrt.h"
+
+namespace {
+
+constexpr size_t kGuardBytes = 64;
+constexpr unsigned char kGuardByte = 0xA5;
+
+thread_local std::string g_error;
+
+int32_t fail(const std::string& msg) {
+    g_error = msg;
+    return 1;
+}
+
+struct Storage {
+    void* base = nullptr;  // device address of the front guard
+    size_t nbytes = 0;     // usable bytes, between the guards
+    diopiStreamHandle_t stream = nullptr;
+
+    void* data() const { return static_cast<unsigned char*>(base) + kGuardBytes; }
+    ~Storage() {
+        if (base) dt_device_free(base);
+    }
+};
+
+diopiStreamHandle_t defaultStream() {
+    static diopiStreamHandle_t stream = [] {
+        diopiStreamHandle_t s = nullptr;
+        dt_stream_create(&s);
+        return s;
+    }();
+    return stream;
+}
+
+std::shared_ptr<Storage> allocStorage(size_t nbytes, diopiStreamHandle_t stream) {
+    auto st = std::make_shared<Storage>();
+    st->nbytes = nbytes;
+    st->stream = stream;
+    size_t total = nbytes + 2 * kGuardBytes;
+    if (dt_device_malloc(&st->base, total) != 0) {
+        st->base = nullptr;
+        fail(std::string("device malloc failed: ") + dt_device_last_error());
+        return nullptr;
+    }
+    // Guards carry the pattern, the payload starts zeroed.
+    std::vector<unsigned char> host(total, 0);
+    std::memset(host.data(), kGuardByte, kGuardBytes);
+    std::memset(host.data() + kGuardBytes + nbytes, kGuardByte, kGuardBytes);
+    if (dt_memcpy_h2d(stream, st->base, host.data(), total) != 0 || dt_stream_sync(stream) != 0) {
+        fail(std::string("host to device copy failed: ") + dt_device_last_error());
+        return nullptr;
+    }
+    return st;
+}
+
+int64_t dtypeSize(int32_t dtype) {
+    switch (dtype) {
+        case diopi_dtype_int8:
+        case diopi_dtype_uint8:
+        case diopi_dtype_bool:
+            return 1;
+        case diopi_dtype_int16:
+        case diopi_dtype_uint16:
+        case diopi_dtype_float16:
+        case diopi_dtype_bfloat16:
+            return 2;
+        case diopi_dtype_int32:
+        case diopi_dtype_uint32:
+        case diopi_dtype_float32:
+        case diopi_dtype_tfloat32:
+        case diopi_dtype_complex32:
+            return 4;
+        case diopi_dtype_int64:
+        case diopi_dtype_uint64:
+        case diopi_dtype_float64:
+        case diopi_dtype_complex64:
+            return 8;
+        case diopi_dtype_complex128:
+            return 16;
+        default:
+            return 0;
+    }
+}
+
+}  // namespace
+
+struct diopiTensor {
+    std::vector<int64_t> shape;
+    std::vector<int64_t> stride;
+    diopiDtype_t dtype = diopi_dtype_float32;
+    diopiDevice_t device = diopi_device;
+    int64_t offset = 0;  // in elements
+    std::shared_ptr<Storage> storage;
+
+    int64_t numel() const {
+        int64_t n = 1;
+        for (auto s : shape) n *= s;
+        return n;
+    }
+    void* data() const { return static_cast<unsigned char*>(storage->data()) + offset * dtypeSize(dtype); }
+};
+
+struct diopiContext {
+    diopiStreamHandle_t stream = nullptr;
+    std::vector<std::unique_ptr<diopiTensor>> owned;
+};
+
+struct diopiGenerator {
+    uint64_t seed = 0;
+    uint64_t offset = 0;
+    std::vector<uint8_t> state;
+};
+
+namespace {
+
+// Contiguous strides, and the number of storage elements a view needs.
+std::vector<int64_t> contiguousStrides(const std::vector<int64_t>& shape) {
+    std::vector<int64_t> st(shape.size());
+    int64_t acc = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+        st[i] = acc;
+        acc *= shape[i] > 0 ? shape[i] : 1;
+    }
+    return st;
+}
+
+int64_t neededElems(const std::vector<int64_t>& shape, const std::vector<int64_t>& stride, int64_t offset) {
+    int64_t last = 0;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == 0) return offset;
+        last += (shape[i] - 1) * stride[i];
+    }
+    return offset + last + 1;
+}
+
+diopiTensor* makeTensor(const int64_t* shape, const int64_t* stride, int64_t ndim, int32_t dtype, int64_t offset, int64_t elems,
+                        int32_t device, diopiStreamHandle_t stream) {
+    if (ndim < 0 || (ndim > 0 && shape == nullptr)) {
+        fail("invalid shape");
+        return nullptr;
+    }
+    int64_t esize = dtypeSize(dtype);
+    if (esize == 0) {
+        fail("unknown dtype " + std::to_string(dtype));
+        return nullptr;
+    }
+    auto t = std::make_unique<diopiTensor>();
+    t->shape.assign(shape, shape + ndim);
+    for (auto s : t->shape)
+        if (s < 0) {
+            fail("negative dimension in shape");
+            return nullptr;
+        }
+    t->stride = stride ? std::vector<int64_t>(stride, stride + ndim) : contiguousStrides(t->shape);
+    t->dtype = static_cast<diopiDtype_t>(dtype);
+    t->device = static_cast<diopiDevice_t>(device);
+    t->offset = offset;
+    int64_t need = neededElems(t->shape, t->stride, offset);
+    if (elems < 0) elems = need;
+    if (elems < need) {
+        fail("storage too small for the view");
+        return nullptr;
+    }
+    t->storage = allocStorage(static_cast<size_t>(elems * esize), stream);
+    if (!t->storage) return nullptr;
+    return t.release();
+}
+
+}  // namespace
+
+/* ---------------------------------------------------------------------------
+ * diopirt.h: the runtime functions operator libraries call.
+ * ------------------------------------------------------------------------- */
+extern "C" {
+
+DIOPI_RT_API const char* diopiGetVersion(void) { return "1.0.0"; }
+
+DIOPI_RT_API diopiError_t diopiGetTensorData(diopiTensorHandle_t th, void** p) {
+    if (!th || !p) return diopiErrorOccurred;
+    *p = th->data();
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorDataConst(diopiConstTensorHandle_t th, const void** p) {
+    if (!th || !p) return diopiErrorOccurred;
+    *p = th->data();
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorShape(diopiConstTensorHandle_t th, diopiSize_t* size) {
+    if (!th || !size) return diopiErrorOccurred;
+    size->data = th->shape.data();
+    size->len = static_cast<int64_t>(th->shape.size());
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorStride(diopiConstTensorHandle_t th, diopiSize_t* stride) {
+    if (!th || !stride) return diopiErrorOccurred;
+    stride->data = th->stride.data();
+    stride->len = static_cast<int64_t>(th->stride.size());
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorDtype(diopiConstTensorHandle_t th, diopiDtype_t* dtype) {
+    if (!th || !dtype) return diopiErrorOccurred;
+    *dtype = th->dtype;
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorDevice(diopiConstTensorHandle_t th, diopiDevice_t* device) {
+    if (!th || !device) return diopiErrorOccurred;
+    *device = th->device;
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorNumel(diopiConstTensorHandle_t th, int64_t* numel) {
+    if (!th || !numel) return diopiErrorOccurred;
+    *numel = th->numel();
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorElemSize(diopiConstTensorHandle_t th, int64_t* itemsize) {
+    if (!th || !itemsize) return diopiErrorOccurred;
+    *itemsize = dtypeSize(th->dtype);
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorStoragePtr(diopiConstTensorHandle_t th, void** p) {
+    if (!th || !p) return diopiErrorOccurred;
+    *p = th->storage->data();
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorStorageOffset(diopiConstTensorHandle_t th, int64_t* off) {
+    if (!th || !off) return diopiErrorOccurred;
+    *off = th->offset;
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorStorageNbytes(diopiConstTensorHandle_t th, size_t* n) {
+    if (!th || !n) return diopiErrorOccurred;
+    *n = th->storage->nbytes;
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th, diopiDeviceIndex_t* idx) {
+    if (!th || !idx) return diopiErrorOccurred;
+    *idx = 0;
+    return diopiSuccess;
+}
+
+// The test runtime only creates dense tensors.
+DIOPI_RT_API diopiError_t diopiGetTensorCrowIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
+DIOPI_RT_API diopiError_t diopiGetTensorColIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
+DIOPI_RT_API diopiError_t diopiGetTensorValues(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
+DIOPI_RT_API diopiError_t diopiIsTensorSparse(diopiConstTensorHandle_t th, bool* is_sparse) {
+    if (!th || !is_sparse) return diopiErrorOccurred;
+    *is_sparse = false;
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetCurrentDeviceIndex(diopiDeviceIndex_t* idx) {
+    if (!idx) return diopiErrorOccurred;
+    *idx = 0;
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGetStream(diopiContextHandle_t ctx, diopiStreamHandle_t* stream) {
+    if (!ctx || !stream) return diopiErrorOccurred;
+    *stream = ctx->stream;
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiRequireTensor(diopiContextHandle_t ctx, diopiTensorHandle_t* tensor, const diopiSize_t* size,
+                                             const diopiSize_t* stride, const diopiDtype_t dtype, const diopiDevice_t device) {
+    if (!ctx || !tensor || !size) return diopiErrorOccurred;
+    if (stride && stride->len != size->len) return diopiErrorOccurred;
+    diopiTensor* t = makeTensor(size->data, stride ? stride->data : nullptr, size->len, dtype, 0, -1, device, ctx->stream);
+    if (!t) return diopiErrorOccurred;
+    ctx->owned.emplace_back(t);
+    *tensor = t;
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiRequireBuffer(diopiContextHandle_t ctx, diopiTensorHandle_t* tensor, int64_t num_bytes, diopiDevice_t device) {
+    if (num_bytes < 0) return diopiErrorOccurred;
+    diopiSize_t size{&num_bytes, 1};
+    return diopiRequireTensor(ctx, tensor, &size, nullptr, diopi_dtype_int8, device);
+}
+
+DIOPI_RT_API diopiError_t diopiGeneratorGetState(diopiContextHandle_t ctx, diopiConstGeneratorHandle_t gen, diopiTensorHandle_t* data) {
+    if (!ctx || !gen || !data) return diopiErrorOccurred;
+    int64_t n = static_cast<int64_t>(gen->state.size());
+    diopiSize_t size{&n, 1};
+    if (diopiRequireTensor(ctx, data, &size, nullptr, diopi_dtype_uint8, diopi_host) != diopiSuccess) return diopiErrorOccurred;
+    if (n) std::memcpy((*data)->data(), gen->state.data(), static_cast<size_t>(n));
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGeneratorSetState(diopiGeneratorHandle_t gen, diopiConstTensorHandle_t state) {
+    if (!gen || !state) return diopiErrorOccurred;
+    size_t n = static_cast<size_t>(state->numel() * dtypeSize(state->dtype));
+    const auto* p = static_cast<const uint8_t*>(state->data());
+    gen->state.assign(p, p + n);
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGeneratorGetSeedAndOffset(diopiGeneratorHandle_t gen, uint64_t* seed, uint64_t* offset) {
+    if (!gen || !seed || !offset) return diopiErrorOccurred;
+    *seed = gen->seed;
+    *offset = gen->offset;
+    return diopiSuccess;
+}
+
+DIOPI_RT_API diopiError_t diopiGeneratorSetSeedAndOffset(diopiGeneratorHandle_t gen, uint64_t seed, uint64_t offset) {
+    if (!gen) return diopiErrorOccurred;
+    gen->seed = seed;
+    gen->offset = offset;
+    return diopiSuccess;
+}
+
+// Profiling ranges are accepted and ignored by the test runtime.
+DIOPI_RT_API diopiError_t diopiRecordStart(const char*, void** record) {
+    if (record) *record = nullptr;
+    return diopiSuccess;
+}
+DIOPI_RT_API diopiError_t diopiRecordEnd(void** record) {
+    if (record) *record = nullptr;
+    return diopiSuccess;
+}
+
+/* ---------------------------------------------------------------------------
+ * testrt.h: the harness's API.
+ * ------------------------------------------------------------------------- */
+
+DIOPI_RT_API int32_t dt_init(void) {
+    static std::once_flag once;
+    static int32_t rc = 0;
+    std::call_once(once, [] {
+        rc = dt_device_init();
+        if (rc != 0) fail(std::string("device init failed: ") + dt_device_last_error());
+    });
+    return rc;
+}
+
+DIOPI_RT_API void dt_finalize(void) { dt_device_finalize(); }
+
+DIOPI_RT_API const char* dt_last_error(void) { return g_error.c_str(); }
+
+DIOPI_RT_API int64_t dt_dtype_size(int32_t dtype) { return dtypeSize(dtype); }
+
+DIOPI_RT_API diopiContextHandle_t dt_context_create(void) {
+    auto* ctx = new (std::nothrow) diopiContext();
+    if (!ctx) return nullptr;
+    if (dt_stream_create(&ctx->stream) != 0) {
+        fail(std::string("stream create failed: ") + dt_device_last_error());
+        delete ctx;
+        return nullptr;
+    }
+    return ctx;
+}
+
+DIOPI_RT_API void dt_context_destroy(diopiContextHandle_t ctx) {
+    if (!ctx) return;
+    dt_stream_sync(ctx->stream);
+    ctx->owned.clear();
+    dt_stream_destroy(ctx->stream);
+    delete ctx;
+}
+
+DIOPI_RT_API int32_t dt_context_sync(diopiContextHandle_t ctx) {
+    if (!ctx) return fail("NULL context");
+    return dt_stream_sync(ctx->stream);
+}
+
+DIOPI_RT_API int64_t dt_context_required_count(diopiContextHandle_t ctx) { return ctx ? static_cast<int64_t>(ctx->owned.size()) : -1; }
+
+DIOPI_RT_API diopiTensorHandle_t dt_tensor_create(const int64_t* shape, const int64_t* stride, int64_t ndim, int32_t dtype,
+                                                  int64_t storage_offset, int64_t storage_elems, int32_t device) {
+    return makeTensor(shape, stride, ndim, dtype, storage_offset, storage_elems, device, defaultStream());
+}
+
+DIOPI_RT_API void dt_tensor_destroy(diopiTensorHandle_t t) { delete t; }
+
+DIOPI_RT_API int64_t dt_tensor_storage_nbytes(diopiConstTensorHandle_t t) { return t ? static_cast<int64_t>(t->storage->nbytes) : -1; }
+
+DIOPI_RT_API int32_t dt_tensor_write_storage(diopiTensorHandle_t t, const void* src, int64_t nbytes) {
+    if (!t || nbytes < 0 || static_cast<size_t>(nbytes) > t->storage->nbytes) return fail("write_storage: bad tensor or size");
+    if (dt_memcpy_h2d(t->storage->stream, t->storage->data(), src, static_cast<size_t>(nbytes)) != 0) return fail(dt_device_last_error());
+    return dt_stream_sync(t->storage->stream);
+}
+
+DIOPI_RT_API int32_t dt_tensor_read_storage(diopiConstTensorHandle_t t, void* dst, int64_t nbytes) {
+    if (!t || nbytes < 0 || static_cast<size_t>(nbytes) > t->storage->nbytes) return fail("read_storage: bad tensor or size");
+    if (dt_memcpy_d2h(t->storage->stream, dst, t->storage->data(), static_cast<size_t>(nbytes)) != 0) return fail(dt_device_last_error());
+    return dt_stream_sync(t->storage->stream);
+}
+
+DIOPI_RT_API int32_t dt_tensor_guard_ok(diopiConstTensorHandle_t t) {
+    if (!t) return -1;
+    const Storage& st = *t->storage;
+    std::vector<unsigned char> front(kGuardBytes), back(kGuardBytes);
+    if (dt_memcpy_d2h(st.stream, front.data(), st.base, kGuardBytes) != 0 ||
+        dt_memcpy_d2h(st.stream, back.data(), static_cast<unsigned char*>(st.data()) + st.nbytes, kGuardBytes) != 0 ||
+        dt_stream_sync(st.stream) != 0)
+        return -1;
+    for (size_t i = 0; i < kGuardBytes; ++i)
+        if (front[i] != kGuardByte || back[i] != kGuardByte) return 0;
+    return 1;
+}
+
+DIOPI_RT_API int64_t dt_tensor_ndim(diopiConstTensorHandle_t t) { return t ? static_cast<int64_t>(t->shape.size()) : -1; }
+DIOPI_RT_API int64_t dt_tensor_dim_size(diopiConstTensorHandle_t t, int64_t i) { return t ? t->shape.at(static_cast<size_t>(i)) : -1; }
+DIOPI_RT_API int64_t dt_tensor_dim_stride(diopiConstTensorHandle_t t, int64_t i) { return t ? t->stride.at(static_cast<size_t>(i)) : -1; }
+DIOPI_RT_API int32_t dt_tensor_dtype(diopiConstTensorHandle_t t) { return t ? static_cast<int32_t>(t->dtype) : -1; }
+DIOPI_RT_API int64_t dt_tensor_storage_offset(diopiConstTensorHandle_t t) { return t ? t->offset : -1; }
+
+DIOPI_RT_API diopiGeneratorHandle_t dt_generator_create(uint64_t seed) {
+    auto* g = new (std::nothrow) diopiGenerator();
+    if (g) g->seed = seed;
+    return g;
+}
+
+DIOPI_RT_API void dt_generator_destroy(diopiGeneratorHandle_t gen) { delete gen; }
+
+}  // extern "C"

@@ -1,0 +1,168 @@
+#include "helper.hpp"
+
+#include <cstring>
+#include <sstream>
+
+namespace impl::aten {
+
+namespace {
+thread_local std::string g_last_error;
+}
+
+const char* lastError() { return g_last_error.c_str(); }
+
+void fail(const std::string& msg, diopiError_t code) { throw DiopiException(code, msg); }
+
+void setLastError(const char* func, const std::string& msg) { g_last_error = std::string(func) + ": " + msg; }
+
+at::ScalarType toATen(diopiDtype_t dtype) {
+    switch (dtype) {
+        case diopi_dtype_int8: return at::kChar;
+        case diopi_dtype_uint8: return at::kByte;
+        case diopi_dtype_int16: return at::kShort;
+        case diopi_dtype_uint16: return at::kUInt16;
+        case diopi_dtype_int32: return at::kInt;
+        case diopi_dtype_uint32: return at::kUInt32;
+        case diopi_dtype_int64: return at::kLong;
+        case diopi_dtype_uint64: return at::kUInt64;
+        case diopi_dtype_float16: return at::kHalf;
+        case diopi_dtype_float32: return at::kFloat;
+        case diopi_dtype_float64: return at::kDouble;
+        case diopi_dtype_bool: return at::kBool;
+        case diopi_dtype_bfloat16: return at::kBFloat16;
+        case diopi_dtype_complex32: return at::kComplexHalf;
+        case diopi_dtype_complex64: return at::kComplexFloat;
+        case diopi_dtype_complex128: return at::kComplexDouble;
+        default: fail("unsupported dtype " + std::to_string(static_cast<int>(dtype)), diopiDtypeNotSupported);
+    }
+}
+
+diopiDtype_t fromATen(at::ScalarType type) {
+    switch (type) {
+        case at::kChar: return diopi_dtype_int8;
+        case at::kByte: return diopi_dtype_uint8;
+        case at::kShort: return diopi_dtype_int16;
+        case at::kUInt16: return diopi_dtype_uint16;
+        case at::kInt: return diopi_dtype_int32;
+        case at::kUInt32: return diopi_dtype_uint32;
+        case at::kLong: return diopi_dtype_int64;
+        case at::kUInt64: return diopi_dtype_uint64;
+        case at::kHalf: return diopi_dtype_float16;
+        case at::kFloat: return diopi_dtype_float32;
+        case at::kDouble: return diopi_dtype_float64;
+        case at::kBool: return diopi_dtype_bool;
+        case at::kBFloat16: return diopi_dtype_bfloat16;
+        case at::kComplexHalf: return diopi_dtype_complex32;
+        case at::kComplexFloat: return diopi_dtype_complex64;
+        case at::kComplexDouble: return diopi_dtype_complex128;
+        default: fail(std::string("ATen dtype without a DIOPI equivalent: ") + c10::toString(type), diopiDtypeNotSupported);
+    }
+}
+
+at::Tensor optTensor(diopiConstTensorHandle_t h) {
+    if (h == nullptr) return at::Tensor();
+    const void* data = nullptr;
+    diopiSize_t shape, stride;
+    diopiDtype_t dtype;
+    if (diopiGetTensorDataConst(h, &data) != diopiSuccess || diopiGetTensorShape(h, &shape) != diopiSuccess ||
+        diopiGetTensorStride(h, &stride) != diopiSuccess || diopiGetTensorDtype(h, &dtype) != diopiSuccess)
+        fail("the runtime rejected a tensor handle");
+    if (shape.len != stride.len) fail("tensor shape and stride lengths differ");
+    for (int64_t i = 0; i < shape.len; ++i)
+        if (shape.data[i] < 0) fail("tensor with a negative dimension");
+    auto options = at::TensorOptions().dtype(toATen(dtype)).device(at::kCPU);
+    // from_blob wraps without copying; the caller keeps ownership.
+    return at::from_blob(const_cast<void*>(data), at::IntArrayRef(shape.data, shape.len), at::IntArrayRef(stride.data, stride.len),
+                         [](void*) {}, options);
+}
+
+at::Tensor tensor(diopiConstTensorHandle_t h, const char* name) {
+    if (h == nullptr) fail(std::string(name) + " is NULL");
+    return optTensor(h);
+}
+
+std::optional<at::Tensor> optional(diopiConstTensorHandle_t h) {
+    if (h == nullptr) return std::nullopt;
+    return optTensor(h);
+}
+
+std::vector<at::Tensor> tensors(const diopiConstTensorHandle_t* hs, int64_t n, const char* name) {
+    if (n < 0) fail(std::string(name) + ": negative tensor count");
+    if (n > 0 && hs == nullptr) fail(std::string(name) + " is NULL");
+    std::vector<at::Tensor> out;
+    out.reserve(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) out.push_back(tensor(hs[i], name));
+    return out;
+}
+
+std::vector<at::Tensor> tensors(diopiTensorHandle_t* hs, int64_t n, const char* name) {
+    if (n < 0) fail(std::string(name) + ": negative tensor count");
+    if (n > 0 && hs == nullptr) fail(std::string(name) + " is NULL");
+    std::vector<at::Tensor> out;
+    out.reserve(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) out.push_back(tensor(hs[i], name));
+    return out;
+}
+
+at::ScalarType scalarDtype(const diopiScalar_t* s) { return toATen(s->stype); }
+
+at::Scalar scalar(const diopiScalar_t* s, const char* name) {
+    if (s == nullptr) fail(std::string(name) + " is NULL");
+    switch (s->stype) {
+        case diopi_dtype_float16:
+        case diopi_dtype_float32:
+        case diopi_dtype_float64:
+        case diopi_dtype_bfloat16:
+        case diopi_dtype_tfloat32:
+            return at::Scalar(s->fval);
+        case diopi_dtype_bool:
+            return at::Scalar(s->ival != 0);
+        case diopi_dtype_int8:
+        case diopi_dtype_uint8:
+        case diopi_dtype_int16:
+        case diopi_dtype_uint16:
+        case diopi_dtype_int32:
+        case diopi_dtype_uint32:
+        case diopi_dtype_int64:
+        case diopi_dtype_uint64:
+            return at::Scalar(s->ival);
+        default:
+            fail(std::string(name) + ": unsupported scalar dtype", diopiDtypeNotSupported);
+    }
+}
+
+at::IntArrayRef ints(diopiSize_t s) {
+    if (s.len < 0 || (s.len > 0 && s.data == nullptr)) fail("invalid size list");
+    return at::IntArrayRef(s.data, static_cast<size_t>(s.len));
+}
+
+void assign(diopiTensorHandle_t out, const at::Tensor& src, const char* name) {
+    at::Tensor o = tensor(out, name);
+    if (o.sizes() != src.sizes()) {
+        // Shapes must agree exactly: outputs are never resized by a library.
+        std::ostringstream msg;
+        msg << name << " has shape " << o.sizes() << " but the result has shape " << src.sizes();
+        fail(msg.str());
+    }
+    o.copy_(src);
+}
+
+diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src) {
+    diopiTensorHandle_t h = nullptr;
+    auto sizes = src.sizes();
+    diopiSize_t size{sizes.data(), static_cast<int64_t>(sizes.size())};
+    if (diopiRequireTensor(ctx, &h, &size, nullptr, fromATen(src.scalar_type()), diopi_host) != diopiSuccess || h == nullptr)
+        fail("diopiRequireTensor failed");
+    tensor(h, "required").copy_(src);
+    return h;
+}
+
+}  // namespace impl::aten
+
+extern "C" {
+
+DIOPI_API const char* diopiGetVendorName() { return "torch"; }
+DIOPI_API const char* diopiGetImplVersion() { return "diopi-torch 1.0.0 (ATen " DIOPI_TORCH_VERSION ")"; }
+DIOPI_API const char* diopiGetLastErrorString() { return impl::aten::lastError(); }
+
+}

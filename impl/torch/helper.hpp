@@ -1,0 +1,77 @@
+// Shared conversions for the ATen reference implementation: runtime handles
+// to at::Tensor views (no copies), scalars and int lists, and the exception
+// barrier that keeps every C++ error on this side of the C ABI.
+#pragma once
+
+#include <ATen/ATen.h>
+#include <diopi/functions.h>
+#include <diopi/functions_ext.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace impl::aten {
+
+/// An error with a DIOPI status code, thrown inside an operator and turned
+/// into a return value by invoke().
+struct DiopiException : std::runtime_error {
+    diopiError_t code;
+    DiopiException(diopiError_t c, const std::string& msg) : std::runtime_error(msg), code(c) {}
+};
+
+[[noreturn]] void fail(const std::string& msg, diopiError_t code = diopiErrorOccurred);
+void setLastError(const char* func, const std::string& msg);
+const char* lastError();
+
+at::ScalarType toATen(diopiDtype_t dtype);
+diopiDtype_t fromATen(at::ScalarType type);
+
+/// A view of the caller's tensor; throws if `h` is NULL (name is for the message).
+at::Tensor tensor(diopiConstTensorHandle_t h, const char* name);
+/// As tensor(), but NULL gives an undefined tensor (optional arguments).
+at::Tensor optTensor(diopiConstTensorHandle_t h);
+std::optional<at::Tensor> optional(diopiConstTensorHandle_t h);
+/// Views of a caller array of `n` tensors.
+std::vector<at::Tensor> tensors(const diopiConstTensorHandle_t* hs, int64_t n, const char* name);
+std::vector<at::Tensor> tensors(diopiTensorHandle_t* hs, int64_t n, const char* name);
+
+at::Scalar scalar(const diopiScalar_t* s, const char* name);
+at::IntArrayRef ints(diopiSize_t s);
+at::ScalarType scalarDtype(const diopiScalar_t* s);
+
+/// Writes `src` into the caller's output tensor (casting to its dtype).
+void assign(diopiTensorHandle_t out, const at::Tensor& src, const char* name = "out");
+/// Allocates a context-owned tensor like `src` and copies `src` into it.
+diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src);
+
+/// Runs `body` and maps any exception to a status code + last-error string.
+template <class F>
+diopiError_t invoke(const char* func, F&& body) noexcept {
+    try {
+        body();
+        return diopiSuccess;
+    } catch (const DiopiException& e) {
+        setLastError(func, e.what());
+        return e.code;
+    } catch (const c10::Error& e) {
+        setLastError(func, e.what_without_backtrace());
+        return diopiErrorOccurred;
+    } catch (const std::exception& e) {
+        setLastError(func, e.what());
+        return diopiErrorOccurred;
+    } catch (...) {
+        setLastError(func, "unknown C++ exception");
+        return diopiErrorOccurred;
+    }
+}
+
+}  // namespace impl::aten
+
+/// Opens an operator body inside the exception barrier; the function name
+/// in error messages comes from __func__.
+#define DIOPI_IMPL_BEGIN return ::impl::aten::invoke(__func__, [&]() {
+#define DIOPI_IMPL_END \
+    });
