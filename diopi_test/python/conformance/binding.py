@@ -1,0 +1,73 @@
+"""cffi binding (ABI mode) built from the parsed headers.
+
+The test runtime is loaded with RTLD_GLOBAL first, so that the operator
+library resolves diopiGetTensorData & co. against it; then the library.
+A function the library does not export is reported, not called.
+"""
+import functools
+import os
+
+import cffi
+
+from . import header, paths
+
+
+@functools.lru_cache(maxsize=None)
+def ffi():
+    f = cffi.FFI()
+    f.cdef(header.cdef_source(extra_headers=[os.path.join(paths.TESTRT_INCLUDE_DIR, "diopi_test", "device_hooks.h"),
+                                             paths.TESTRT_HEADER]))
+    return f
+
+
+class LoadError(Exception):
+    pass
+
+
+class Library:
+    """The test runtime plus one operator library."""
+
+    def __init__(self, impl_path, runtime_path=None):
+        self.ffi = ffi()
+        impl_path = os.path.abspath(impl_path)
+        runtime_path = os.path.abspath(runtime_path or os.path.join(os.path.dirname(impl_path), "libdiopirt.so"))
+        for p, what in ((runtime_path, "test runtime"), (impl_path, "operator library")):
+            if not os.path.exists(p):
+                raise LoadError(f"{what} not found at {p} (build it with scripts/build_impl.sh, or pass --impl_lib)")
+        try:
+            self.rt = self.ffi.dlopen(runtime_path, self.ffi.RTLD_NOW | self.ffi.RTLD_GLOBAL)
+            self.impl = self.ffi.dlopen(impl_path, self.ffi.RTLD_NOW | self.ffi.RTLD_LOCAL)
+        except OSError as e:
+            raise LoadError(f"cannot load {impl_path}: {e}") from None
+        self.impl_path = impl_path
+        self.runtime_path = runtime_path
+        if self.rt.dt_init() != 0:
+            raise LoadError("test runtime device init failed: " + self.string(self.rt.dt_last_error()))
+        self._funcs = {}
+
+    def string(self, cstr):
+        return self.ffi.string(cstr).decode(errors="replace") if cstr != self.ffi.NULL else ""
+
+    def function(self, name):
+        """The C function, or None when the library does not export it."""
+        if name not in self._funcs:
+            try:
+                self._funcs[name] = getattr(self.impl, name)
+            except (AttributeError, NotImplementedError):
+                self._funcs[name] = None
+        return self._funcs[name]
+
+    def last_error(self):
+        fn = self.function("diopiGetLastErrorString")
+        return self.string(fn()) if fn else ""
+
+    def info(self):
+        out = {}
+        for key, fname in (("vendor", "diopiGetVendorName"), ("version", "diopiGetImplVersion")):
+            fn = self.function(fname)
+            out[key] = self.string(fn()) if fn else "?"
+        return out
+
+    def exported(self):
+        """Names of declared functions the library exports."""
+        return sorted(n for n in header.load() if self.function(n) is not None)

@@ -1,0 +1,72 @@
+"""Numeric comparison of an output against its reference.
+
+Rules: shapes must match; integers and bools compare exactly; floats pass
+when |actual - expected| <= atol + rtol * |expected|, NaN matches NaN and
+an infinity matches only the same infinity.
+"""
+import dataclasses
+
+import numpy as np
+
+from . import dtypes
+
+
+@dataclasses.dataclass
+class Mismatch:
+    reason: str
+    max_abs: float = float("nan")
+    max_rel: float = float("nan")
+    count: int = 0
+    total: int = 0
+    first_index: tuple = ()
+    first_actual: object = None
+    first_expected: object = None
+
+    def describe(self):
+        if self.count == 0:
+            return self.reason
+        return (f"{self.reason}: {self.count}/{self.total} elements differ, max abs {self.max_abs:.3g}, "
+                f"max rel {self.max_rel:.3g}, first at {list(self.first_index)}: "
+                f"got {self.first_actual!r}, expected {self.first_expected!r}")
+
+
+def compare(actual, expected, dtype, tol):
+    """None when `actual` matches, else a Mismatch. `tol` is (atol, rtol) or
+    None for exact comparison."""
+    if tuple(actual.shape) != tuple(expected.shape):
+        return Mismatch(f"shape {list(actual.shape)} != expected {list(expected.shape)}")
+    a = dtypes.to_values(actual, dtype)
+    e = dtypes.to_values(expected, dtype)
+    if a.size == 0:
+        return None
+    if tol is None or not (np.issubdtype(e.dtype, np.floating) or np.issubdtype(e.dtype, np.complexfloating)):
+        bad = a != e
+        if not bad.any():
+            return None
+        with np.errstate(invalid="ignore", over="ignore"):
+            d = np.abs(a.astype(np.float64) - e.astype(np.float64))
+            rel = d / np.maximum(np.abs(e.astype(np.float64)), 1.0)
+        return _mismatch("values differ (exact comparison)", a, e, bad, d, rel)
+    atol, rtol = tol
+    a64 = a.astype(np.complex128 if np.iscomplexobj(e) else np.float64)
+    e64 = e.astype(a64.dtype)
+    with np.errstate(invalid="ignore", over="ignore"):
+        nan_a, nan_e = np.isnan(a64), np.isnan(e64)
+        inf_a, inf_e = np.isinf(a64), np.isinf(e64)
+        diff = np.abs(a64 - e64)
+        finite = ~(nan_a | nan_e | inf_a | inf_e)
+        close = np.zeros(a.shape, dtype=bool)
+        close[finite] = diff[finite] <= atol + rtol * np.abs(e64[finite])
+        close |= nan_a & nan_e
+        close |= inf_a & inf_e & (a64 == e64)
+        rel = np.where(finite, diff / np.maximum(np.abs(e64), np.finfo(np.float64).tiny), np.inf)
+    bad = ~close
+    if not bad.any():
+        return None
+    return _mismatch(f"values differ beyond atol={atol:g} rtol={rtol:g}", a, e, bad, np.where(finite, diff, np.inf), rel)
+
+
+def _mismatch(reason, a, e, bad, diff, rel):
+    idx = tuple(int(i) for i in np.argwhere(bad)[0]) if a.ndim else ()
+    return Mismatch(reason, float(np.max(diff[bad])), float(np.max(rel[bad])), int(bad.sum()), int(a.size), idx,
+                    a[idx].item(), e[idx].item())

@@ -1,0 +1,369 @@
+"""Replay one baseline case against the operator library (runs in a worker).
+
+Builds every C argument from the case record and the header's parameter
+kinds, calls the function, then checks: the return code, each output
+against the reference, that read-only inputs kept every byte, and that no
+storage's guard zone was overwritten.
+"""
+import numpy as np
+
+from . import compare, dtypes, header, store, tolerances
+
+PASSED, FAILED, ERROR, CRASHED, TIMEOUT, NOT_IMPLEMENTED, SKIPPED = (
+    "passed", "failed", "error", "crashed", "timeout", "not_implemented", "skipped")
+VERDICTS = (PASSED, FAILED, ERROR, CRASHED, TIMEOUT, NOT_IMPLEMENTED, SKIPPED)
+
+_ENUMS = {
+    "enum_round": {None: 0, "none": 0, "trunc": 1, "floor": 2},
+    "enum_reduction": {None: 0, "none": 0, "mean": 1, "sum": 2},
+    "enum_memory_format": {"contiguous": 0, "channels_last": 1, "channels_last_3d": 2, "preserve": 3, "channels_last_1d": 4},
+}
+_SCALAR_TYPES = {bool: dtypes.enum_value("bool"), int: dtypes.enum_value("int64"), float: dtypes.enum_value("float64")}
+_DIOPI_NO_IMPLEMENT = 13
+
+
+class CaseError(Exception):
+    """The case record cannot be turned into a call (a config or baseline bug)."""
+
+
+def _contiguous_strides(shape):
+    strides, acc = [], 1
+    for d in reversed(shape):
+        strides.append(acc)
+        acc *= max(d, 1)
+    return list(reversed(strides))
+
+
+def _layout_strides(shape, layout):
+    st = _contiguous_strides(shape)
+    n = int(np.prod(shape)) if len(shape) else 1
+    if layout == "noncontig" and len(shape) >= 1 and n > 1:
+        # Every element one slot apart: a kernel that assumes dense
+        # storage reads the gaps and fails.
+        return [s * 2 for s in st]
+    return st
+
+
+def _needed(shape, strides):
+    if any(d == 0 for d in shape):
+        return 0
+    return sum((d - 1) * s for d, s in zip(shape, strides)) + 1
+
+
+class Tensor:
+    """A runtime tensor made by the harness, with a copy of its initial bytes."""
+
+    def __init__(self, lib, shape, dtype, strides, storage):
+        self.lib, self.shape, self.dtype, self.strides = lib, tuple(shape), dtype, list(strides)
+        ffi = lib.ffi
+        self.handle = lib.rt.dt_tensor_create(ffi.new("int64_t[]", list(shape) or [0]), ffi.new("int64_t[]", self.strides or [0]),
+                                              len(shape), dtypes.enum_value(dtype), 0, storage.size, 1)
+        if self.handle == ffi.NULL:
+            raise CaseError("test runtime could not create a tensor: " + lib.string(lib.rt.dt_last_error()))
+        self.initial = storage.tobytes()
+        if storage.size:
+            lib.rt.dt_tensor_write_storage(self.handle, ffi.from_buffer(storage), storage.nbytes)
+
+    @classmethod
+    def from_array(cls, lib, array, dtype, layout):
+        strides = _layout_strides(array.shape, layout)
+        st = dtypes.storage(dtype)
+        storage = np.zeros(_needed(array.shape, strides), dtype=st)
+        if storage.size:
+            np.lib.stride_tricks.as_strided(storage, array.shape, [s * st.itemsize for s in strides])[...] = array
+        return cls(lib, array.shape, dtype, strides, storage)
+
+    @classmethod
+    def sentinel(cls, lib, shape, dtype):
+        """An output pre-filled so that elements the kernel skips are visible."""
+        st = dtypes.storage(dtype)
+        n = int(np.prod(shape)) if len(shape) else 1
+        if dtype in dtypes.FLOATING and dtype != "bfloat16":
+            storage = np.full(n, np.nan, dtype=st)
+        else:
+            storage = np.frombuffer(b"\x5a" * (n * st.itemsize), dtype=st).copy()
+        return cls(lib, shape, dtype, _contiguous_strides(shape), storage)
+
+    def storage_bytes(self):
+        n = self.lib.rt.dt_tensor_storage_nbytes(self.handle)
+        buf = bytearray(n)
+        if n:
+            self.lib.rt.dt_tensor_read_storage(self.handle, self.lib.ffi.from_buffer(buf), n)
+        return bytes(buf)
+
+    def read(self):
+        return read_handle(self.lib, self.handle)
+
+    def destroy(self):
+        self.lib.rt.dt_tensor_destroy(self.handle)
+
+
+def read_handle(lib, handle):
+    """(array, dtype) of any runtime tensor, following its strides and offset."""
+    rt = lib.rt
+    ndim = rt.dt_tensor_ndim(handle)
+    shape = [rt.dt_tensor_dim_size(handle, i) for i in range(ndim)]
+    strides = [rt.dt_tensor_dim_stride(handle, i) for i in range(ndim)]
+    dtype = dtypes.from_enum(rt.dt_tensor_dtype(handle))
+    st = dtypes.storage(dtype)
+    n = rt.dt_tensor_storage_nbytes(handle)
+    buf = bytearray(n)
+    if n:
+        rt.dt_tensor_read_storage(handle, lib.ffi.from_buffer(buf), n)
+    storage = np.frombuffer(bytes(buf), dtype=st)
+    if any(d == 0 for d in shape):
+        return np.zeros(shape, dtype=st), dtype
+    off = rt.dt_tensor_storage_offset(handle)
+    view = np.lib.stride_tricks.as_strided(storage[off:], shape, [s * st.itemsize for s in strides])
+    return np.array(view), dtype
+
+
+class Call:
+    """The C arguments of one case, and everything needed to check it after."""
+
+    def __init__(self, lib, fn, record, layout):
+        self.lib, self.fn, self.record, self.layout = lib, fn, record, layout
+        self.ffi = lib.ffi
+        self.ctx = lib.rt.dt_context_create()
+        self.tensors = []        # every harness tensor, for guard checks and cleanup
+        self.read_only = []      # (param, Tensor) that must come back unmodified
+        self.outputs = []        # (param, getter) giving the produced value
+        self.generators = []
+        self.keep = []           # cffi objects that must outlive the call
+        self.args = [self._arg(p) for p in fn.params]
+
+    # -- argument construction
+    def _new_tensor(self, enc, layout):
+        array, dtype = store.decode_array(enc)
+        t = Tensor.from_array(self.lib, array, dtype, layout)
+        self.tensors.append(t)
+        return t
+
+    def _expected(self, name):
+        return self.record["outputs"].get(name)
+
+    def _arg(self, p):
+        ffi, inputs = self.ffi, self.record["inputs"]
+        given = p.name in inputs
+        value = inputs.get(p.name)
+        k = p.kind
+        if k == "context":
+            return self.ctx
+        if k == "tensor_in":
+            if value is None:
+                return ffi.NULL
+            t = self._new_tensor(value, self.layout)
+            self.read_only.append((p.name, t))
+            return t.handle
+        if k == "tensor_out":
+            if given and value is not None:  # in-place: input value, checked as output
+                t = self._new_tensor(value, self.layout)
+            else:
+                exp = self._expected(p.name)
+                if exp is None:
+                    return ffi.NULL
+                arr, dtype = store.decode_array(exp)
+                t = Tensor.sentinel(self.lib, arr.shape, dtype)
+                self.tensors.append(t)
+            self.outputs.append((p.name, t.read))
+            return t.handle
+        if k == "tensor_array_in":
+            if value is None:
+                return ffi.NULL
+            ts = [self._new_tensor(v, self.layout) for v in value]
+            self.read_only += [(f"{p.name}[{i}]", t) for i, t in enumerate(ts)]
+            arr = ffi.new("diopiConstTensorHandle_t[]", [t.handle for t in ts] or [ffi.NULL])
+            self.keep.append(arr)
+            return arr
+        if k == "tensor_array_out":
+            return self._tensor_array_out(p, given, value)
+        if k == "scalar":
+            if value is None:
+                return ffi.NULL
+            s = ffi.new("diopiScalar_t*")
+            s.stype = _SCALAR_TYPES[type(value)]
+            if isinstance(value, float):
+                s.fval = value
+            else:
+                s.ival = int(value)
+            self.keep.append(s)
+            return s
+        if k in ("size", "size_ptr"):
+            if value is None:
+                return ffi.NULL if k == "size_ptr" else ffi.new("diopiSize_t*", {"data": ffi.NULL, "len": 0})[0]
+            data = ffi.new("int64_t[]", [int(v) for v in value] or [0])
+            s = ffi.new("diopiSize_t*", {"data": data, "len": len(value)})
+            self.keep += [data, s]
+            return s if k == "size_ptr" else s[0]
+        if k in ("int_ptr", "bool_ptr", "double_ptr"):
+            if value is None:
+                return ffi.NULL
+            ptr = ffi.new({"int_ptr": "int64_t*", "bool_ptr": "bool*", "double_ptr": "double*"}[k], value)
+            self.keep.append(ptr)
+            return ptr
+        if k in ("bool_out", "double_out", "int_out"):
+            ptr = ffi.new({"bool_out": "bool*", "double_out": "double*", "int_out": "int64_t*"}[k])
+            self.keep.append(ptr)
+            self.outputs.append((p.name, lambda ptr=ptr: ptr[0]))
+            return ptr
+        if k == "generator":
+            g = self.lib.rt.dt_generator_create(self.record["seed"])
+            self.generators.append(g)
+            return g
+        if k in _ENUMS:
+            if value not in _ENUMS[k]:
+                raise CaseError(f"{p.name}: {value!r} is not one of {sorted(map(str, _ENUMS[k]))}")
+            return _ENUMS[k][value]
+        if k == "string":
+            if value is None:
+                return ffi.NULL
+            s = ffi.new("char[]", str(value).encode())
+            self.keep.append(s)
+            return s
+        if k in ("int", "float", "bool"):
+            if not given:
+                n = self._adjacent_length(p)
+                if n is None:
+                    raise CaseError(f"the case gives no value for {p.name}")
+                return n
+            return value
+        if k == "pointer":
+            return ffi.NULL
+        raise CaseError(f"parameter {p.name} of unsupported C type {p.ctype}")
+
+    def _tensor_array_out(self, p, given, value):
+        ffi = self.ffi
+        if given and value is not None:  # in-place list of tensors
+            ts = [self._new_tensor(v, self.layout) for v in value]
+            self.outputs.append((p.name, lambda ts=ts: [t.read() for t in ts]))
+            arr = ffi.new("diopiTensorHandle_t[]", [t.handle for t in ts] or [ffi.NULL])
+            self.keep.append(arr)
+            return arr
+        exp = self._expected(p.name)
+        if exp is None:
+            return ffi.NULL
+        if isinstance(exp, list):  # caller-allocated list of outputs
+            ts = []
+            for e in exp:
+                arr, dtype = store.decode_array(e)
+                t = Tensor.sentinel(self.lib, arr.shape, dtype)
+                self.tensors.append(t)
+                ts.append(t)
+            self.outputs.append((p.name, lambda ts=ts: [t.read() for t in ts]))
+            arr = ffi.new("diopiTensorHandle_t[]", [t.handle for t in ts] or [ffi.NULL])
+            self.keep.append(arr)
+            return arr
+        # One output the library allocates with diopiRequireTensor.
+        slot = ffi.new("diopiTensorHandle_t*")
+        self.keep.append(slot)
+
+        def produced(slot=slot):
+            if slot[0] == ffi.NULL:
+                raise CaseError(f"{p.name}: the library did not allocate the output")
+            return read_handle(self.lib, slot[0])
+        self.outputs.append((p.name, produced))
+        return slot
+
+    def _adjacent_length(self, p):
+        """Counts like num_inputs take the length of the neighbouring array."""
+        params = self.fn.params
+        i = params.index(p)
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(params) and params[j].kind in ("tensor_array_in", "tensor_array_out"):
+                v = self.record["inputs"].get(params[j].name)
+                if v is None:
+                    v = self._expected(params[j].name)
+                if isinstance(v, list):
+                    return len(v)
+        return None
+
+    def close(self):
+        for t in self.tensors:
+            t.destroy()
+        for g in self.generators:
+            self.lib.rt.dt_generator_destroy(g)
+        self.lib.rt.dt_context_destroy(self.ctx)
+
+
+def _result(verdict, message="", **extra):
+    r = {"verdict": verdict, "message": message}
+    r.update(extra)
+    return r
+
+
+def _check_output(name, produced, expected, tol_over):
+    """A failure message for one output, or None."""
+    if expected is None:
+        return None, None
+    if isinstance(expected, list):
+        if not isinstance(produced, list) or len(produced) != len(expected):
+            return f"{name}: expected {len(expected)} tensors", None
+        for i, (pv, ev) in enumerate(zip(produced, expected)):
+            msg, mm = _check_output(f"{name}[{i}]", pv, ev, tol_over)
+            if msg:
+                return msg, mm
+        return None, None
+    if store.is_encoded_array(expected):
+        exp, edtype = store.decode_array(expected)
+        arr, adtype = produced
+        if adtype != edtype:
+            return f"{name}: dtype {adtype}, expected {edtype}", None
+        mm = compare.compare(arr, exp, edtype, tolerances.resolve(edtype, tol_over))
+        return (f"{name}: {mm.describe()}", mm) if mm else (None, None)
+    # plain numbers (bool*/double* outputs)
+    if isinstance(expected, float):
+        atol, rtol = tolerances.DEFAULT["float64"] if not tol_over else next(iter(tol_over.values()))
+        ok = abs(float(produced) - expected) <= atol + rtol * abs(expected) or (produced != produced and expected != expected)
+    else:
+        ok = produced == expected
+    return (None, None) if ok else (f"{name}: got {produced!r}, expected {expected!r}", None)
+
+
+def run_case(lib, record, layout="contiguous"):
+    """Replays one case; returns a result dict with a verdict."""
+    fn_model = header.load().get(record["func"])
+    if fn_model is None:
+        return _result(SKIPPED, f"{record['func']} is not declared in this version of the headers")
+    cfn = lib.function(record["func"])
+    if cfn is None:
+        return _result(NOT_IMPLEMENTED, f"{record['func']} is not exported by the library")
+    try:
+        call = Call(lib, fn_model, record, layout)
+    except (CaseError, store.BaselineError) as e:
+        return _result(FAILED, f"case error: {e}")
+    try:
+        rc = cfn(*call.args)
+        lib.rt.dt_context_sync(call.ctx)
+        if rc != 0:
+            msg = lib.last_error()
+            if rc == _DIOPI_NO_IMPLEMENT:
+                return _result(NOT_IMPLEMENTED, f"returned diopiNoImplement: {msg}")
+            return _result(ERROR, f"returned error {rc}: {msg or '(empty diopiGetLastErrorString)'}", code=int(rc))
+        problems, worst = [], None
+        for t in call.tensors:
+            if lib.rt.dt_tensor_guard_ok(t.handle) != 1:
+                problems.append("wrote outside a tensor's storage (guard bytes overwritten)")
+                break
+        for name, t in call.read_only:
+            if t.storage_bytes() != t.initial:
+                problems.append(f"modified read-only input {name}")
+        for name, get in call.outputs:
+            try:
+                produced = get()
+            except CaseError as e:
+                problems.append(str(e))
+                continue
+            msg, mm = _check_output(name, produced, record["outputs"].get(name), record.get("tol"))
+            if msg:
+                problems.append(msg)
+                if mm and worst is None:
+                    worst = mm
+        if problems:
+            extra = {}
+            if worst is not None:
+                extra = {"max_abs": worst.max_abs, "max_rel": worst.max_rel, "mismatches": worst.count,
+                         "first_index": list(worst.first_index)}
+            return _result(FAILED, "; ".join(problems), **extra)
+        return _result(PASSED)
+    finally:
+        call.close()

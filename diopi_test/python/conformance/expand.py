@@ -1,0 +1,145 @@
+"""Expand config `Op`s into named, seeded cases."""
+import dataclasses
+import fnmatch
+import importlib
+import os
+import pkgutil
+import zlib
+
+from . import header, paths, spec
+
+CONFIG_PACKAGE = "configs"
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    name: str      # unique and readable: add::float32::2x3_2x3::alpha=0.5
+    op: spec.Op
+    family: str
+    dtype: str
+    shapes: dict   # tensor param -> shape (tuple) or list of shapes
+    params: dict   # non-tensor param -> value
+    seed: int
+
+    @property
+    def func(self):
+        return self.op.func
+
+
+def _shape_tag(shape):
+    if isinstance(shape, list):
+        return "[" + ",".join(_shape_tag(s) for s in shape) + "]"
+    return "x".join(str(d) for d in shape) if len(shape) else "0d"
+
+
+def _value_tag(v):
+    if isinstance(v, (tuple, list)):
+        return "(" + ",".join(_value_tag(x) for x in v) + ")"
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+def _elements(shapes):
+    total = 0
+    for s in shapes.values():
+        for shape in (s if isinstance(s, list) else [s]):
+            n = 1
+            for d in shape:
+                n *= d
+            total += n
+    return total
+
+
+def case_name(stem, dtype, shapes, params):
+    parts = [stem, dtype, "_".join(_shape_tag(s) for s in shapes.values()) or "noshape"]
+    if params:
+        parts.append(",".join(f"{k}={_value_tag(v)}" for k, v in params.items()))
+    return "::".join(parts)
+
+
+def case_seed(name, base_seed):
+    return (zlib.crc32(name.encode()) ^ base_seed) & 0x7FFFFFFF
+
+
+def config_modules():
+    """Config modules in `configs/`, by family name (module name)."""
+    pkg_dir = os.path.join(paths.PYTHON_DIR, CONFIG_PACKAGE)
+    mods = {}
+    for info in sorted(pkgutil.iter_modules([pkg_dir]), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        mods[info.name] = importlib.import_module(f"{CONFIG_PACKAGE}.{info.name}")
+    return mods
+
+
+def load_ops():
+    """(family, Op) pairs in config order; refuses Ops whose keys are not
+    parameters of the header's function."""
+    funcs = header.load()
+    ops = []
+    for family, mod in config_modules().items():
+        for attr, obj in vars(mod).items():
+            group = obj if isinstance(obj, (list, tuple)) else [obj]
+            for value in group:
+                if isinstance(value, spec.Op):
+                    ops.append((family, _checked(family, attr, value, funcs)))
+    return ops
+
+
+def _checked(family, attr, op, funcs):
+    """Refuses an Op whose keys are not parameters of its C function."""
+    fn = funcs.get(op.func)
+    if fn is None:
+        raise ValueError(f"configs/{family}.py: {attr}: {op.func} is not declared in the headers")
+    names = {p.name for p in fn.params} | set(op.extra)
+    keys = list(op.tensors) + [k for p in op.params for k in p] + [k for _, p in op.cases for k in p]
+    for key in keys:
+        if key not in names:
+            raise ValueError(f"configs/{family}.py: {attr}: {op.func} has no parameter {key!r} "
+                             f"(parameters: {', '.join(sorted(names))}; list helper names in extra=)")
+    return op
+
+
+def matches(func, patterns):
+    """--fname matching: 'add' selects add, add_inp, add_scalar, ...;
+    a C name or a glob selects exactly."""
+    if not patterns:
+        return True
+    s = header.snake(func)
+    for p in patterns:
+        if p == func or p == s or s.startswith(p + "_") or fnmatch.fnmatch(func, p) or fnmatch.fnmatch(s, p):
+            return True
+    return False
+
+
+def expand(ops, base_seed=0, fnames=(), dtypes=()):
+    cases = []
+    seen = set()
+    for family, op in ops:
+        if not matches(op.func, fnames):
+            continue
+        stem = op.name or header.snake(op.func)
+        names = list(op.tensors)
+        combos = op.cases or [(s, p) for s in op.shapes for p in op.params]
+        for shapes, params in combos:
+            if not isinstance(shapes, dict):
+                if len(shapes) != len(names):
+                    raise ValueError(f"{op.func}: shape entry {shapes!r} does not give one shape per tensor {names}")
+                shapes = dict(zip(names, shapes))
+            shapes = {k: (list(map(tuple, v)) if isinstance(op.tensors[k], spec.TList) else tuple(v)) for k, v in shapes.items()}
+            large = _elements(shapes) > spec.LARGE_ELEMENTS
+            large_dtypes = [d for d in op.dtypes if d in op.large_dtypes] or list(op.dtypes[:1])
+            for dtype in op.dtypes:
+                if dtypes and dtype not in dtypes:
+                    continue
+                if large and dtype not in large_dtypes:
+                    continue
+                name = case_name(stem, dtype, shapes, params)
+                base, k = name, 1
+                while name in seen:
+                    k += 1
+                    name = f"{base}#{k}"
+                seen.add(name)
+                cases.append(Case(name, op, family, dtype, shapes, dict(params), case_seed(name, base_seed)))
+    return cases

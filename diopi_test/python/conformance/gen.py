@@ -1,0 +1,124 @@
+"""Seeded input generators (numpy only).
+
+A generator is called with a numpy Generator, a shape and a DIOPI dtype
+name, and returns an array in that dtype's numpy storage. Generators adapt
+to the dtype: `randn()` gives normal floats, small signed integers for
+integer dtypes and random booleans for bool, so one config serves all.
+"""
+import dataclasses
+
+import numpy as np
+
+from . import dtypes
+
+
+def _finish(values, dtype):
+    return dtypes.from_values(values, dtype)
+
+
+def _int_bounds(dtype, lo, hi):
+    info = np.iinfo(dtypes.storage(dtype))
+    return max(lo, info.min), min(hi, info.max)
+
+
+@dataclasses.dataclass(frozen=True)
+class randn:
+    """Normal(shift, scale) floats; integers in [-int_range, int_range]."""
+    scale: float = 1.0
+    shift: float = 0.0
+    int_range: int = 10
+
+    def __call__(self, rng, shape, dtype):
+        if dtype == "bool":
+            return rng.random(shape) < 0.5
+        if dtype in dtypes.INTEGER:
+            lo, hi = _int_bounds(dtype, -self.int_range, self.int_range)
+            return _finish(rng.integers(lo, hi + 1, size=shape), dtype)
+        return _finish(rng.standard_normal(shape) * self.scale + self.shift, dtype)
+
+
+@dataclasses.dataclass(frozen=True)
+class uniform:
+    """Uniform floats in [lo, hi); integers in [ceil(lo), floor(hi)]."""
+    lo: float = 0.0
+    hi: float = 1.0
+
+    def __call__(self, rng, shape, dtype):
+        if dtype == "bool":
+            return rng.random(shape) < 0.5
+        if dtype in dtypes.INTEGER:
+            lo, hi = _int_bounds(dtype, int(np.ceil(self.lo)), int(np.floor(self.hi)))
+            return _finish(rng.integers(lo, hi + 1, size=shape), dtype)
+        return _finish(rng.uniform(self.lo, self.hi, size=shape), dtype)
+
+
+def positive(lo=0.1, hi=4.0):
+    return uniform(lo, hi)
+
+
+@dataclasses.dataclass(frozen=True)
+class nonzero:
+    """Values bounded away from zero (divisors): magnitude in [lo, hi], random sign."""
+    lo: float = 0.5
+    hi: float = 4.0
+
+    def __call__(self, rng, shape, dtype):
+        mag = uniform(self.lo, self.hi)(rng, shape, dtype if dtype != "bool" else "float32")
+        if dtype == "bool":
+            return np.ones(shape, dtype=bool)
+        if dtype.startswith("uint"):
+            return mag
+        sign = np.where(rng.random(shape) < 0.5, -1, 1)
+        if dtype == "bfloat16":
+            return dtypes.f32_to_bf16(dtypes.bf16_to_f32(mag) * sign)
+        return (mag * sign).astype(mag.dtype)
+
+
+@dataclasses.dataclass(frozen=True)
+class randint:
+    """Integers in [lo, hi) whatever the dtype (indices, labels, counts)."""
+    lo: int
+    hi: int
+
+    def __call__(self, rng, shape, dtype):
+        return _finish(rng.integers(self.lo, self.hi, size=shape), dtype)
+
+
+@dataclasses.dataclass(frozen=True)
+class mask:
+    """Booleans that are true with probability p (stored in `dtype`)."""
+    p: float = 0.5
+
+    def __call__(self, rng, shape, dtype):
+        return _finish(rng.random(shape) < self.p, dtype)
+
+
+@dataclasses.dataclass(frozen=True)
+class special:
+    """Normal floats salted with NaN, +-inf and +-0 (a fraction `p` of them);
+    for integers, the dtype's extremes mixed with small values."""
+    p: float = 0.25
+
+    def __call__(self, rng, shape, dtype):
+        if dtype == "bool":
+            return rng.random(shape) < 0.5
+        if dtype in dtypes.INTEGER:
+            info = np.iinfo(dtypes.storage(dtype))
+            base = randn()(rng, shape, dtype)
+            pick = rng.random(shape)
+            vals = np.where(pick < self.p / 2, info.min, np.where(pick < self.p, info.max, base))
+            return vals.astype(dtypes.storage(dtype))
+        vals = rng.standard_normal(shape)
+        pool = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0])
+        pick = rng.random(shape) < self.p
+        vals = np.where(pick, pool[rng.integers(0, len(pool), size=shape)], vals)
+        return _finish(vals, dtype)
+
+
+@dataclasses.dataclass(frozen=True)
+class arange_perm:
+    """A random permutation of 0..n-1 along the flattened tensor."""
+
+    def __call__(self, rng, shape, dtype):
+        n = int(np.prod(shape)) if len(shape) else 1
+        return _finish(rng.permutation(n).reshape(shape), dtype)

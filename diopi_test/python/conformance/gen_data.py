@@ -1,0 +1,151 @@
+"""Generate baselines: inputs from the seeded numpy generators, expected
+outputs from the PyTorch references. The only module that imports torch."""
+import inspect
+import sys
+import time
+
+import numpy as np
+import torch
+
+from . import dtypes, header, spec, store
+
+_TORCH = {
+    "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "uint16": torch.uint16,
+    "int32": torch.int32, "uint32": torch.uint32, "int64": torch.int64, "uint64": torch.uint64,
+    "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
+    "float64": torch.float64, "bool": torch.bool, "complex64": torch.complex64, "complex128": torch.complex128,
+}
+_NAME = {v: k for k, v in _TORCH.items()}
+
+
+def to_torch(array, dtype, device):
+    a = np.asarray(array, order="C")  # keeps 0-d arrays 0-d
+    if dtype == "bfloat16":
+        t = torch.from_numpy(a.view(np.int16).copy()).view(torch.bfloat16)
+    else:
+        t = torch.from_numpy(a.copy())
+    return t.to(device)
+
+
+def from_torch(t):
+    t = t.detach().cpu().contiguous()
+    name = _NAME.get(t.dtype)
+    if name is None:
+        raise TypeError(f"reference produced unsupported dtype {t.dtype}")
+    if name == "bfloat16":
+        return t.view(torch.int16).numpy().view(np.uint16), name
+    return t.numpy(), name
+
+
+def _encode_output(value):
+    if value is None:
+        return None
+    if isinstance(value, torch.Tensor):
+        return store.encode_array(*from_torch(value))
+    if isinstance(value, (list, tuple)):
+        return [_encode_output(v) for v in value]
+    if isinstance(value, (bool, int, float)):
+        return value
+    raise TypeError(f"reference returned {type(value).__name__}; expected tensors, numbers or None")
+
+
+def _call(fn, kwargs):
+    sig = inspect.signature(fn)
+    if any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values()):
+        return fn(**kwargs)
+    return fn(**{k: v for k, v in kwargs.items() if k in sig.parameters})
+
+
+def build_inputs(case):
+    """The generated numpy inputs of a case: name -> (array, dtype) or list."""
+    rng = np.random.default_rng(case.seed)
+    out = {}
+    for name, t in case.op.tensors.items():
+        dtype = t.dtype or case.dtype
+        shape = case.shapes[name]
+        if isinstance(t, spec.TList):
+            out[name] = [(t.gen(rng, s, dtype), dtype) for s in shape]
+        else:
+            out[name] = (t.gen(rng, shape, dtype), dtype)
+    return out
+
+
+def run_case(case, device="cpu"):
+    """Computes one case's record (inputs and expected outputs)."""
+    fn = header.load()[case.func]
+    c_names = {p.name for p in fn.params} - set(case.op.extra)
+    generated = build_inputs(case)
+    kwargs = dict(case.params)
+    for name, v in generated.items():
+        kwargs[name] = [to_torch(a, d, device) for a, d in v] if isinstance(v, list) else to_torch(*v, device)
+    if case.op.prepare is not None:
+        kwargs.update(_call(case.op.prepare, kwargs))
+    # The reference may modify tensors in place: encode inputs first.
+    inputs = {}
+    for name, value in kwargs.items():
+        if name not in c_names:
+            continue
+        if isinstance(value, torch.Tensor):
+            inputs[name] = store.encode_array(*from_torch(value))
+        elif isinstance(value, list) and value and all(isinstance(v, torch.Tensor) for v in value):
+            inputs[name] = [store.encode_array(*from_torch(v)) for v in value]
+        else:
+            inputs[name] = value
+    ref_kwargs = {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in kwargs.items()}
+    result = _call(case.op.ref, ref_kwargs)
+    outs = fn.outputs
+    if len(outs) == 1:
+        result = (result,)
+    if not isinstance(result, (tuple, list)) or len(result) != len(outs):
+        raise ValueError(f"{case.func}: reference must return {len(outs)} values for outputs "
+                         f"{[p.name for p in outs]}, got {type(result).__name__}")
+    outputs = {p.name: _encode_output(v) for p, v in zip(outs, result)}
+    return {
+        "name": case.name, "func": case.func, "family": case.family, "dtype": case.dtype,
+        "seed": case.seed, "inputs": inputs, "outputs": outputs,
+        "layouts": list(case.op.layouts),
+        "tol": {k: list(v) for k, v in case.op.tol.items()},
+    }
+
+
+def _payload_bytes(record):
+    """Bytes of array data in a record (scales the replay timeout)."""
+    def size(v):
+        if store.is_encoded_array(v):
+            return len(v["data"])
+        if isinstance(v, list):
+            return sum(size(x) for x in v)
+        return 0
+    return sum(size(v) for part in ("inputs", "outputs") for v in record[part].values())
+
+
+def generate(cases, data_dir, device="cpu", base_seed=0, log=print):
+    """Writes the baselines of `cases`, grouped by function; returns a summary."""
+    torch.manual_seed(base_seed)
+    t0 = time.time()
+    by_func = {}
+    for c in cases:
+        by_func.setdefault(c.func, []).append(c)
+    entries, failures = {}, []
+    done = 0
+    for func, fcases in by_func.items():
+        records = []
+        for c in fcases:
+            try:
+                records.append(run_case(c, device))
+            except Exception as e:  # a broken config must not stop the others
+                failures.append((c.name, f"{type(e).__name__}: {e}"))
+            done += 1
+        if sys.stderr.isatty():
+            print(f"\r[gen_data] {done}/{len(cases)} cases", end="", file=sys.stderr, flush=True)
+        if records:
+            rel, digest, size = store.write_function(data_dir, func, records)
+            index = [[r["name"], r["dtype"], r["layouts"], _payload_bytes(r)] for r in records]
+            entries[func] = {"path": rel, "sha256": digest, "cases": len(records), "bytes": size,
+                             "family": fcases[0].family, "index": index}
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    info = {"torch_version": torch.__version__, "device": device, "seed": base_seed}
+    store.update_manifest(data_dir, entries, info)
+    return {"cases": sum(e["cases"] for e in entries.values()), "functions": len(entries),
+            "failures": failures, "seconds": time.time() - t0, "bytes": store.total_size(data_dir)}

@@ -1,0 +1,105 @@
+"""Progress, summary and report files of a run."""
+import csv
+import json
+import os
+import shlex
+import sys
+import time
+
+from .execute import VERDICTS, PASSED
+
+CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max_rel", "mismatches", "first_index", "repro"]
+
+
+class Progress:
+    """A one-line progress bar on a terminal; a line per 10% otherwise."""
+
+    def __init__(self, total, stream=sys.stderr):
+        self.total, self.stream, self.done = total, stream, 0
+        self.counts = dict.fromkeys(VERDICTS, 0)
+        self.tty = stream.isatty()
+        self.t0 = time.time()
+        self._next_mark = 0.1
+
+    def update(self, verdict):
+        self.done += 1
+        self.counts[verdict] += 1
+        frac = self.done / max(self.total, 1)
+        bad = self.done - self.counts[PASSED]
+        if self.tty:
+            width = 30
+            fill = int(width * frac)
+            self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} not passed: {bad}")
+            self.stream.flush()
+        elif frac >= self._next_mark or self.done == self.total:
+            self.stream.write(f"[run_test] {self.done}/{self.total} cases, {bad} not passed, {time.time() - self.t0:.0f} s\n")
+            self.stream.flush()
+            while self._next_mark <= frac:
+                self._next_mark += 0.1
+
+    def close(self):
+        if self.tty:
+            self.stream.write("\n")
+
+
+def repro_command(case, layout, impl_lib, data_dir):
+    parts = ["python", "main.py", "--mode", "run_test", "--case", case, "--layout", layout]
+    if impl_lib:
+        parts += ["--impl_lib", impl_lib]
+    if data_dir:
+        parts += ["--data_dir", data_dir]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+class Report:
+    def __init__(self):
+        self.rows = []           # (item, result)
+        self.per_func = {}
+
+    def add(self, item, result):
+        self.rows.append((item, result))
+        counts = self.per_func.setdefault(item.func, dict.fromkeys(VERDICTS, 0))
+        counts[result["verdict"]] += 1
+
+    def totals(self):
+        t = dict.fromkeys(VERDICTS, 0)
+        for c in self.per_func.values():
+            for k, v in c.items():
+                t[k] += v
+        return t
+
+    def failures(self):
+        return [(i, r) for i, r in self.rows if r["verdict"] != PASSED]
+
+    def print_summary(self, stream=sys.stdout, max_failures=20):
+        cols = VERDICTS
+        w = max([len(f) for f in self.per_func] + [8])
+        print(f"{'function':<{w}} " + " ".join(f"{c[:8]:>8}" for c in cols), file=stream)
+        for func in sorted(self.per_func):
+            c = self.per_func[func]
+            print(f"{func:<{w}} " + " ".join(f"{c[k]:>8}" for k in cols), file=stream)
+        fails = self.failures()
+        if fails:
+            print(f"\nfirst {min(len(fails), max_failures)} of {len(fails)} cases not passed:", file=stream)
+            for item, r in fails[:max_failures]:
+                print(f"  [{r['verdict']}] {item.name} ({item.layout}): {r['message'][:300]}", file=stream)
+        t = self.totals()
+        extra = ", ".join(f"{t[k]} {k}" for k in cols if k not in ("passed", "failed", "skipped"))
+        print(f"\nfunctions: {len(self.per_func)}, cases: {sum(t.values())} ({extra})", file=stream)
+        print(f"run_test: {t['passed']} passed, {t['failed']} failed, {t['skipped']} skipped", file=stream)
+
+    def write(self, report_dir, impl_lib, data_dir, meta):
+        os.makedirs(report_dir, exist_ok=True)
+        csv_path = os.path.join(report_dir, "error_report.csv")
+        with open(csv_path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+            w.writeheader()
+            for item, r in self.failures():
+                w.writerow({"case": item.name, "function": item.func, "layout": item.layout, "verdict": r["verdict"],
+                            "reason": r["message"], "max_abs": r.get("max_abs", ""), "max_rel": r.get("max_rel", ""),
+                            "mismatches": r.get("mismatches", ""), "first_index": r.get("first_index", ""),
+                            "repro": repro_command(item.name, item.layout, impl_lib, data_dir)})
+        summary = dict(meta, totals=self.totals(), functions=self.per_func)
+        with open(os.path.join(report_dir, "summary.json"), "w") as f:
+            json.dump(summary, f, indent=1, sort_keys=True)
+        return csv_path

@@ -1,0 +1,122 @@
+"""Conformance harness CLI.
+
+  python main.py --mode gen_data [--fname add ...]          baselines from PyTorch
+  python main.py --mode run_test [--fname add] [--impl_lib PATH]   replay (numpy + cffi only)
+
+Exit codes: 0 all selected cases passed (or were skipped / not implemented),
+1 some case failed, errored, crashed or timed out, 2 bad usage or bad input.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from conformance import paths  # noqa: E402
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="main.py", description="DIOPI conformance harness")
+    p.add_argument("--mode", required=True, choices=["gen_data", "run_test"])
+    p.add_argument("--fname", nargs="+", default=[], help="operators to select: snake name (add selects add, add_inp, "
+                   "add_scalar...), C name (diopiAdd) or glob")
+    p.add_argument("--case", nargs="+", default=[], help="run_test: exact case names (as printed in reports)")
+    p.add_argument("--filter_dtype", nargs="+", default=[], help="only cases of these dtypes")
+    p.add_argument("--data_dir", default=paths.DEFAULT_DATA_DIR, help="baseline folder (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="gen_data: base seed of the input generators")
+    p.add_argument("--device", default="cpu", help="gen_data: torch device of the reference (cpu, cuda)")
+    p.add_argument("--impl_lib", default=None, help="run_test: libdiopi_impl.so to test (default: build/torch/lib)")
+    p.add_argument("--runtime_lib", default=None, help="run_test: test runtime (default: libdiopirt.so beside --impl_lib)")
+    p.add_argument("--layout", nargs="+", default=[], choices=["contiguous", "noncontig"],
+                   help="run_test: only these input layouts (default: every layout a case allows)")
+    p.add_argument("--jobs", type=int, default=1, help="run_test: worker processes")
+    p.add_argument("--timeout", type=float, default=20.0, help="run_test: seconds per case before a timeout verdict "
+                   "(plus 1 s per 20 MB of case data)")
+    p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test: where error_report.csv goes")
+    return p.parse_args(argv)
+
+
+def gen_data(args):
+    from conformance import expand
+    from conformance import gen_data as gd  # imports torch
+
+    ops = expand.load_ops()
+    cases = expand.expand(ops, args.seed, args.fname, args.filter_dtype)
+    if not cases:
+        raise UsageError(f"no cases match --fname {' '.join(args.fname)}")
+    res = gd.generate(cases, args.data_dir, args.device, args.seed)
+    for name, why in res["failures"]:
+        print(f"gen_data: case {name} failed: {why}", file=sys.stderr)
+    print(f"gen_data: {res['cases']} cases of {res['functions']} functions in {res['seconds']:.1f} s; "
+          f"baselines in {args.data_dir}: {res['bytes'] / 2**20:.1f} MiB")
+    return 1 if res["failures"] else 0
+
+
+def run_test(args):
+    from conformance import binding, expand, report, runner, store
+
+    impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    manifest = store.read_manifest(args.data_dir)
+    files = {f: rec for f, rec in manifest["files"].items() if expand.matches(f, args.fname)}
+    if not files:
+        raise UsageError(f"no baselines match --fname {' '.join(args.fname)} in {args.data_dir}")
+    # Refuse altered baselines before anything runs.
+    for func in sorted(files):
+        store.load_function(args.data_dir, func, manifest)
+    items = []
+    for func in sorted(files):
+        for index, (name, dtype, layouts, nbytes) in enumerate(files[func]["index"]):
+            if args.filter_dtype and dtype not in args.filter_dtype:
+                continue
+            if args.case and name not in args.case:
+                continue
+            for layout in layouts:
+                if args.layout and layout not in args.layout:
+                    continue
+                items.append(runner.WorkItem(func, index, layout, name, args.timeout + nbytes / 20e6))
+    if not items:
+        raise UsageError("no cases selected")
+    rep = report.Report()
+    progress = report.Progress(len(items))
+
+    def on_result(item, result):
+        rep.add(item, result)
+        progress.update(result["verdict"])
+
+    runtime = args.runtime_lib
+    if runtime is None and not os.path.exists(os.path.join(os.path.dirname(os.path.abspath(impl)), "libdiopirt.so")):
+        runtime = os.path.join(paths.default_lib_dir("torch"), "libdiopirt.so")
+    try:
+        info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result)
+    except runner.WorkerFailed as e:
+        raise binding.LoadError(str(e)) from None
+    progress.close()
+    print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
+    rep.print_summary()
+    csv_path = rep.write(args.report_dir, args.impl_lib, None if args.data_dir == paths.DEFAULT_DATA_DIR else args.data_dir,
+                         {"library": info, "impl_lib": impl, "data_dir": args.data_dir})
+    print(f"report: {csv_path}")
+    t = rep.totals()
+    return 1 if (t["failed"] + t["error"] + t["crashed"] + t["timeout"]) else 0
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    from conformance import binding, store
+    known = (UsageError, store.BaselineError, binding.LoadError, ValueError, OSError)
+    try:
+        return gen_data(args) if args.mode == "gen_data" else run_test(args)
+    except known as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
