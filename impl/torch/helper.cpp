@@ -1,5 +1,7 @@
 #include "helper.hpp"
 
+#include <ATen/CPUGeneratorImpl.h>
+
 #include <cstring>
 #include <sstream>
 
@@ -70,7 +72,12 @@ at::Tensor optTensor(diopiConstTensorHandle_t h) {
     if (shape.len != stride.len) fail("tensor shape and stride lengths differ");
     for (int64_t i = 0; i < shape.len; ++i)
         if (shape.data[i] < 0) fail("tensor with a negative dimension");
-    auto options = at::TensorOptions().dtype(toATen(dtype)).device(at::kCPU);
+    // Device memory is CUDA memory when this LibTorch has CUDA; otherwise
+    // the test runtime's "device" is host memory.
+    diopiDevice_t device = diopi_host;
+    if (diopiGetTensorDevice) diopiGetTensorDevice(h, &device);
+    at::Device where = (device == diopi_device && at::hasCUDA()) ? at::Device(at::kCUDA) : at::Device(at::kCPU);
+    auto options = at::TensorOptions().dtype(toATen(dtype)).device(where);
     // from_blob wraps without copying; the caller keeps ownership.
     return at::from_blob(const_cast<void*>(data), at::IntArrayRef(shape.data, shape.len), at::IntArrayRef(stride.data, stride.len),
                          [](void*) {}, options);
@@ -155,6 +162,33 @@ diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src)
         fail("diopiRequireTensor failed");
     tensor(h, "required").copy_(src);
     return h;
+}
+
+at::Generator generator(diopiContextHandle_t ctx, diopiGeneratorHandle_t h) {
+    if (h == nullptr) return at::detail::getDefaultCPUGenerator();
+    if (!diopiGeneratorGetSeedAndOffset || !diopiGeneratorGetState) fail("the runtime provides no generator functions");
+    uint64_t seed = 0, offset = 0;
+    if (diopiGeneratorGetSeedAndOffset(h, &seed, &offset) != diopiSuccess) fail("cannot read the generator seed");
+    at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(seed);
+    diopiTensorHandle_t state = nullptr;
+    if (diopiGeneratorGetState(ctx, h, &state) != diopiSuccess) fail("cannot read the generator state");
+    at::Tensor st = optTensor(state);
+    if (st.defined() && st.numel() > 0) {
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        gen.set_state(st.clone());
+    }
+    return gen;
+}
+
+void saveGenerator(diopiContextHandle_t ctx, diopiGeneratorHandle_t h, const at::Generator& gen) {
+    if (h == nullptr) return;
+    if (!diopiGeneratorSetState) fail("the runtime provides no generator functions");
+    at::Tensor st;
+    {
+        std::lock_guard<std::mutex> lock(const_cast<at::Generator&>(gen).mutex());
+        st = gen.get_state();
+    }
+    if (diopiGeneratorSetState(h, requireLike(ctx, st)) != diopiSuccess) fail("cannot save the generator state");
 }
 
 }  // namespace impl::aten

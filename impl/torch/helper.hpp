@@ -47,6 +47,17 @@ void assign(diopiTensorHandle_t out, const at::Tensor& src, const char* name = "
 /// Allocates a context-owned tensor like `src` and copies `src` into it.
 diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src);
 
+/// The ATen generator for a runtime generator handle: seeded from the
+/// handle's seed, continuing from its saved state when it has one. NULL
+/// selects ATen's default CPU generator.
+at::Generator generator(diopiContextHandle_t ctx, diopiGeneratorHandle_t h);
+/// Saves `gen`'s advanced state back into the runtime handle (no-op for NULL).
+void saveGenerator(diopiContextHandle_t ctx, diopiGeneratorHandle_t h, const at::Generator& gen);
+
+/// Reduced dims are kept when the caller's output has the input's rank
+/// (DIOPI reductions take no keepdim flag).
+inline bool keepdimFrom(const at::Tensor& out, const at::Tensor& input) { return input.dim() > 0 && out.dim() == input.dim(); }
+
 /// Runs `body` and maps any exception to a status code + last-error string.
 template <class F>
 diopiError_t invoke(const char* func, F&& body) noexcept {

@@ -3,12 +3,6 @@
 
 using namespace impl::aten;
 
-namespace {
-// DIOPI passes no keepdim flag: the caller's output rank says whether
-// reduced dimensions are kept.
-bool keepdimFrom(const at::Tensor& out, const at::Tensor& input) { return input.dim() > 0 && out.dim() == input.dim(); }
-}  // namespace
-
 extern "C" {
 
 diopiError_t diopiSum(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t dim) {
