@@ -59,7 +59,8 @@ def compare(actual, expected, dtype, tol):
         close[finite] = diff[finite] <= atol + rtol * np.abs(e64[finite])
         close |= nan_a & nan_e
         close |= inf_a & inf_e & (a64 == e64)
-        rel = np.where(finite, diff / np.maximum(np.abs(e64), np.finfo(np.float64).tiny), np.inf)
+        mag = np.abs(e64)
+        rel = np.where(finite & (mag > 0), diff / np.where(mag > 0, mag, 1.0), np.where(finite & (diff == 0), 0.0, np.inf))
     bad = ~close
     if not bad.any():
         return None

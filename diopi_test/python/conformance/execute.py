@@ -9,9 +9,23 @@ import numpy as np
 
 from . import compare, dtypes, header, store, tolerances
 
-PASSED, FAILED, ERROR, CRASHED, TIMEOUT, NOT_IMPLEMENTED, SKIPPED = (
-    "passed", "failed", "error", "crashed", "timeout", "not_implemented", "skipped")
-VERDICTS = (PASSED, FAILED, ERROR, CRASHED, TIMEOUT, NOT_IMPLEMENTED, SKIPPED)
+# Verdicts, each counted on its own in reports.
+PASSED = "passed"
+FAILED = "failed"                  # wrong values, shape or dtype
+ERROR = "error"                    # returned an error code for a valid case
+NO_MESSAGE = "no_message"          # returned an error code and an empty diopiGetLastErrorString()
+CRASHED = "crashed"                # the worker died (signal)
+TIMEOUT = "timeout"                # no answer before the deadline
+OOB_WRITE = "oob_write"            # wrote into the guard zone around a storage
+INPUT_MODIFIED = "input_modified"  # changed a read-only input
+UNWRITTEN = "unwritten"            # left output elements as the sentinel it was given
+METADATA = "metadata_changed"      # changed shape/stride/dtype/offset of a tensor it does not own
+NOT_IMPLEMENTED = "not_implemented"
+SKIPPED = "skipped"
+VERDICTS = (PASSED, FAILED, ERROR, NO_MESSAGE, CRASHED, TIMEOUT, OOB_WRITE, INPUT_MODIFIED, UNWRITTEN, METADATA,
+            NOT_IMPLEMENTED, SKIPPED)
+# Verdicts that fail a run (not_implemented and skipped do not).
+FAILING = (FAILED, ERROR, NO_MESSAGE, CRASHED, TIMEOUT, OOB_WRITE, INPUT_MODIFIED, UNWRITTEN, METADATA)
 
 _ENUMS = {
     "enum_round": {None: 0, "none": 0, "trunc": 1, "floor": 2},
@@ -74,15 +88,12 @@ class Tensor:
         return cls(lib, array.shape, dtype, strides, storage)
 
     @classmethod
-    def sentinel(cls, lib, shape, dtype):
+    def sentinel(cls, lib, shape, dtype, variant=0):
         """An output pre-filled so that elements the kernel skips are visible."""
-        st = dtypes.storage(dtype)
         n = int(np.prod(shape)) if len(shape) else 1
-        if dtype in dtypes.FLOATING and dtype != "bfloat16":
-            storage = np.full(n, np.nan, dtype=st)
-        else:
-            storage = np.frombuffer(b"\x5a" * (n * st.itemsize), dtype=st).copy()
-        return cls(lib, shape, dtype, _contiguous_strides(shape), storage)
+        t = cls(lib, shape, dtype, _contiguous_strides(shape), np.repeat(sentinel_value(dtype, variant), n))
+        t.sentinel_variant = variant
+        return t
 
     def storage_bytes(self):
         n = self.lib.rt.dt_tensor_storage_nbytes(self.handle)
@@ -96,6 +107,24 @@ class Tensor:
 
     def destroy(self):
         self.lib.rt.dt_tensor_destroy(self.handle)
+
+
+def sentinel_value(dtype, variant=0):
+    """One element of the output pre-fill: NaN for floats (a second, finite
+    pattern for the re-run), a byte pattern for integers and bools."""
+    st = dtypes.storage(dtype)
+    if dtype in dtypes.FLOATING:
+        v = np.array([np.nan if variant == 0 else -12345.0], dtype=np.float32)
+        return dtypes.from_values(v, dtype)
+    byte = b"\x5a" if variant == 0 else b"\xa7"
+    return np.frombuffer(byte * st.itemsize, dtype=st).copy()
+
+
+def metadata(lib, handle):
+    rt = lib.rt
+    nd = rt.dt_tensor_ndim(handle)
+    return (tuple(rt.dt_tensor_dim_size(handle, i) for i in range(nd)), tuple(rt.dt_tensor_dim_stride(handle, i) for i in range(nd)),
+            rt.dt_tensor_dtype(handle), rt.dt_tensor_storage_offset(handle))
 
 
 def read_handle(lib, handle):
@@ -121,8 +150,9 @@ def read_handle(lib, handle):
 class Call:
     """The C arguments of one case, and everything needed to check it after."""
 
-    def __init__(self, lib, fn, record, layout):
+    def __init__(self, lib, fn, record, layout, sentinel_variant=0):
         self.lib, self.fn, self.record, self.layout = lib, fn, record, layout
+        self.sentinel_variant = sentinel_variant
         self.ffi = lib.ffi
         self.ctx = lib.rt.dt_context_create()
         self.tensors = []        # every harness tensor, for guard checks and cleanup
@@ -130,7 +160,9 @@ class Call:
         self.outputs = []        # (param, getter) giving the produced value
         self.generators = []
         self.keep = []           # cffi objects that must outlive the call
+        self.sentinels = []      # (name, Tensor) outputs pre-filled with a sentinel
         self.args = [self._arg(p) for p in fn.params]
+        self.meta = [(t, metadata(lib, t.handle)) for t in self.tensors]
 
     # -- argument construction
     def _new_tensor(self, enc, layout):
@@ -163,8 +195,9 @@ class Call:
                 if exp is None:
                     return ffi.NULL
                 arr, dtype = store.decode_array(exp)
-                t = Tensor.sentinel(self.lib, arr.shape, dtype)
+                t = Tensor.sentinel(self.lib, arr.shape, dtype, self.sentinel_variant)
                 self.tensors.append(t)
+                self.sentinels.append((p.name, t))
             self.outputs.append((p.name, t.read))
             return t.handle
         if k == "tensor_array_in":
@@ -246,8 +279,9 @@ class Call:
             ts = []
             for e in exp:
                 arr, dtype = store.decode_array(e)
-                t = Tensor.sentinel(self.lib, arr.shape, dtype)
+                t = Tensor.sentinel(self.lib, arr.shape, dtype, self.sentinel_variant)
                 self.tensors.append(t)
+                self.sentinels.append((f"{p.name}[{len(ts)}]", t))
                 ts.append(t)
             self.outputs.append((p.name, lambda ts=ts: [t.read() for t in ts]))
             arr = ffi.new("diopiTensorHandle_t[]", [t.handle for t in ts] or [ffi.NULL])
@@ -319,6 +353,41 @@ def _check_output(name, produced, expected, tol_over):
     return (None, None) if ok else (f"{name}: got {produced!r}, expected {expected!r}", None)
 
 
+def _expected_has_sentinel(record, variant):
+    """Whether some expected output element equals the sentinel (then an
+    unwritten element could pass unseen, and the case runs again)."""
+    for enc in record["outputs"].values():
+        for e in (enc if isinstance(enc, list) else [enc]):
+            if store.is_encoded_array(e):
+                arr, dtype = store.decode_array(e)
+                if arr.size and _is_sentinel(arr, dtype, variant).any():
+                    return True
+    return False
+
+
+def _is_sentinel(arr, dtype, variant):
+    """Elementwise: does `arr` hold the sentinel of `variant`?"""
+    s = sentinel_value(dtype, variant)
+    if dtype in dtypes.FLOATING and variant == 0:
+        return np.isnan(dtypes.to_values(arr, dtype))
+    raw = np.ascontiguousarray(arr).view(np.uint8).reshape(arr.shape + (arr.dtype.itemsize,))
+    return (raw == s.view(np.uint8)).all(axis=-1)
+
+
+def _unwritten(call, name, produced, expected):
+    """True when an output element still holds its sentinel where the
+    reference holds something else."""
+    for sname, t in call.sentinels:
+        if sname != name or not isinstance(produced, tuple) or not store.is_encoded_array(expected):
+            continue
+        arr, dtype = produced
+        exp, _ = store.decode_array(expected)
+        if arr.shape != exp.shape or not arr.size:
+            return False
+        return bool((_is_sentinel(arr, dtype, t.sentinel_variant) & ~_is_sentinel(exp, dtype, t.sentinel_variant)).any())
+    return False
+
+
 def run_case(lib, record, layout="contiguous"):
     """Replays one case; returns a result dict with a verdict."""
     fn_model = header.load().get(record["func"])
@@ -327,8 +396,15 @@ def run_case(lib, record, layout="contiguous"):
     cfn = lib.function(record["func"])
     if cfn is None:
         return _result(NOT_IMPLEMENTED, f"{record['func']} is not exported by the library")
+    result = _run_once(lib, fn_model, cfn, record, layout, 0)
+    if result["verdict"] == PASSED and _expected_has_sentinel(record, 0):
+        result = _run_once(lib, fn_model, cfn, record, layout, 1)
+    return result
+
+
+def _run_once(lib, fn_model, cfn, record, layout, variant):
     try:
-        call = Call(lib, fn_model, record, layout)
+        call = Call(lib, fn_model, record, layout, variant)
     except (CaseError, store.BaselineError) as e:
         return _result(FAILED, f"case error: {e}")
     try:
@@ -338,15 +414,19 @@ def run_case(lib, record, layout="contiguous"):
             msg = lib.last_error()
             if rc == _DIOPI_NO_IMPLEMENT:
                 return _result(NOT_IMPLEMENTED, f"returned diopiNoImplement: {msg}")
-            return _result(ERROR, f"returned error {rc}: {msg or '(empty diopiGetLastErrorString)'}", code=int(rc))
-        problems, worst = [], None
+            if not msg.strip():
+                return _result(NO_MESSAGE, f"returned error {rc} with an empty diopiGetLastErrorString()", code=int(rc))
+            return _result(ERROR, f"returned error {rc}: {msg}", code=int(rc))
         for t in call.tensors:
             if lib.rt.dt_tensor_guard_ok(t.handle) != 1:
-                problems.append("wrote outside a tensor's storage (guard bytes overwritten)")
-                break
-        for name, t in call.read_only:
-            if t.storage_bytes() != t.initial:
-                problems.append(f"modified read-only input {name}")
+                return _result(OOB_WRITE, "wrote outside a tensor's storage (guard bytes overwritten)")
+        for t, meta in call.meta:
+            if metadata(lib, t.handle) != meta:
+                return _result(METADATA, f"changed tensor metadata: {meta} -> {metadata(lib, t.handle)}")
+        modified = [name for name, t in call.read_only if t.storage_bytes() != t.initial]
+        if modified:
+            return _result(INPUT_MODIFIED, "modified read-only input " + ", ".join(modified))
+        problems, worst, unwritten = [], None, []
         for name, get in call.outputs:
             try:
                 produced = get()
@@ -355,6 +435,8 @@ def run_case(lib, record, layout="contiguous"):
                 continue
             msg, mm = _check_output(name, produced, record["outputs"].get(name), record.get("tol"))
             if msg:
+                if _unwritten(call, name, produced, record["outputs"].get(name)):
+                    unwritten.append(name)
                 problems.append(msg)
                 if mm and worst is None:
                     worst = mm
@@ -363,7 +445,9 @@ def run_case(lib, record, layout="contiguous"):
             if worst is not None:
                 extra = {"max_abs": worst.max_abs, "max_rel": worst.max_rel, "mismatches": worst.count,
                          "first_index": list(worst.first_index)}
-            return _result(FAILED, "; ".join(problems), **extra)
+            verdict = UNWRITTEN if unwritten else FAILED
+            prefix = f"left elements of {', '.join(unwritten)} unwritten; " if unwritten else ""
+            return _result(verdict, prefix + "; ".join(problems), **extra)
         return _result(PASSED)
     finally:
         call.close()

@@ -6,7 +6,7 @@ import shlex
 import sys
 import time
 
-from .execute import VERDICTS, PASSED
+from .execute import FAILING, PASSED, SKIPPED, VERDICTS
 
 CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max_rel", "mismatches", "first_index", "repro"]
 
@@ -72,21 +72,24 @@ class Report:
         return [(i, r) for i, r in self.rows if r["verdict"] != PASSED]
 
     def print_summary(self, stream=sys.stdout, max_failures=20):
-        cols = VERDICTS
+        # Columns for the verdicts that occurred (passed always shown).
+        t = self.totals()
+        cols = [v for v in VERDICTS if v == PASSED or t[v]]
         w = max([len(f) for f in self.per_func] + [8])
-        print(f"{'function':<{w}} " + " ".join(f"{c[:8]:>8}" for c in cols), file=stream)
+        cw = [max(len(c), 6) for c in cols]
+        print(f"{'function':<{w}} " + " ".join(f"{c:>{n}}" for c, n in zip(cols, cw)), file=stream)
         for func in sorted(self.per_func):
             c = self.per_func[func]
-            print(f"{func:<{w}} " + " ".join(f"{c[k]:>8}" for k in cols), file=stream)
+            print(f"{func:<{w}} " + " ".join(f"{c[k]:>{n}}" for k, n in zip(cols, cw)), file=stream)
         fails = self.failures()
         if fails:
             print(f"\nfirst {min(len(fails), max_failures)} of {len(fails)} cases not passed:", file=stream)
             for item, r in fails[:max_failures]:
                 print(f"  [{r['verdict']}] {item.name} ({item.layout}): {r['message'][:300]}", file=stream)
-        t = self.totals()
-        extra = ", ".join(f"{t[k]} {k}" for k in cols if k not in ("passed", "failed", "skipped"))
-        print(f"\nfunctions: {len(self.per_func)}, cases: {sum(t.values())} ({extra})", file=stream)
-        print(f"run_test: {t['passed']} passed, {t['failed']} failed, {t['skipped']} skipped", file=stream)
+        detail = ", ".join(f"{t[k]} {k}" for k in VERDICTS if k not in (PASSED, SKIPPED))
+        print(f"\nfunctions: {len(self.per_func)}, cases: {sum(t.values())} ({detail})", file=stream)
+        # Closing line: "failed" counts every failing verdict; not_implemented is neither.
+        print(f"run_test: {t[PASSED]} passed, {sum(t[k] for k in FAILING)} failed, {t[SKIPPED]} skipped", file=stream)
 
     def write(self, report_dir, impl_lib, data_dir, meta):
         os.makedirs(report_dir, exist_ok=True)

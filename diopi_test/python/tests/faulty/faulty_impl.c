@@ -1,0 +1,199 @@
+/*
+ * A deliberately defective operator library for testing the harness.
+ *
+ * Each function below carries one defect the conformance harness must
+ * detect and classify; diopiAdd is correct so the tests can tell a working
+ * function from a broken one. Kernels handle float32 only.
+ *
+ *   diopiAdd      correct (any strides)
+ *   diopiSub      wrong values (adds instead)             -> failed
+ *   diopiMul      dereferences NULL                       -> crashed
+ *   diopiDiv      never returns                           -> timeout
+ *   diopiAbs      writes one element past the output      -> oob_write
+ *   diopiNeg      negates its read-only input too         -> input_modified
+ *   diopiExp      writes only the first half of out       -> unwritten
+ *   diopiRelu     assumes contiguous tensors              -> failed on noncontig only
+ *   diopiSqrt     fails without a message                 -> no_message
+ *   diopiTanh     rewrites the output's shape             -> metadata_changed
+ *   diopiSigmoid  reports diopiNoImplement                -> not_implemented
+ */
+#include <diopi/functions.h>
+#include <math.h>
+#include <stddef.h>
+
+static const char* g_error = "";
+
+DIOPI_API const char* diopiGetVendorName(void) { return "faulty"; }
+DIOPI_API const char* diopiGetImplVersion(void) { return "faulty 0"; }
+DIOPI_API const char* diopiGetLastErrorString(void) { return g_error; }
+
+/* Offset (in elements) of the i-th element in row-major order. */
+static int64_t offset_of(int64_t i, diopiSize_t shape, diopiSize_t stride) {
+    int64_t off = 0;
+    for (int64_t d = shape.len - 1; d >= 0; --d) {
+        off += (i % shape.data[d]) * stride.data[d];
+        i /= shape.data[d];
+    }
+    return off;
+}
+
+typedef float (*binary_fn)(float, float);
+typedef float (*unary_fn)(float);
+
+static float add_f(float a, float b) { return a + b; }
+static float neg_f(float a) { return -a; }
+static float relu_f(float a) { return a > 0 ? a : 0; }
+
+static diopiError_t check_f32(diopiConstTensorHandle_t t) {
+    diopiDtype_t dt;
+    diopiGetTensorDtype(t, &dt);
+    if (dt != diopi_dtype_float32) {
+        g_error = "faulty: only float32";
+        return diopiDtypeNotSupported;
+    }
+    return diopiSuccess;
+}
+
+/* Elementwise binary with broadcasting-free same-shape operands. */
+static diopiError_t binary(diopiTensorHandle_t out, diopiConstTensorHandle_t a, diopiConstTensorHandle_t b, binary_fn f) {
+    if (check_f32(a) || check_f32(b)) return diopiDtypeNotSupported;
+    diopiSize_t shape, sa, sb, so, shb;
+    int64_t n;
+    const void *pa, *pb;
+    void* po;
+    diopiGetTensorShape(a, &shape);
+    diopiGetTensorShape(b, &shb);
+    if (shb.len != shape.len) {
+        g_error = "faulty: operands must have the same shape";
+        return diopiErrorOccurred;
+    }
+    for (int64_t d = 0; d < shape.len; ++d)
+        if (shb.data[d] != shape.data[d]) {
+            g_error = "faulty: operands must have the same shape";
+            return diopiErrorOccurred;
+        }
+    diopiGetTensorStride(a, &sa);
+    diopiGetTensorStride(b, &sb);
+    diopiGetTensorStride(out, &so);
+    diopiGetTensorNumel(a, &n);
+    diopiGetTensorDataConst(a, &pa);
+    diopiGetTensorDataConst(b, &pb);
+    diopiGetTensorData(out, &po);
+    for (int64_t i = 0; i < n; ++i)
+        ((float*)po)[offset_of(i, shape, so)] = f(((const float*)pa)[offset_of(i, shape, sa)], ((const float*)pb)[offset_of(i, shape, sb)]);
+    return diopiSuccess;
+}
+
+static diopiError_t unary(diopiTensorHandle_t out, diopiConstTensorHandle_t a, unary_fn f, int contiguous_only, int64_t limit) {
+    if (check_f32(a)) return diopiDtypeNotSupported;
+    diopiSize_t shape, sa, so;
+    int64_t n;
+    const void* pa;
+    void* po;
+    diopiGetTensorShape(a, &shape);
+    diopiGetTensorStride(a, &sa);
+    diopiGetTensorStride(out, &so);
+    diopiGetTensorNumel(a, &n);
+    diopiGetTensorDataConst(a, &pa);
+    diopiGetTensorData(out, &po);
+    if (limit >= 0 && limit < n) n = limit;
+    for (int64_t i = 0; i < n; ++i) {
+        int64_t ia = contiguous_only ? i : offset_of(i, shape, sa);
+        int64_t io = contiguous_only ? i : offset_of(i, shape, so);
+        ((float*)po)[io] = f(((const float*)pa)[ia]);
+    }
+    return diopiSuccess;
+}
+
+DIOPI_API diopiError_t diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input,
+                                diopiConstTensorHandle_t other, const diopiScalar_t* alpha) {
+    (void)ctx;
+    (void)alpha; /* the tests use alpha = 1 */
+    return binary(out, input, other, add_f);
+}
+
+DIOPI_API diopiError_t diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input,
+                                diopiConstTensorHandle_t other, const diopiScalar_t* alpha) {
+    (void)ctx;
+    (void)alpha;
+    return binary(out, input, other, add_f); /* defect: adds */
+}
+
+DIOPI_API diopiError_t diopiMul(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input,
+                                diopiConstTensorHandle_t other) {
+    (void)ctx;
+    (void)out;
+    (void)input;
+    (void)other;
+    volatile float* p = NULL;
+    *p = 1.0f; /* defect: segmentation fault */
+    return diopiSuccess;
+}
+
+DIOPI_API diopiError_t diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input,
+                                diopiConstTensorHandle_t other, diopiRoundMode_t rounding_mode) {
+    (void)ctx;
+    (void)out;
+    (void)input;
+    (void)other;
+    (void)rounding_mode;
+    for (volatile int spin = 1; spin;) {
+    } /* defect: hangs */
+    return diopiSuccess;
+}
+
+DIOPI_API diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    (void)ctx;
+    diopiError_t rc = unary(out, input, fabsf, 0, -1);
+    int64_t n;
+    void* po;
+    diopiGetTensorNumel(out, &n);
+    diopiGetTensorData(out, &po);
+    ((float*)po)[n] = 0.0f; /* defect: one past the end */
+    return rc;
+}
+
+DIOPI_API diopiError_t diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    (void)ctx;
+    diopiError_t rc = unary(out, input, neg_f, 0, -1);
+    /* defect: also negates the read-only input in place */
+    unary((diopiTensorHandle_t)input, input, neg_f, 0, -1);
+    return rc;
+}
+
+DIOPI_API diopiError_t diopiExp(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    (void)ctx;
+    int64_t n;
+    diopiGetTensorNumel(input, &n);
+    return unary(out, input, expf, 0, n / 2); /* defect: second half left alone */
+}
+
+DIOPI_API diopiError_t diopiRelu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    (void)ctx;
+    return unary(out, input, relu_f, 1, -1); /* defect: ignores strides */
+}
+
+DIOPI_API diopiError_t diopiSqrt(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    (void)ctx;
+    (void)out;
+    (void)input;
+    g_error = "";
+    return diopiErrorOccurred; /* defect: no explanation */
+}
+
+DIOPI_API diopiError_t diopiTanh(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    (void)ctx;
+    diopiError_t rc = unary(out, input, tanhf, 0, -1);
+    diopiSize_t shape;
+    diopiGetTensorShape(out, &shape);
+    if (shape.len > 0) ((int64_t*)shape.data)[0] += 1; /* defect: rewrites metadata it does not own */
+    return rc;
+}
+
+DIOPI_API diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    (void)ctx;
+    (void)out;
+    (void)input;
+    g_error = "faulty: sigmoid is not implemented";
+    return diopiNoImplement;
+}

@@ -1,0 +1,94 @@
+"""run_test against a library with one planted defect per function: every
+defect gets its own verdict, the run completes, and the exit code says so."""
+import csv
+import json
+import os
+
+import pytest
+
+from conftest import run_main
+
+torch = pytest.importorskip("torch", reason="making baselines needs torch")
+
+from conformance import expand, gen_data, spec  # noqa: E402
+from conformance.reftorch import torch as T  # noqa: E402
+
+SHAPES = (((3, 4), (3, 4)), ((2, 3, 5), (2, 3, 5)))
+UNARY = (((3, 4),), ((2, 3, 5),))
+
+OPS = [
+    ("elementwise_binary_arith", spec.Op("diopiAdd", lambda input, other, alpha: T.add(input, other, alpha=alpha),
+                                         tensors=dict(input=spec.T(), other=spec.T()), shapes=SHAPES, dtypes=("float32",), params=({"alpha": 1},))),
+    ("elementwise_binary_arith", spec.Op("diopiSub", lambda input, other, alpha: T.sub(input, other, alpha=alpha),
+                                         tensors=dict(input=spec.T(), other=spec.T()), shapes=SHAPES, dtypes=("float32",), params=({"alpha": 1},))),
+    ("elementwise_binary_arith", spec.Op("diopiMul", lambda input, other: T.mul(input, other),
+                                         tensors=dict(input=spec.T(), other=spec.T()), shapes=SHAPES[:1], dtypes=("float32",))),
+    ("elementwise_binary_arith", spec.Op("diopiDiv", lambda input, other, rounding_mode: T.div(input, other),
+                                         tensors=dict(input=spec.T(), other=spec.T()), shapes=SHAPES[:1], dtypes=("float32",),
+                                         params=({"rounding_mode": None},), layouts=("contiguous",), layout_reason="one hang is enough")),
+] + [
+    ("elementwise_unary", spec.Op(f"diopi{name}", ref, tensors=dict(input=spec.T()), shapes=UNARY, dtypes=("float32",)))
+    for name, ref in (("Abs", lambda input: T.abs(input)), ("Neg", lambda input: T.neg(input)), ("Exp", lambda input: T.exp(input)),
+                      ("Relu", lambda input: T.relu(input)), ("Sqrt", lambda input: T.sqrt(T.abs(input))),
+                      ("Tanh", lambda input: T.tanh(input)), ("Sigmoid", lambda input: T.sigmoid(input)))
+]
+
+EXPECTED = {
+    "diopiAdd": {"passed"},
+    "diopiSub": {"failed"},
+    "diopiMul": {"crashed"},
+    "diopiDiv": {"timeout"},
+    "diopiAbs": {"oob_write"},
+    "diopiNeg": {"input_modified"},
+    "diopiExp": {"unwritten"},
+    "diopiRelu": {"passed", "failed"},   # contiguous passes, noncontig fails
+    "diopiSqrt": {"no_message"},
+    "diopiTanh": {"metadata_changed"},
+    "diopiSigmoid": {"not_implemented"},
+}
+
+
+@pytest.fixture(scope="module")
+def faulty_run(tmp_path_factory, faulty_lib):
+    data = tmp_path_factory.mktemp("data")
+    reports = tmp_path_factory.mktemp("reports")
+    cases = expand.expand(OPS)
+    res = gen_data.generate(cases, str(data))
+    assert not res["failures"], res["failures"]
+    proc = run_main("--mode", "run_test", "--impl_lib", faulty_lib, "--data_dir", str(data), "--report_dir", str(reports),
+                    "--timeout", "3", "--jobs", "2")
+    with open(reports / "summary.json") as f:
+        summary = json.load(f)
+    with open(reports / "error_report.csv") as f:
+        rows = list(csv.DictReader(f))
+    return proc, summary, rows
+
+
+def test_every_defect_gets_its_verdict(faulty_run):
+    proc, summary, _ = faulty_run
+    for func, want in EXPECTED.items():
+        got = {v for v, n in summary["functions"][func].items() if n}
+        assert got == want, (func, got, proc.stdout[-3000:])
+
+
+def test_stride_blindness_fails_only_noncontiguous(faulty_run):
+    _, _, rows = faulty_run
+    relu = [r for r in rows if r["function"] == "diopiRelu"]
+    assert relu and all(r["layout"] == "noncontig" for r in relu)
+
+
+def test_run_completes_and_exit_code_is_nonzero(faulty_run):
+    proc, summary, rows = faulty_run
+    assert proc.returncode == 1, proc.stderr
+    total = sum(sum(c.values()) for c in summary["functions"].values())
+    # every case was accounted for although workers died along the way
+    assert total == sum(1 for _ in rows) + summary["totals"]["passed"]
+    crashed = [r for r in rows if r["verdict"] == "crashed"]
+    assert crashed and "SIGSEGV" in crashed[0]["reason"]
+
+
+def test_failures_carry_a_repro_line_and_errors(faulty_run):
+    _, _, rows = faulty_run
+    sub = next(r for r in rows if r["function"] == "diopiSub")
+    assert sub["repro"].startswith("python main.py --mode run_test --case ")
+    assert float(sub["max_abs"]) > 0 and int(sub["mismatches"]) > 0
