@@ -6,17 +6,9 @@ import sys
 
 import pytest
 
-PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, PYTHON_DIR)
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import support  # noqa: E402,F401  (puts the harness on sys.path)
 from conformance import paths  # noqa: E402
-
-MAIN = os.path.join(PYTHON_DIR, "main.py")
-
-
-def run_main(*args, env=None, timeout=600):
-    """Runs main.py in a subprocess; returns CompletedProcess."""
-    return subprocess.run([sys.executable, MAIN, *args], capture_output=True, text=True, cwd=PYTHON_DIR, env=env, timeout=timeout)
 
 
 @pytest.fixture(scope="session")
