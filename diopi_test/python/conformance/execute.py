@@ -7,7 +7,7 @@ storage's guard zone was overwritten.
 """
 import numpy as np
 
-from . import compare, dtypes, header, store, tolerances
+from . import compare, dtypes, header, random_checks, store, tolerances
 
 # Verdicts, each counted on its own in reports.
 PASSED = "passed"
@@ -194,8 +194,8 @@ class Call:
                 exp = self._expected(p.name)
                 if exp is None:
                     return ffi.NULL
-                arr, dtype = store.decode_array(exp)
-                t = Tensor.sentinel(self.lib, arr.shape, dtype, self.sentinel_variant)
+                shape, dtype = store.array_meta(exp)
+                t = Tensor.sentinel(self.lib, shape, dtype, self.sentinel_variant)
                 self.tensors.append(t)
                 self.sentinels.append((p.name, t))
             self.outputs.append((p.name, t.read))
@@ -278,8 +278,8 @@ class Call:
         if isinstance(exp, list):  # caller-allocated list of outputs
             ts = []
             for e in exp:
-                arr, dtype = store.decode_array(e)
-                t = Tensor.sentinel(self.lib, arr.shape, dtype, self.sentinel_variant)
+                shape, dtype = store.array_meta(e)
+                t = Tensor.sentinel(self.lib, shape, dtype, self.sentinel_variant)
                 self.tensors.append(t)
                 self.sentinels.append((f"{p.name}[{len(ts)}]", t))
                 ts.append(t)
@@ -358,7 +358,7 @@ def _expected_has_sentinel(record, variant):
     unwritten element could pass unseen, and the case runs again)."""
     for enc in record["outputs"].values():
         for e in (enc if isinstance(enc, list) else [enc]):
-            if store.is_encoded_array(e):
+            if store.is_encoded_array(e) and not store.is_spec(e):
                 arr, dtype = store.decode_array(e)
                 if arr.size and _is_sentinel(arr, dtype, variant).any():
                     return True
@@ -396,46 +396,81 @@ def run_case(lib, record, layout="contiguous"):
     cfn = lib.function(record["func"])
     if cfn is None:
         return _result(NOT_IMPLEMENTED, f"{record['func']} is not exported by the library")
-    result = _run_once(lib, fn_model, cfn, record, layout, 0)
+    if record.get("checks") is not None:
+        return _run_random(lib, fn_model, cfn, record, layout)
+    result, _ = _run_once(lib, fn_model, cfn, record, layout, 0)
     if result["verdict"] == PASSED and _expected_has_sentinel(record, 0):
-        result = _run_once(lib, fn_model, cfn, record, layout, 1)
+        result, _ = _run_once(lib, fn_model, cfn, record, layout, 1)
     return result
 
 
+def _decoded_inputs(record):
+    out = {}
+    for k, v in record["inputs"].items():
+        out[k] = store.decode_array(v) if store.is_encoded_array(v) else v
+    return out
+
+
+def _run_random(lib, fn_model, cfn, record, layout):
+    """Property checks, then a second run with the same seed that must
+    reproduce the first bit for bit."""
+    first, produced = _run_once(lib, fn_model, cfn, record, layout, 0)
+    if first["verdict"] != PASSED:
+        return first
+    problems = random_checks.run(record["checks"], produced, _decoded_inputs(record))
+    if problems:
+        return _result(FAILED, "; ".join(problems))
+    second, again = _run_once(lib, fn_model, cfn, record, layout, 0)
+    if second["verdict"] != PASSED:
+        return second
+    for name, value in produced.items():
+        a = value if isinstance(value, list) else [value]
+        b = again.get(name)
+        b = b if isinstance(b, list) else [b]
+        if any(x is None or y is None or x[0].tobytes() != y[0].tobytes() for x, y in zip(a, b)):
+            return _result(FAILED, f"{name}: the same seed gave different numbers on a second run")
+    return _result(PASSED)
+
+
 def _run_once(lib, fn_model, cfn, record, layout, variant):
+    """One call; returns (result, produced outputs by name)."""
+    produced = {}
     try:
         call = Call(lib, fn_model, record, layout, variant)
     except (CaseError, store.BaselineError) as e:
-        return _result(FAILED, f"case error: {e}")
+        return _result(FAILED, f"case error: {e}"), produced
     try:
         rc = cfn(*call.args)
         lib.rt.dt_context_sync(call.ctx)
         if rc != 0:
             msg = lib.last_error()
             if rc == _DIOPI_NO_IMPLEMENT:
-                return _result(NOT_IMPLEMENTED, f"returned diopiNoImplement: {msg}")
+                return _result(NOT_IMPLEMENTED, f"returned diopiNoImplement: {msg}"), produced
             if not msg.strip():
-                return _result(NO_MESSAGE, f"returned error {rc} with an empty diopiGetLastErrorString()", code=int(rc))
-            return _result(ERROR, f"returned error {rc}: {msg}", code=int(rc))
+                return _result(NO_MESSAGE, f"returned error {rc} with an empty diopiGetLastErrorString()", code=int(rc)), produced
+            return _result(ERROR, f"returned error {rc}: {msg}", code=int(rc)), produced
         for t in call.tensors:
             if lib.rt.dt_tensor_guard_ok(t.handle) != 1:
-                return _result(OOB_WRITE, "wrote outside a tensor's storage (guard bytes overwritten)")
+                return _result(OOB_WRITE, "wrote outside a tensor's storage (guard bytes overwritten)"), produced
         for t, meta in call.meta:
             if metadata(lib, t.handle) != meta:
-                return _result(METADATA, f"changed tensor metadata: {meta} -> {metadata(lib, t.handle)}")
+                return _result(METADATA, f"changed tensor metadata: {meta} -> {metadata(lib, t.handle)}"), produced
         modified = [name for name, t in call.read_only if t.storage_bytes() != t.initial]
         if modified:
-            return _result(INPUT_MODIFIED, "modified read-only input " + ", ".join(modified))
+            return _result(INPUT_MODIFIED, "modified read-only input " + ", ".join(modified)), produced
         problems, worst, unwritten = [], None, []
         for name, get in call.outputs:
             try:
-                produced = get()
+                value = get()
             except CaseError as e:
                 problems.append(str(e))
                 continue
-            msg, mm = _check_output(name, produced, record["outputs"].get(name), record.get("tol"))
+            produced[name] = value
+            if record.get("checks") is not None:
+                continue  # random outputs: property checks by the caller
+            msg, mm = _check_output(name, value, record["outputs"].get(name), record.get("tol"))
             if msg:
-                if _unwritten(call, name, produced, record["outputs"].get(name)):
+                if _unwritten(call, name, value, record["outputs"].get(name)):
                     unwritten.append(name)
                 problems.append(msg)
                 if mm and worst is None:
@@ -447,7 +482,7 @@ def _run_once(lib, fn_model, cfn, record, layout, variant):
                          "first_index": list(worst.first_index)}
             verdict = UNWRITTEN if unwritten else FAILED
             prefix = f"left elements of {', '.join(unwritten)} unwritten; " if unwritten else ""
-            return _result(verdict, prefix + "; ".join(problems), **extra)
-        return _result(PASSED)
+            return _result(verdict, prefix + "; ".join(problems), **extra), produced
+        return _result(PASSED), produced
     finally:
         call.close()

@@ -37,13 +37,14 @@ def from_torch(t):
     return t.numpy(), name
 
 
-def _encode_output(value):
+def _encode_output(value, values=True):
     if value is None:
         return None
     if isinstance(value, torch.Tensor):
-        return store.encode_array(*from_torch(value))
+        arr, dtype = from_torch(value)
+        return store.encode_array(arr, dtype) if values else store.encode_spec(arr, dtype)
     if isinstance(value, (list, tuple)):
-        return [_encode_output(v) for v in value]
+        return [_encode_output(v, values) for v in value]
     if isinstance(value, (bool, int, float)):
         return value
     raise TypeError(f"reference returned {type(value).__name__}; expected tensors, numbers or None")
@@ -99,20 +100,24 @@ def run_case(case, device="cpu"):
     if not isinstance(result, (tuple, list)) or len(result) != len(outs):
         raise ValueError(f"{case.func}: reference must return {len(outs)} values for outputs "
                          f"{[p.name for p in outs]}, got {type(result).__name__}")
-    outputs = {p.name: _encode_output(v) for p, v in zip(outs, result)}
-    return {
+    random = case.op.checks is not None
+    outputs = {p.name: _encode_output(v, values=not random) for p, v in zip(outs, result)}
+    record = {
         "name": case.name, "func": case.func, "family": case.family, "dtype": case.dtype,
         "seed": case.seed, "inputs": inputs, "outputs": outputs,
         "layouts": list(case.op.layouts),
         "tol": {k: list(v) for k, v in case.op.tol.items()},
     }
+    if random:
+        record["checks"] = list(_call(case.op.checks, kwargs))
+    return record
 
 
 def _payload_bytes(record):
     """Bytes of array data in a record (scales the replay timeout)."""
     def size(v):
         if store.is_encoded_array(v):
-            return len(v["data"])
+            return len(v["data"]) if v["data"] is not None else 0
         if isinstance(v, list):
             return sum(size(x) for x in v)
         return 0

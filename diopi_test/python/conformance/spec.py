@@ -9,7 +9,11 @@ for enums such as rounding_mode="floor" or reduction="mean", None for NULL).
 Cases are the product dtypes x shapes x params, or dtypes x `cases` when
 shapes and parameters must go together (dims valid for a shape's rank).
 Names in `extra` reach `ref` and `prepare` but not the C call (keepdim,
-or the forward input a backward case derives its saved tensors from). `ref` receives every
+or the forward input a backward case derives its saved tensors from).
+
+Random operators give `checks` instead of relying on values: a function of
+the case arguments returning property checks (conformance/random_checks.py);
+`ref` then only fixes the shape and dtype of each output. `ref` receives every
 argument by name (tensors as torch tensors) and returns the expected
 value of each output parameter in header order (None for an output the
 case passes as NULL).
@@ -61,6 +65,7 @@ class Op:
     cases: tuple = ()                  # explicit (shapes, params) pairs, instead of shapes x params
     extra: tuple = ()                  # names given to ref/prepare but not to the C function
     large_dtypes: tuple = ("float32",)  # dtypes of the cases above LARGE_ELEMENTS (else the first dtype)
+    checks: Optional[Callable] = None  # random ops: fn(**args) -> property checks (see random_checks.py)
     prepare: Optional[Callable] = None  # torch: derive more arguments from the generated ones
     tol: dict = dataclasses.field(default_factory=dict)  # dtype -> (atol, rtol)
     tol_reason: str = ""
@@ -69,6 +74,9 @@ class Op:
     name: Optional[str] = None         # case-name stem; default: snake case of func
 
     def __post_init__(self):
+        # Generators would be consumed by the first pass over them.
+        for field in ("shapes", "params", "cases", "dtypes", "layouts", "extra", "large_dtypes"):
+            object.__setattr__(self, field, tuple(getattr(self, field)))
         if not self.shapes and not self.cases:
             raise ValueError(f"{self.func}: give shapes or cases")
         if self.tol and not self.tol_reason:

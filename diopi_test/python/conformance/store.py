@@ -36,6 +36,23 @@ def encode_array(array, dtype):
     return {"__nd__": dtype, "shape": list(a.shape), "data": a.tobytes()}
 
 
+def encode_spec(array, dtype):
+    """Shape and dtype only (outputs of random operators carry no values)."""
+    return {"__nd__": dtype, "shape": list(np.shape(array)), "data": None}
+
+
+def array_meta(value):
+    """(shape, dtype) of an encoded array or spec."""
+    dtype = value["__nd__"]
+    if dtype not in dtypes.NAMES:
+        raise BaselineError(f"unknown dtype {dtype!r} in baseline")
+    return tuple(int(d) for d in value["shape"]), dtype
+
+
+def is_spec(value):
+    return isinstance(value, dict) and "__nd__" in value and value.get("data") is None
+
+
 def is_encoded_array(value):
     return isinstance(value, dict) and "__nd__" in value
 
