@@ -31,8 +31,9 @@ def parse_args(argv):
     p.add_argument("--device", default="cpu", help="gen_data: torch device of the reference (cpu, cuda)")
     p.add_argument("--impl_lib", default=None, help="run_test: libdiopi_impl.so to test (default: build/torch/lib)")
     p.add_argument("--runtime_lib", default=None, help="run_test: test runtime (default: libdiopirt.so beside --impl_lib)")
-    p.add_argument("--layout", nargs="+", default=[], choices=["contiguous", "noncontig"],
-                   help="run_test: only these input layouts (default: every layout a case allows)")
+    p.add_argument("--layout", nargs="+", default=[], choices=["contiguous", "noncontig", "channels_last"],
+                   help="run_test: only these layouts (default: every layout a case allows)")
+    p.add_argument("--nhwc", action="store_true", help="run_test: only the channels-last variants (ops on 4-D/5-D tensors)")
     p.add_argument("--jobs", type=int, default=1, help="run_test: worker processes")
     p.add_argument("--timeout", type=float, default=20.0, help="run_test: seconds per case before a timeout verdict "
                    "(plus 1 s per 20 MB of case data)")
@@ -60,6 +61,8 @@ def run_test(args):
     from conformance import binding, execute, expand, report, runner, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    if args.nhwc:
+        args.layout = ["channels_last"]
     manifest = store.read_manifest(args.data_dir)
     files = {f: rec for f, rec in manifest["files"].items() if expand.matches(f, args.fname)}
     if not files:

@@ -28,8 +28,7 @@ def _uniform_checks(inout, **kw):
 
 
 uniform_inp = Op("diopiUniformInp", lambda inout: inout, tensors=dict(inout=T()), shapes=SHAPES, dtypes=FLOAT,
-                 params=({"from": -2.0, "to": 3.0}, {"from": 0.0, "to": 1.0}), checks=_uniform_checks,
-                 layouts=("contiguous", "noncontig"))
+                 params=({"from": -2.0, "to": 3.0}, {"from": 0.0, "to": 1.0}), checks=_uniform_checks)
 
 
 def _normal_checks(out=None, inout=None, mean=0.0, std=1.0):

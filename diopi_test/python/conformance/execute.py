@@ -49,13 +49,25 @@ def _contiguous_strides(shape):
 
 
 def _layout_strides(shape, layout):
-    st = _contiguous_strides(shape)
+    """Element strides of a tensor of `shape` laid out as `layout`:
+    contiguous (row-major); noncontig (column-major with a gap after every
+    element, so both 'last dim is dense' and 'storage is dense' assumptions
+    break); channels_last (NHWC / NDHWC order for 4-D / 5-D tensors)."""
     n = int(np.prod(shape)) if len(shape) else 1
     if layout == "noncontig" and len(shape) >= 1 and n > 1:
-        # Every element one slot apart: a kernel that assumes dense
-        # storage reads the gaps and fails.
-        return [s * 2 for s in st]
-    return st
+        strides, acc = [0] * len(shape), 2
+        for i in range(len(shape)):
+            strides[i] = acc
+            acc *= max(shape[i], 1)
+        return strides
+    if layout == "channels_last" and len(shape) in (4, 5):
+        order = [1] + list(range(len(shape) - 1, 1, -1)) + [0]   # fastest first: C, W, H, (D), N
+        strides, acc = [0] * len(shape), 1
+        for i in order:
+            strides[i] = acc
+            acc *= max(shape[i], 1)
+        return strides
+    return _contiguous_strides(shape)
 
 
 def _needed(shape, strides):
@@ -82,16 +94,18 @@ class Tensor:
     def from_array(cls, lib, array, dtype, layout):
         strides = _layout_strides(array.shape, layout)
         st = dtypes.storage(dtype)
-        storage = np.zeros(_needed(array.shape, strides), dtype=st)
+        # Gaps between elements hold the sentinel: a kernel that reads them
+        # produces visibly wrong results.
+        storage = np.repeat(sentinel_value(dtype), _needed(array.shape, strides))
         if storage.size:
             np.lib.stride_tricks.as_strided(storage, array.shape, [s * st.itemsize for s in strides])[...] = array
         return cls(lib, array.shape, dtype, strides, storage)
 
     @classmethod
-    def sentinel(cls, lib, shape, dtype, variant=0):
+    def sentinel(cls, lib, shape, dtype, variant=0, layout="contiguous"):
         """An output pre-filled so that elements the kernel skips are visible."""
-        n = int(np.prod(shape)) if len(shape) else 1
-        t = cls(lib, shape, dtype, _contiguous_strides(shape), np.repeat(sentinel_value(dtype, variant), n))
+        strides = _layout_strides(shape, layout)
+        t = cls(lib, shape, dtype, strides, np.repeat(sentinel_value(dtype, variant), _needed(shape, strides)))
         t.sentinel_variant = variant
         return t
 
@@ -195,7 +209,7 @@ class Call:
                 if exp is None:
                     return ffi.NULL
                 shape, dtype = store.array_meta(exp)
-                t = Tensor.sentinel(self.lib, shape, dtype, self.sentinel_variant)
+                t = Tensor.sentinel(self.lib, shape, dtype, self.sentinel_variant, self.layout)
                 self.tensors.append(t)
                 self.sentinels.append((p.name, t))
             self.outputs.append((p.name, t.read))
@@ -279,7 +293,7 @@ class Call:
             ts = []
             for e in exp:
                 shape, dtype = store.array_meta(e)
-                t = Tensor.sentinel(self.lib, shape, dtype, self.sentinel_variant)
+                t = Tensor.sentinel(self.lib, shape, dtype, self.sentinel_variant, self.layout)
                 self.tensors.append(t)
                 self.sentinels.append((f"{p.name}[{len(ts)}]", t))
                 ts.append(t)

@@ -71,6 +71,18 @@ class Report:
     def failures(self):
         return [(i, r) for i, r in self.rows if r["verdict"] != PASSED]
 
+    def layout_only_failures(self):
+        """Functions all of whose failures are in non-contiguous layouts while
+        their contiguous runs pass: the signature of ignored strides."""
+        bad, contiguous_ok = {}, {}
+        for item, r in self.rows:
+            failing = r["verdict"] in FAILING
+            if item.layout == "contiguous":
+                contiguous_ok[item.func] = contiguous_ok.get(item.func, True) and not failing
+            elif failing:
+                bad[item.func] = True
+        return sorted(f for f in bad if contiguous_ok.get(f))
+
     def print_summary(self, stream=sys.stdout, max_failures=20):
         # Columns for the verdicts that occurred (passed always shown).
         t = self.totals()
@@ -86,6 +98,9 @@ class Report:
             print(f"\nfirst {min(len(fails), max_failures)} of {len(fails)} cases not passed:", file=stream)
             for item, r in fails[:max_failures]:
                 print(f"  [{r['verdict']}] {item.name} ({item.layout}): {r['message'][:300]}", file=stream)
+        blind = self.layout_only_failures()
+        if blind:
+            print(f"\nfailing only with non-contiguous layouts: {', '.join(blind)} (strides or memory format ignored?)", file=stream)
         detail = ", ".join(f"{t[k]} {k}" for k in VERDICTS if k not in (PASSED, SKIPPED))
         print(f"\nfunctions: {len(self.per_func)}, cases: {sum(t.values())} ({detail})", file=stream)
         # Closing line: "failed" counts every failing verdict; not_implemented is neither.

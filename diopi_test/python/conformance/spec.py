@@ -31,7 +31,9 @@ INT = ("int8", "uint8", "int16", "int32", "int64")
 NUMERIC = FLOAT + INT
 ALL = NUMERIC + ("bool",)
 
-LAYOUTS = ("contiguous", "noncontig")
+# Every case replays in each layout that applies to it: channels_last only
+# when some tensor argument is 4-D or 5-D.
+LAYOUTS = ("contiguous", "noncontig", "channels_last")
 
 # Cases whose tensors hold more elements than this run in one dtype only
 # (Op.large_dtypes): large shapes test blocking and threading, not dtypes,

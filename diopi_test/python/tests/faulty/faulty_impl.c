@@ -9,7 +9,7 @@
  *   diopiSub      wrong values (adds instead)             -> failed
  *   diopiMul      dereferences NULL                       -> crashed
  *   diopiDiv      never returns                           -> timeout
- *   diopiAbs      writes one element past the output      -> oob_write
+ *   diopiAbs      writes one element past the output's end -> oob_write
  *   diopiNeg      negates its read-only input too         -> input_modified
  *   diopiExp      writes only the first half of out       -> unwritten
  *   diopiRelu     assumes contiguous tensors              -> failed on noncontig only
@@ -145,11 +145,14 @@ DIOPI_API diopiError_t diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     (void)ctx;
     diopiError_t rc = unary(out, input, fabsf, 0, -1);
-    int64_t n;
+    diopiSize_t shape, stride;
     void* po;
-    diopiGetTensorNumel(out, &n);
+    diopiGetTensorShape(out, &shape);
+    diopiGetTensorStride(out, &stride);
     diopiGetTensorData(out, &po);
-    ((float*)po)[n] = 0.0f; /* defect: one past the end */
+    int64_t end = 1;
+    for (int64_t d = 0; d < shape.len; ++d) end += (shape.data[d] - 1) * stride.data[d];
+    ((float*)po)[end] = 0.0f; /* defect: one past the last element */
     return rc;
 }
 
