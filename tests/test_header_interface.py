@@ -115,3 +115,11 @@ def test_opaque_handles_match(facts):
         name, target = (s.strip() for s in entry.split("="))
         pattern = r"\s*".join(re.escape(tok) for tok in re.findall(r"\w+|\*", target))
         assert re.search(r"typedef\s+" + pattern + r"\s*" + name + r"\s*;", text), entry
+
+
+def test_every_function_belongs_to_a_family_with_a_config_module(declared):
+    fams = header.families()
+    assert "" not in fams, fams.get("")
+    configs = os.path.join(ROOT, "diopi_test", "python", "configs")
+    modules = {f[:-3] for f in os.listdir(configs) if f.endswith(".py") and not f.startswith("_")}
+    assert modules <= set(fams), f"config modules not named after a family: {sorted(modules - set(fams))}"

@@ -2,6 +2,7 @@
 
   python main.py --mode gen_data [--fname add ...]          baselines from PyTorch
   python main.py --mode run_test [--fname add] [--impl_lib PATH]   replay (numpy + cffi only)
+  python main.py --mode coverage [--impl_lib PATH]          declared / implemented / cases / passing
 
 Exit codes: 0 all selected cases passed (or were skipped / not implemented),
 1 some case failed, errored, crashed or timed out, 2 bad usage or bad input.
@@ -21,7 +22,9 @@ class UsageError(Exception):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="main.py", description="DIOPI conformance harness")
-    p.add_argument("--mode", required=True, choices=["gen_data", "run_test"])
+    p.add_argument("--mode", choices=["gen_data", "run_test", "coverage"])
+    p.add_argument("--get_model_list", action="store_true", help="list the model case sets and exit")
+    p.add_argument("--model_name", default=None, help="only the operators of this model (see --get_model_list)")
     p.add_argument("--fname", nargs="+", default=[], help="operators to select: snake name (add selects add, add_inp, "
                    "add_scalar...), C name (diopiAdd) or glob")
     p.add_argument("--case", nargs="+", default=[], help="run_test: exact case names (as printed in reports)")
@@ -38,7 +41,10 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=20.0, help="run_test: seconds per case before a timeout verdict "
                    "(plus 1 s per 20 MB of case data)")
     p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test: where error_report.csv goes")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if not args.mode and not args.get_model_list:
+        p.error("--mode is required")
+    return args
 
 
 def gen_data(args):
@@ -107,12 +113,45 @@ def run_test(args):
     return 1 if any(t[v] for v in execute.FAILING) else 0
 
 
+def coverage(args):
+    from conformance import binding, coverage as cov, expand, store
+
+    impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    lib = binding.Library(impl, args.runtime_lib)
+    try:
+        manifest = store.read_manifest(args.data_dir)
+    except store.BaselineError:
+        manifest = None
+    configured = {op.func for _, op in expand.load_ops()}
+    summary = cov.load_summary(args.report_dir)
+    if summary is not None and summary.get("impl_lib") != lib.impl_path:
+        summary = None  # the last report is of another library
+    rows, total = cov.collect(lib, manifest, summary, configured)
+    print(f"library: {lib.info()['vendor']} {lib.info()['version']} ({impl})")
+    cov.print_table(rows, total, sys.stdout)
+    not_exported, no_cases = cov.missing(lib, configured)
+    if not_exported:
+        print(f"\nnot implemented ({len(not_exported)}): {' '.join(not_exported)}")
+    if no_cases:
+        print(f"\nwithout cases ({len(no_cases)}): {' '.join(no_cases)}")
+    path = os.path.join(args.report_dir, "coverage.csv")
+    cov.write_csv(path, rows, total)
+    print(f"report: {path}")
+    return 0
+
+
 def main(argv=None):
     args = parse_args(argv)
-    from conformance import binding, store
+    from conformance import binding, expand, store
     known = (UsageError, store.BaselineError, binding.LoadError, ValueError, OSError)
     try:
-        return gen_data(args) if args.mode == "gen_data" else run_test(args)
+        if args.get_model_list:
+            for name in expand.model_names():
+                print(f"{name}: {len(expand.model_functions(name))} functions")
+            return 0
+        if args.model_name:
+            args.fname = list(args.fname) + expand.model_functions(args.model_name)
+        return {"gen_data": gen_data, "run_test": run_test, "coverage": coverage}[args.mode](args)
     except known as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

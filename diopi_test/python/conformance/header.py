@@ -63,6 +63,7 @@ class Function:
     header: str
     returns: str
     params: tuple
+    family: str = ""  # from the header's "Family: <name>" section comments
 
     def param(self, name):
         for p in self.params:
@@ -157,10 +158,33 @@ def load(headers=tuple(paths.HEADERS)):
             continue
         with open(path) as f:
             text = f.read()
+        families = _families(text)
         for fn in parse_functions(_runtime_text() + "\n" + text, name):
             if fn.header == name and fn.name not in _runtime_names():
-                result[fn.name] = fn
+                result[fn.name] = dataclasses.replace(fn, family=families.get(fn.name, ""))
     return result
+
+
+def _families(text):
+    """Function name -> family, from the section comments of a header."""
+    out, family = {}, ""
+    for line in text.splitlines():
+        m = re.match(r"\s*\*\s*Family:\s*(\w+)", line)
+        if m:
+            family = m.group(1)
+            continue
+        m = re.match(r"\s*DIOPI_API\s+[\w\s\*]+?\b(diopi\w+)\s*\(", line)
+        if m:
+            out[m.group(1)] = family
+    return out
+
+
+def families():
+    """Family -> function names, in header order."""
+    out = {}
+    for fn in load().values():
+        out.setdefault(fn.family, []).append(fn.name)
+    return out
 
 
 @functools.lru_cache(maxsize=None)

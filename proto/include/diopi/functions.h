@@ -17,20 +17,24 @@ extern "C" {
 #endif
 
 /* ========================================================================
- * Convolution
+ * Family: convolution (convolution)
  * ======================================================================== */
 
 /**
- * @brief Convolution2d operator.
+ * @brief Applies a 2-D cross-correlation of `input` with `weight`, plus an optional per-channel bias. Same semantics
+ *        as torch.nn.functional.conv2d.
+ *
+ * Output spatial size is floor((in + 2*padding - dilation*(k-1) - 1) / stride) + 1 for each dimension.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] weight Dtypes: float32, float16, float64.
- * @param[in] bias Dtypes: float32, float16, float64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding Dtypes: int32, int64.
- * @param[in] dilation Dtypes: int32, int64.
- * @param[in] groups Dtypes: int64.
+ * @param[out] out result of shape (N, C_out, spatial...), spatial extents given by the usual convolution size
+ *     formula. Dtypes: float32, float16, float64.
+ * @param[in] input input batch of shape (N, C_in, H, W). Dtypes: float32, float16, float64.
+ * @param[in] weight filters of shape (C_out, C_in / groups, kernel sizes...). Dtypes: float32, float16, float64.
+ * @param[in] bias bias of shape (C_out); may be NULL for no bias. Dtypes: float32, float16, float64.
+ * @param[in] stride step of the sliding window per spatial dimension. Dtypes: int32, int64.
+ * @param[in] padding implicit zero padding added on both sides per spatial dimension. Dtypes: int32, int64.
+ * @param[in] dilation spacing between kernel taps per spatial dimension. Dtypes: int32, int64.
+ * @param[in] groups number of channel groups; C_in and C_out must both be divisible by it. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -40,19 +44,25 @@ DIOPI_API diopiError_t diopiConvolution2d(diopiContextHandle_t ctx, diopiTensorH
                                           diopiSize_t dilation, int64_t groups);
 
 /**
- * @brief Convolution2dBackward operator.
+ * @brief Backward of diopiConvolution2d: from the output gradient, writes the gradients of the 2-D convolution with
+ *        respect to input, weight and (optionally) bias.
+ *
+ * grad_bias equals grad_output summed over the batch and all spatial positions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float16, float64.
- * @param[out] grad_weight Dtypes: float32, float16, float64.
- * @param[out] grad_bias Dtypes: float32, float16, float64.
- * @param[in] grad_output Dtypes: float32, float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] weight
- * @param[in] bias_sizes Dtypes: int32, int64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding Dtypes: int32, int64.
- * @param[in] dilation Dtypes: int32, int64.
- * @param[in] groups Dtypes: int64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64.
+ * @param[out] grad_weight gradient for weight; same shape as weight. Dtypes: float32, float16, float64.
+ * @param[out] grad_bias gradient for bias, shape (C_out); may be NULL when the forward had no bias. Dtypes: float32,
+ *     float16, float64.
+ * @param[in] grad_output gradient of the loss with respect to the convolution output. Dtypes: float32, float16,
+ *     float64.
+ * @param[in] input input tensor that was fed to the forward convolution. Dtypes: float32, float16, float64.
+ * @param[in] weight filter tensor that was used in the forward convolution
+ * @param[in] bias_sizes pointer to the bias shape (C_out); NULL means no bias gradient is computed. Dtypes: int32,
+ *     int64.
+ * @param[in] stride stride per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] padding zero padding per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] dilation kernel dilation per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] groups number of channel groups, as in the forward call. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -63,17 +73,24 @@ DIOPI_API diopiError_t diopiConvolution2dBackward(diopiContextHandle_t ctx, diop
                                                   diopiSize_t stride, diopiSize_t padding, diopiSize_t dilation, int64_t groups);
 
 /**
- * @brief ConvTranspose2d operator.
+ * @brief Applies a 2-D transposed convolution (the adjoint of a strided convolution, sometimes called deconvolution)
+ *        with an optional bias. Same semantics as torch.nn.functional.conv_transpose2d.
+ *
+ * Output size per dimension is (in-1)*stride - 2*padding + dilation*(k-1) + output_padding + 1; output_padding must
+ * be smaller than stride or dilation.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] weight Dtypes: float32, float16, float64.
- * @param[in] bias Dtypes: float32, float16, float64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding Dtypes: int32, int64.
- * @param[in] output_padding Dtypes: int32, int64.
- * @param[in] groups Dtypes: int64.
- * @param[in] dilation Dtypes: int32, int64.
+ * @param[out] out result of shape (N, C_out, spatial...), spatial extents from the transposed-convolution size
+ *     formula. Dtypes: float32, float16, float64.
+ * @param[in] input input batch of shape (N, C_in, spatial...). Dtypes: float32, float16, float64.
+ * @param[in] weight filters of shape (C_in, C_out / groups, kernel sizes...). Dtypes: float32, float16, float64.
+ * @param[in] bias bias of shape (C_out); may be NULL for no bias. Dtypes: float32, float16, float64.
+ * @param[in] stride upsampling stride per spatial dimension. Dtypes: int32, int64.
+ * @param[in] padding amount removed from each side of every spatial dimension of the full result. Dtypes: int32,
+ *     int64.
+ * @param[in] output_padding extra size appended to one side of each spatial dimension of the output. Dtypes: int32,
+ *     int64.
+ * @param[in] groups number of channel groups; C_in must be divisible by it. Dtypes: int64.
+ * @param[in] dilation spacing between kernel taps per spatial dimension. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -83,20 +100,24 @@ DIOPI_API diopiError_t diopiConvTranspose2d(diopiContextHandle_t ctx, diopiTenso
                                             diopiSize_t output_padding, int64_t groups, diopiSize_t dilation);
 
 /**
- * @brief ConvTranspose2dBackward operator.
+ * @brief Backward of diopiConvTranspose2d: writes the gradients of the 2-D transposed convolution with respect to
+ *        input, weight and (optionally) bias.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float16, float64.
- * @param[out] grad_weight Dtypes: float32, float16, float64.
- * @param[out] grad_bias Dtypes: float32, float16, float64.
- * @param[in] grad_output Dtypes: float32, float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] weight
- * @param[in] bias_sizes Dtypes: int32, int64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding Dtypes: int32, int64.
- * @param[in] dilation Dtypes: int32, int64.
- * @param[in] output_padding Dtypes: int32, int64.
- * @param[in] groups Dtypes: int64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64.
+ * @param[out] grad_weight gradient for weight; same shape as weight. Dtypes: float32, float16, float64.
+ * @param[out] grad_bias gradient for bias, shape (C_out); may be NULL when the forward had no bias. Dtypes: float32,
+ *     float16, float64.
+ * @param[in] grad_output gradient of the loss with respect to the transposed-convolution output. Dtypes: float32,
+ *     float16, float64.
+ * @param[in] input input tensor that was fed to the forward call. Dtypes: float32, float16, float64.
+ * @param[in] weight filter tensor of shape (C_in, C_out / groups, kernel sizes...) from the forward call
+ * @param[in] bias_sizes pointer to the bias shape (C_out); NULL means no bias gradient is computed. Dtypes: int32,
+ *     int64.
+ * @param[in] stride stride per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] padding padding per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] dilation kernel dilation per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] output_padding extra output size per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] groups number of channel groups, as in the forward call. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -108,17 +129,24 @@ DIOPI_API diopiError_t diopiConvTranspose2dBackward(diopiContextHandle_t ctx, di
                                                     int64_t groups);
 
 /**
- * @brief ConvTranspose3d operator.
+ * @brief Applies a 3-D transposed convolution (the adjoint of a strided convolution, sometimes called deconvolution)
+ *        with an optional bias. Same semantics as torch.nn.functional.conv_transpose3d.
+ *
+ * Output size per dimension is (in-1)*stride - 2*padding + dilation*(k-1) + output_padding + 1; output_padding must
+ * be smaller than stride or dilation.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] weight Dtypes: float32, float16, float64.
- * @param[in] bias Dtypes: float32, float16, float64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding Dtypes: int32, int64.
- * @param[in] output_padding Dtypes: int32, int64.
- * @param[in] groups Dtypes: int64.
- * @param[in] dilation Dtypes: int32, int64.
+ * @param[out] out result of shape (N, C_out, spatial...), spatial extents from the transposed-convolution size
+ *     formula. Dtypes: float32, float16, float64.
+ * @param[in] input input batch of shape (N, C_in, spatial...). Dtypes: float32, float16, float64.
+ * @param[in] weight filters of shape (C_in, C_out / groups, kernel sizes...). Dtypes: float32, float16, float64.
+ * @param[in] bias bias of shape (C_out); may be NULL for no bias. Dtypes: float32, float16, float64.
+ * @param[in] stride upsampling stride per spatial dimension. Dtypes: int32, int64.
+ * @param[in] padding amount removed from each side of every spatial dimension of the full result. Dtypes: int32,
+ *     int64.
+ * @param[in] output_padding extra size appended to one side of each spatial dimension of the output. Dtypes: int32,
+ *     int64.
+ * @param[in] groups number of channel groups; C_in must be divisible by it. Dtypes: int64.
+ * @param[in] dilation spacing between kernel taps per spatial dimension. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -128,20 +156,24 @@ DIOPI_API diopiError_t diopiConvTranspose3d(diopiContextHandle_t ctx, diopiTenso
                                             diopiSize_t output_padding, int64_t groups, diopiSize_t dilation);
 
 /**
- * @brief ConvTranspose3dBackward operator.
+ * @brief Backward of diopiConvTranspose3d: writes the gradients of the 3-D transposed convolution with respect to
+ *        input, weight and (optionally) bias.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float16, float64.
- * @param[out] grad_weight Dtypes: float32, float16, float64.
- * @param[out] grad_bias Dtypes: float32, float16, float64.
- * @param[in] grad_output Dtypes: float32, float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] weight
- * @param[in] bias_sizes Dtypes: int32, int64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding Dtypes: int32, int64.
- * @param[in] dilation Dtypes: int32, int64.
- * @param[in] output_padding Dtypes: int32, int64.
- * @param[in] groups Dtypes: int64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64.
+ * @param[out] grad_weight gradient for weight; same shape as weight. Dtypes: float32, float16, float64.
+ * @param[out] grad_bias gradient for bias, shape (C_out); may be NULL when the forward had no bias. Dtypes: float32,
+ *     float16, float64.
+ * @param[in] grad_output gradient of the loss with respect to the transposed-convolution output. Dtypes: float32,
+ *     float16, float64.
+ * @param[in] input input tensor that was fed to the forward call. Dtypes: float32, float16, float64.
+ * @param[in] weight filter tensor of shape (C_in, C_out / groups, kernel sizes...) from the forward call
+ * @param[in] bias_sizes pointer to the bias shape (C_out); NULL means no bias gradient is computed. Dtypes: int32,
+ *     int64.
+ * @param[in] stride stride per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] padding padding per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] dilation kernel dilation per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] output_padding extra output size per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] groups number of channel groups, as in the forward call. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -153,16 +185,19 @@ DIOPI_API diopiError_t diopiConvTranspose3dBackward(diopiContextHandle_t ctx, di
                                                     int64_t groups);
 
 /**
- * @brief Convolution3d operator.
+ * @brief Applies a 3-D cross-correlation of `input` with `weight`, plus an optional per-channel bias. Same semantics
+ *        as torch.nn.functional.conv3d.
+ *
+ * Output spatial size is floor((in + 2*padding - dilation*(k-1) - 1) / stride) + 1 for each dimension.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] weight
- * @param[in] bias
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] groups
+ * @param[out] out result of shape (N, C_out, spatial...), spatial extents given by the usual convolution size formula
+ * @param[in] input input batch of shape (N, C_in, D, H, W)
+ * @param[in] weight filters of shape (C_out, C_in / groups, kernel sizes...)
+ * @param[in] bias bias of shape (C_out); may be NULL for no bias
+ * @param[in] stride step of the sliding window per spatial dimension
+ * @param[in] padding implicit zero padding added on both sides per spatial dimension
+ * @param[in] dilation spacing between kernel taps per spatial dimension
+ * @param[in] groups number of channel groups; C_in and C_out must both be divisible by it
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -172,19 +207,22 @@ DIOPI_API diopiError_t diopiConvolution3d(diopiContextHandle_t ctx, diopiTensorH
                                           diopiSize_t dilation, int64_t groups);
 
 /**
- * @brief Convolution3dBackward operator.
+ * @brief Backward of diopiConvolution3d: from the output gradient, writes the gradients of the 3-D convolution with
+ *        respect to input, weight and (optionally) bias.
+ *
+ * grad_bias equals grad_output summed over the batch and all spatial positions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[out] grad_weight
- * @param[out] grad_bias
- * @param[in] grad_output
- * @param[in] input
- * @param[in] weight
- * @param[in] bias_sizes
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] groups
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[out] grad_weight gradient for weight; same shape as weight
+ * @param[out] grad_bias gradient for bias, shape (C_out); may be NULL when the forward had no bias
+ * @param[in] grad_output gradient of the loss with respect to the convolution output
+ * @param[in] input input tensor that was fed to the forward convolution
+ * @param[in] weight filter tensor that was used in the forward convolution
+ * @param[in] bias_sizes pointer to the bias shape (C_out); NULL means no bias gradient is computed
+ * @param[in] stride stride per spatial dimension, as in the forward call
+ * @param[in] padding zero padding per spatial dimension, as in the forward call
+ * @param[in] dilation kernel dilation per spatial dimension, as in the forward call
+ * @param[in] groups number of channel groups, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -195,14 +233,17 @@ DIOPI_API diopiError_t diopiConvolution3dBackward(diopiContextHandle_t ctx, diop
                                                   diopiSize_t stride, diopiSize_t padding, diopiSize_t dilation, int64_t groups);
 
 /**
- * @brief Im2Col operator.
+ * @brief Extracts every sliding kernel-sized block of a batched 4-D input and lays each block out as a column. Same
+ *        semantics as torch.nn.functional.unfold.
+ *
+ * L is the product over both spatial dimensions of floor((size + 2*padding - dilation*(k-1) - 1)/stride) + 1.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] dilation
- * @param[in] padding
- * @param[in] stride
+ * @param[out] out columns of shape (N, C * kh * kw, L), L being the number of block positions
+ * @param[in] input input batch of shape (N, C, H, W)
+ * @param[in] kernel_size block height and width
+ * @param[in] dilation spacing between elements inside a block, per spatial dimension
+ * @param[in] padding implicit zero padding on both sides, per spatial dimension
+ * @param[in] stride step between neighbouring blocks, per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -211,15 +252,18 @@ DIOPI_API diopiError_t diopiIm2Col(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiSize_t dilation, diopiSize_t padding, diopiSize_t stride);
 
 /**
- * @brief Col2Im operator.
+ * @brief Inverse layout operation of diopiIm2Col: scatters columns of blocks back into a 4-D image, summing values
+ *        where blocks overlap. Same semantics as torch.nn.functional.fold.
+ *
+ * Overlapping contributions are added, so Col2Im(Im2Col(x)) is generally not x.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] output_size
- * @param[in] kernel_size
- * @param[in] dilation
- * @param[in] padding
- * @param[in] stride
+ * @param[out] out reconstructed image of shape (N, C, output_size[0], output_size[1])
+ * @param[in] input columns of shape (N, C * kh * kw, L)
+ * @param[in] output_size spatial height and width of the image to rebuild
+ * @param[in] kernel_size block height and width
+ * @param[in] dilation spacing between elements inside a block, per spatial dimension
+ * @param[in] padding implicit zero padding on both sides, per spatial dimension
+ * @param[in] stride step between neighbouring blocks, per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -228,23 +272,31 @@ DIOPI_API diopiError_t diopiCol2Im(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiSize_t kernel_size, diopiSize_t dilation, diopiSize_t padding, diopiSize_t stride);
 
 /* ========================================================================
- * Normalization
+ * Family: normalization (normalization)
  * ======================================================================== */
 
 /**
- * @brief BatchNorm operator.
+ * @brief Batch normalization over all dimensions except channel dim 1: out = (input - mean) / sqrt(var + eps) *
+ *        weight + bias. Same semantics as torch.nn.functional.batch_norm.
+ *
+ * Running statistics are updated as running = (1 - momentum) * running + momentum * batch_stat, with the unbiased
+ * variance.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float16, float64.
- * @param[out] save_mean Dtypes: float32, float16, float64.
- * @param[out] save_invstd Dtypes: float32, float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] weight Dtypes: float32, float16, float64.
- * @param[in] bias Dtypes: float32, float16, float64.
- * @param[in,out] running_mean Dtypes: float32, float16, float64.
- * @param[in,out] running_var Dtypes: float32, float16, float64.
- * @param[in] training
- * @param[in] momentum Dtypes: float32, float64.
- * @param[in] eps Dtypes: float32, float64.
+ * @param[out] out normalized result; same shape as input. Dtypes: float32, float16, float64.
+ * @param[out] save_mean per-channel batch mean of shape (C), written in training mode for use in backward. Dtypes:
+ *     float32, float16, float64.
+ * @param[out] save_invstd per-channel inverse standard deviation 1/sqrt(var + eps), shape (C), written in training
+ *     mode. Dtypes: float32, float16, float64.
+ * @param[in] input input of shape (N, C, ...). Dtypes: float32, float16, float64.
+ * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float16, float64.
+ * @param[in] bias per-channel shift of shape (C); may be NULL to use 0. Dtypes: float32, float16, float64.
+ * @param[in,out] running_mean running mean of shape (C), updated in place during training; may be NULL. Dtypes:
+ *     float32, float16, float64.
+ * @param[in,out] running_var running variance of shape (C), updated in place during training; may be NULL. Dtypes:
+ *     float32, float16, float64.
+ * @param[in] training true uses batch statistics; false uses running_mean and running_var
+ * @param[in] momentum weight of the new batch statistic in the running-average update. Dtypes: float32, float64.
+ * @param[in] eps small constant added to the variance for numerical stability. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -255,12 +307,15 @@ DIOPI_API diopiError_t diopiBatchNorm(diopiContextHandle_t ctx, diopiTensorHandl
                                       bool training, double momentum, double eps);
 
 /**
- * @brief BatchNormStats operator.
+ * @brief Computes per-channel mean and inverse standard deviation of a local batch, the first step of synchronized
+ *        batch norm. Same semantics as torch.batch_norm_stats.
+ *
+ * Statistics are taken over every dimension except dim 1.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] mean Dtypes: float32, float16, float64.
- * @param[out] invstd Dtypes: float32, * float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] eps Dtypes: float32, float64.
+ * @param[out] mean per-channel mean of shape (C). Dtypes: float32, float16, float64.
+ * @param[out] invstd per-channel 1/sqrt(biased var + eps) of shape (C). Dtypes: float32, * float16, float64.
+ * @param[in] input input of shape (N, C, ...). Dtypes: float32, float16, float64.
+ * @param[in] eps small constant added to the variance before the inverse square root. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -269,18 +324,21 @@ DIOPI_API diopiError_t diopiBatchNormStats(diopiContextHandle_t ctx, diopiTensor
                                            diopiConstTensorHandle_t input, double eps);
 
 /**
- * @brief BatchNormGatherStatsWithCounts operator.
+ * @brief Merges per-device batch statistics, weighted by each device's element count, into global mean and inverse
+ *        std, and updates running statistics. Same semantics as torch.batch_norm_gather_stats_with_counts.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] mean Dtypes: float32, float64.
- * @param[out] invstd Dtypes: float32, * float16, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] mean_all Dtypes: float32, float64.
- * @param[in] invstd_all Dtypes: float32, float64.
- * @param[out] running_mean Dtypes: float32, float64.
- * @param[out] running_var Dtypes: float32, float64.
- * @param[in] momentum Dtypes: float32, float64.
- * @param[in] eps Dtypes: float32, float64.
- * @param[in] counts Dtypes: float32, float64.
+ * @param[out] mean global per-channel mean of shape (C). Dtypes: float32, float64.
+ * @param[out] invstd global per-channel inverse standard deviation of shape (C). Dtypes: float32, * float16, float64.
+ * @param[in] input local input; used for shape and dtype information. Dtypes: float32, float64.
+ * @param[in] mean_all stacked per-device means of shape (world_size, C). Dtypes: float32, float64.
+ * @param[in] invstd_all stacked per-device inverse stds of shape (world_size, C). Dtypes: float32, float64.
+ * @param[out] running_mean running mean of shape (C), updated in place; may be NULL. Dtypes: float32, float64.
+ * @param[out] running_var running variance of shape (C), updated in place with unbiased variance; may be NULL.
+ *     Dtypes: float32, float64.
+ * @param[in] momentum weight of the new statistic in the running-average update. Dtypes: float32, float64.
+ * @param[in] eps small constant added to the variance for numerical stability. Dtypes: float32, float64.
+ * @param[in] counts number of elements per channel contributed by each device, shape (world_size). Dtypes: float32,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -292,20 +350,25 @@ DIOPI_API diopiError_t diopiBatchNormGatherStatsWithCounts(diopiContextHandle_t 
                                                            diopiConstTensorHandle_t counts);
 
 /**
- * @brief BatchNormBackwardReduce operator.
+ * @brief First backward step of synchronized batch norm: reduces the output gradient per channel and optionally
+ *        produces weight and bias gradients. Same semantics as torch.batch_norm_backward_reduce.
+ *
+ * grad_weight = sum_dy_xmu * invstd and grad_bias = sum_dy per channel.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] sum_dy Dtypes: float32, float64.
- * @param[out] sum_dy_xmu Dtypes: float32, float64.
- * @param[out] grad_weight Dtypes: float32, float64.
- * @param[out] grad_bias Dtypes: float32, float64.
- * @param[in] grad_out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] mean Dtypes: float32, float64.
- * @param[in] invstd Dtypes: float32, float64.
- * @param[in] weight Dtypes: float32, float64.
- * @param[in] input_g
- * @param[in] weight_g
- * @param[in] bias_g
+ * @param[out] sum_dy per-channel sum of grad_out, shape (C); written when input_g is true. Dtypes: float32, float64.
+ * @param[out] sum_dy_xmu per-channel sum of grad_out * (input - mean), shape (C); written when input_g is true.
+ *     Dtypes: float32, float64.
+ * @param[out] grad_weight gradient for weight, shape (C); written when weight_g is true. Dtypes: float32, float64.
+ * @param[out] grad_bias gradient for bias, shape (C); written when bias_g is true. Dtypes: float32, float64.
+ * @param[in] grad_out gradient with respect to the normalized output; same shape as input. Dtypes: float32, float64.
+ * @param[in] input forward input of shape (N, C, ...). Dtypes: float32, float64.
+ * @param[in] mean global per-channel mean used in the forward pass, shape (C). Dtypes: float32, float64.
+ * @param[in] invstd global per-channel inverse standard deviation used in the forward pass, shape (C). Dtypes:
+ *     float32, float64.
+ * @param[in] weight per-channel scale of shape (C); may be NULL. Dtypes: float32, float64.
+ * @param[in] input_g whether the input-gradient reductions sum_dy and sum_dy_xmu are needed
+ * @param[in] weight_g whether grad_weight should be computed
+ * @param[in] bias_g whether grad_bias should be computed
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -317,17 +380,22 @@ DIOPI_API diopiError_t diopiBatchNormBackwardReduce(diopiContextHandle_t ctx, di
                                                     bool bias_g);
 
 /**
- * @brief BatchNormBackwardElemt operator.
+ * @brief Final backward step of synchronized batch norm: computes the element-wise input gradient from globally
+ *        reduced sums. Same semantics as torch.batch_norm_backward_elemt.
+ *
+ * grad_input = (grad_out - sum_dy/M - (input - mean) * invstd^2 * sum_dy_xmu/M) * invstd * weight, M the total count.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] mean Dtypes: float32, float64.
- * @param[in] invstd Dtypes: float32, float64.
- * @param[in] weight Dtypes: float32, float64.
- * @param[in] sum_dy Dtypes: float32, float64.
- * @param[in] sum_dy_xmu Dtypes: float32, float64.
- * @param[in] count Dtypes: int32.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
+ * @param[in] grad_out gradient with respect to the normalized output; same shape as input. Dtypes: float32, float64.
+ * @param[in] input forward input of shape (N, C, ...). Dtypes: float32, float64.
+ * @param[in] mean global per-channel mean, shape (C). Dtypes: float32, float64.
+ * @param[in] invstd global per-channel inverse standard deviation, shape (C). Dtypes: float32, float64.
+ * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float64.
+ * @param[in] sum_dy globally all-reduced per-channel sum of grad_out, shape (C). Dtypes: float32, float64.
+ * @param[in] sum_dy_xmu globally all-reduced per-channel sum of grad_out * (input - mean), shape (C). Dtypes:
+ *     float32, float64.
+ * @param[in] count element counts contributed by each device, shape (world_size); their total is the normalizer.
+ *     Dtypes: int32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -338,15 +406,17 @@ DIOPI_API diopiError_t diopiBatchNormBackwardElemt(diopiContextHandle_t ctx, dio
                                                    diopiConstTensorHandle_t sum_dy_xmu, diopiConstTensorHandle_t count);
 
 /**
- * @brief BatchNormElemt operator.
+ * @brief Applies batch normalization with externally supplied statistics: out = (input - mean) * invstd * weight +
+ *        bias. Same semantics as torch.batch_norm_elemt.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] weight Dtypes: float32, float64.
- * @param[in] bias Dtypes: float32, float64.
- * @param[in] mean Dtypes: float32, float64.
- * @param[in] invstd Dtypes: float32, * float16, float64.
- * @param[in] eps Dtypes: float32, float64.
+ * @param[out] out normalized result; same shape as input. Dtypes: float32, float64.
+ * @param[in] input input of shape (N, C, ...). Dtypes: float32, float64.
+ * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float64.
+ * @param[in] bias per-channel shift of shape (C); may be NULL to use 0. Dtypes: float32, float64.
+ * @param[in] mean per-channel mean of shape (C). Dtypes: float32, float64.
+ * @param[in] invstd per-channel inverse standard deviation of shape (C). Dtypes: float32, * float16, float64.
+ * @param[in] eps stability constant; kept for interface parity since invstd already includes it. Dtypes: float32,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -356,20 +426,30 @@ DIOPI_API diopiError_t diopiBatchNormElemt(diopiContextHandle_t ctx, diopiTensor
                                            diopiConstTensorHandle_t invstd, float eps);
 
 /**
- * @brief BatchNormBackward operator.
+ * @brief Backward of diopiBatchNorm: writes the gradients with respect to input, weight and bias. Same semantics as
+ *        torch.ops.aten.native_batch_norm_backward.
+ *
+ * In evaluation mode the statistics are constants, so grad_input reduces to grad_output * weight / sqrt(running_var +
+ * eps).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float16, float64.
- * @param[out] grad_weight Dtypes: float32, float16, float64.
- * @param[out] grad_bias Dtypes: float32, float16, float64.
- * @param[in] grad_output Dtypes: float32, float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] weight Dtypes: float32, float16, float64.
- * @param[in] running_mean Dtypes: float32, float16, float64.
- * @param[in] running_var Dtypes: float32, float16, float64.
- * @param[in] save_mean Dtypes: float32, float16, float64.
- * @param[in] save_invstd Dtypes: float32, float16, float64.
- * @param[in] training
- * @param[in] eps Dtypes: float32, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64.
+ * @param[out] grad_weight gradient for weight, shape (C); may be NULL if not required. Dtypes: float32, float16,
+ *     float64.
+ * @param[out] grad_bias gradient for bias, shape (C); may be NULL if not required. Dtypes: float32, float16, float64.
+ * @param[in] grad_output gradient with respect to the normalized output; same shape as input. Dtypes: float32,
+ *     float16, float64.
+ * @param[in] input forward input of shape (N, C, ...). Dtypes: float32, float16, float64.
+ * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float16, float64.
+ * @param[in] running_mean running mean of shape (C), used when training is false; may be NULL. Dtypes: float32,
+ *     float16, float64.
+ * @param[in] running_var running variance of shape (C), used when training is false; may be NULL. Dtypes: float32,
+ *     float16, float64.
+ * @param[in] save_mean batch mean saved by the forward pass, shape (C); used when training is true. Dtypes: float32,
+ *     float16, float64.
+ * @param[in] save_invstd inverse std saved by the forward pass, shape (C); used when training is true. Dtypes:
+ *     float32, float16, float64.
+ * @param[in] training whether the forward pass used batch statistics (true) or running statistics (false)
+ * @param[in] eps stability constant used in the forward pass. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -381,16 +461,21 @@ DIOPI_API diopiError_t diopiBatchNormBackward(diopiContextHandle_t ctx, diopiTen
                                               diopiConstTensorHandle_t save_invstd, bool training, double eps);
 
 /**
- * @brief LayerNormGB operator.
+ * @brief Layer normalization over all dimensions from begin_norm_axis to the last, followed by an element-wise affine
+ *        transform; also returns the computed statistics.
+ *
+ * Equivalent to diopiLayerNorm with normalized_shape = input.shape[begin_norm_axis:].
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[out] running_mean
- * @param[out] running_var
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] weight Dtypes: float32, float64, float16.
- * @param[in] bias Dtypes: float32, float64, float16.
- * @param[in] eps
- * @param[in] begin_norm_axis
+ * @param[out] out normalized result; same shape as input. Dtypes: float32, float64, float16.
+ * @param[out] running_mean receives the mean of each normalized slice, shape input.shape[:begin_norm_axis]
+ * @param[out] running_var receives the variance (or its inverse std form) of each normalized slice, same shape
+ * @param[in] input input tensor of arbitrary rank. Dtypes: float32, float64, float16.
+ * @param[in] weight scale of shape input.shape[begin_norm_axis:]; may be NULL to use 1. Dtypes: float32, float64,
+ *     float16.
+ * @param[in] bias shift of shape input.shape[begin_norm_axis:]; may be NULL to use 0. Dtypes: float32, float64,
+ *     float16.
+ * @param[in] eps small constant added to the variance for numerical stability
+ * @param[in] begin_norm_axis first dimension included in the normalization; later dimensions are normalized together
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -400,16 +485,20 @@ DIOPI_API diopiError_t diopiLayerNormGB(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t bias, const double eps, const int64_t begin_norm_axis);
 
 /**
- * @brief GroupNorm operator.
+ * @brief Group normalization: channels are split into num_groups groups and each group of each sample is normalized,
+ *        then a per-channel affine is applied. Same semantics as torch.nn.functional.group_norm.
+ *
+ * Statistics use the biased variance over C/num_groups channels and all spatial positions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[out] save_mean Dtypes: float32, float64, float16.
- * @param[out] save_invstd Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] weight Dtypes: float32, float64, float16.
- * @param[in] bias Dtypes: float32, float64, float16.
- * @param[in] num_groups Dtypes: float32, float64, float16.
- * @param[in] eps Dtypes: float32, float64, float16.
+ * @param[out] out normalized result; same shape as input. Dtypes: float32, float64, float16.
+ * @param[out] save_mean per-sample, per-group mean of shape (N, num_groups). Dtypes: float32, float64, float16.
+ * @param[out] save_invstd per-sample, per-group inverse standard deviation of shape (N, num_groups). Dtypes: float32,
+ *     float64, float16.
+ * @param[in] input input of shape (N, C, ...). Dtypes: float32, float64, float16.
+ * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float64, float16.
+ * @param[in] bias per-channel shift of shape (C); may be NULL to use 0. Dtypes: float32, float64, float16.
+ * @param[in] num_groups number of channel groups; must divide C. Dtypes: float32, float64, float16.
+ * @param[in] eps small constant added to the variance for numerical stability. Dtypes: float32, float64, float16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -419,17 +508,20 @@ DIOPI_API diopiError_t diopiGroupNorm(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t bias, int64_t num_groups, double eps);
 
 /**
- * @brief GroupNormBackward operator.
+ * @brief Backward of diopiGroupNorm: writes the gradients with respect to input, weight and bias.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64, float16.
- * @param[out] grad_weight Dtypes: float32, float64, float16.
- * @param[out] grad_bias Dtypes: float32, float64, float16.
- * @param[in] grad_output Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] weight Dtypes: float32, float64, float16.
- * @param[in] mean Dtypes: float32, float64, float16.
- * @param[in] rstd Dtypes: float32, float64, float16.
- * @param[in] num_groups Dtypes: float32, float64, float16.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16.
+ * @param[out] grad_weight gradient for weight, shape (C). Dtypes: float32, float64, float16.
+ * @param[out] grad_bias gradient for bias, shape (C). Dtypes: float32, float64, float16.
+ * @param[in] grad_output gradient with respect to the normalized output; same shape as input. Dtypes: float32,
+ *     float64, float16.
+ * @param[in] input forward input of shape (N, C, ...). Dtypes: float32, float64, float16.
+ * @param[in] weight per-channel scale of shape (C) from the forward pass; may be NULL. Dtypes: float32, float64,
+ *     float16.
+ * @param[in] mean per-group mean saved by the forward pass, shape (N, num_groups). Dtypes: float32, float64, float16.
+ * @param[in] rstd per-group inverse standard deviation saved by the forward pass, shape (N, num_groups). Dtypes:
+ *     float32, float64, float16.
+ * @param[in] num_groups number of channel groups, as in the forward call. Dtypes: float32, float64, float16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -440,16 +532,23 @@ DIOPI_API diopiError_t diopiGroupNormBackward(diopiContextHandle_t ctx, diopiTen
                                               int64_t num_groups);
 
 /**
- * @brief LayerNorm operator.
+ * @brief Layer normalization over the trailing dimensions given by normalized_shape, followed by an element-wise
+ *        affine transform. Same semantics as torch.nn.functional.layer_norm.
+ *
+ * The variance is biased (divided by the number of normalized elements).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in,out] save_mean Dtypes: float32, float64, float16.
- * @param[in,out] save_invstd Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] weight Dtypes: float32, float64, float16.
- * @param[in] bias Dtypes: float32, float64, float16.
- * @param[in] normalized_shape
- * @param[in] eps
+ * @param[out] out normalized result; same shape as input. Dtypes: float32, float64, float16.
+ * @param[in,out] save_mean written with the mean of each normalized slice, shape
+ *     input.shape[:-len(normalized_shape)]. Dtypes: float32, float64, float16.
+ * @param[in,out] save_invstd written with the inverse standard deviation of each slice, same shape as save_mean.
+ *     Dtypes: float32, float64, float16.
+ * @param[in] input input whose trailing dimensions match normalized_shape. Dtypes: float32, float64, float16.
+ * @param[in] weight element-wise scale of shape normalized_shape; may be NULL to use 1. Dtypes: float32, float64,
+ *     float16.
+ * @param[in] bias element-wise shift of shape normalized_shape; may be NULL to use 0. Dtypes: float32, float64,
+ *     float16.
+ * @param[in] normalized_shape sizes of the trailing dimensions that are normalized together
+ * @param[in] eps small constant added to the variance for numerical stability
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -459,18 +558,22 @@ DIOPI_API diopiError_t diopiLayerNorm(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t bias, diopiSize_t normalized_shape, double eps);
 
 /**
- * @brief LayerNormBackward operator.
+ * @brief Backward of diopiLayerNorm: writes the gradient with respect to input and, when requested, with respect to
+ *        weight and bias.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64, float16.
- * @param[in,out] grad_weight Dtypes: float32, float64, float16.
- * @param[in,out] grad_bias Dtypes: float32, float64, float16.
- * @param[in] grad_output Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] weight Dtypes: float32, float64, float16.
- * @param[in] bias Dtypes: float32, float64, float16.
- * @param[in] mean Dtypes: float32, float64, float16.
- * @param[in] rstd Dtypes: float32, float64, float16.
- * @param[in] normalized_shape
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16.
+ * @param[out] grad_weight gradient for weight, shape normalized_shape; may be NULL when weight is absent. Dtypes:
+ *     float32, float64, float16.
+ * @param[out] grad_bias gradient for bias, shape normalized_shape; may be NULL when bias is absent. Dtypes: float32,
+ *     float64, float16.
+ * @param[in] grad_output gradient with respect to the normalized output; same shape as input. Dtypes: float32,
+ *     float64, float16.
+ * @param[in] input forward input. Dtypes: float32, float64, float16.
+ * @param[in] weight element-wise scale from the forward pass; may be NULL. Dtypes: float32, float64, float16.
+ * @param[in] bias element-wise shift from the forward pass; may be NULL. Dtypes: float32, float64, float16.
+ * @param[in] mean per-slice mean saved by the forward pass. Dtypes: float32, float64, float16.
+ * @param[in] rstd per-slice inverse standard deviation saved by the forward pass. Dtypes: float32, float64, float16.
+ * @param[in] normalized_shape sizes of the trailing normalized dimensions, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -481,18 +584,22 @@ DIOPI_API diopiError_t diopiLayerNormBackward(diopiContextHandle_t ctx, diopiTen
                                               diopiConstTensorHandle_t rstd, diopiSize_t normalized_shape);
 
 /**
- * @brief LayerNormGBBackward operator.
+ * @brief Backward of diopiLayerNormGB: writes the gradient with respect to input and, when requested, with respect to
+ *        weight and bias.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64, float16.
- * @param[in,out] grad_weight Dtypes: float32, float64, float16.
- * @param[in,out] grad_bias Dtypes: float32, float64, float16.
- * @param[in] grad_output Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] weight Dtypes: float32, float64, float16.
- * @param[in] bias Dtypes: float32, float64, float16.
- * @param[in] running_mean
- * @param[in] running_std
- * @param[in] begin_norm_axis
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16.
+ * @param[out] grad_weight gradient for weight, shape input.shape[begin_norm_axis:]; may be NULL when not needed.
+ *     Dtypes: float32, float64, float16.
+ * @param[out] grad_bias gradient for bias, shape input.shape[begin_norm_axis:]; may be NULL when not needed. Dtypes:
+ *     float32, float64, float16.
+ * @param[in] grad_output gradient with respect to the normalized output; same shape as input. Dtypes: float32,
+ *     float64, float16.
+ * @param[in] input forward input. Dtypes: float32, float64, float16.
+ * @param[in] weight scale from the forward pass; may be NULL. Dtypes: float32, float64, float16.
+ * @param[in] bias shift from the forward pass; may be NULL. Dtypes: float32, float64, float16.
+ * @param[in] running_mean per-slice mean produced by the forward pass
+ * @param[in] running_std per-slice spread statistic produced by the forward pass
+ * @param[in] begin_norm_axis first normalized dimension, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -504,14 +611,18 @@ DIOPI_API diopiError_t diopiLayerNormGBBackward(diopiContextHandle_t ctx, diopiT
                                                 const int64_t begin_norm_axis);
 
 /**
- * @brief InstanceNorm operator.
+ * @brief Instance normalization: each (sample, channel) slice is normalized over its remaining spatial dimensions,
+ *        then scaled and shifted per channel; similar to torch.nn.functional.instance_norm without running
+ *        statistics.
+ *
+ * Statistics are never accumulated across the batch, so training and inference behave identically.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] output
- * @param[in] input
- * @param[in] axis
- * @param[in] scale
- * @param[in] bias
- * @param[in] eps
+ * @param[out] output normalized result; same shape as input
+ * @param[in] input input of shape (N, C, spatial...) or with channels at position axis
+ * @param[in] axis index of the channel dimension
+ * @param[in] scale per-channel scale of shape (C); may be NULL to use 1
+ * @param[in] bias per-channel shift of shape (C); may be NULL to use 0
+ * @param[in] eps small constant added to the variance for numerical stability
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -520,17 +631,17 @@ DIOPI_API diopiError_t diopiInstanceNorm(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t scale, diopiConstTensorHandle_t bias, const double eps);
 
 /**
- * @brief InstanceNormBackward operator.
+ * @brief Backward of diopiInstanceNorm: writes the gradients with respect to input, scale and bias.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[out] grad_scale
- * @param[out] grad_bias
- * @param[in] grad_output
- * @param[in] input
- * @param[in] scale
- * @param[in] bias
- * @param[in] axis
- * @param[in] eps
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[out] grad_scale gradient for scale, shape (C)
+ * @param[out] grad_bias gradient for bias, shape (C)
+ * @param[in] grad_output gradient with respect to the normalized output; same shape as input
+ * @param[in] input forward input
+ * @param[in] scale per-channel scale from the forward pass; may be NULL
+ * @param[in] bias per-channel shift from the forward pass; may be NULL
+ * @param[in] axis index of the channel dimension, as in the forward call
+ * @param[in] eps stability constant, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -540,13 +651,16 @@ DIOPI_API diopiError_t diopiInstanceNormBackward(diopiContextHandle_t ctx, diopi
                                                  diopiConstTensorHandle_t scale, diopiConstTensorHandle_t bias, const int64_t axis, const double eps);
 
 /**
- * @brief Normalize operator.
+ * @brief Divides input by its p-norm along one dimension: output = input / max(||input||_p, eps). Same semantics as
+ *        torch.nn.functional.normalize.
+ *
+ * Slices whose norm is below eps are divided by eps instead, so all-zero slices stay zero.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] output
- * @param[in] input
- * @param[in] p
- * @param[in] axis
- * @param[in] eps
+ * @param[out] output normalized result; same shape as input
+ * @param[in] input input tensor of any shape
+ * @param[in] p exponent of the vector norm (2 gives Euclidean normalization)
+ * @param[in] axis dimension along which norms are taken
+ * @param[in] eps lower bound on the norm to avoid division by zero
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -555,14 +669,14 @@ DIOPI_API diopiError_t diopiNormalize(diopiContextHandle_t ctx, diopiTensorHandl
                                       const int64_t axis, const double eps);
 
 /**
- * @brief NormalizeBackward operator.
+ * @brief Backward of diopiNormalize: writes the gradient with respect to input.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] p
- * @param[in] axis
- * @param[in] eps
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the normalized output; same shape as input
+ * @param[in] input forward input
+ * @param[in] p norm exponent, as in the forward call
+ * @param[in] axis normalization dimension, as in the forward call
+ * @param[in] eps norm lower bound, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -571,14 +685,14 @@ DIOPI_API diopiError_t diopiNormalizeBackward(diopiContextHandle_t ctx, diopiTen
                                               diopiConstTensorHandle_t input, const float p, const int64_t axis, const double eps);
 
 /* ========================================================================
- * Activations
+ * Family: activation (activations)
  * ======================================================================== */
 
 /**
- * @brief Relu operator.
+ * @brief Rectified linear unit applied element-wise: out = max(input, 0). Same semantics as torch.relu.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
+ * @param[out] out result; same shape as input. Dtypes: float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -586,9 +700,9 @@ DIOPI_API diopiError_t diopiNormalizeBackward(diopiContextHandle_t ctx, diopiTen
 DIOPI_API diopiError_t diopiRelu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief ReluInp operator.
+ * @brief In-place ReLU: replaces each element of `input` with max(input, 0). Same semantics as torch.relu_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -596,12 +710,13 @@ DIOPI_API diopiError_t diopiRelu(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiReluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Hardtanh operator.
+ * @brief Clamps every element into [min_val, max_val]: out = min(max(input, min_val), max_val). Same semantics as
+ *        torch.nn.functional.hardtanh.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] min_val Dtypes: float32, float64.
- * @param[in] max_val Dtypes: float32, float64.
+ * @param[out] out result; same shape as input. Dtypes: float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[in] min_val lower clamp bound. Dtypes: float32, float64.
+ * @param[in] max_val upper clamp bound; should not be below min_val. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -610,11 +725,12 @@ DIOPI_API diopiError_t diopiHardtanh(diopiContextHandle_t ctx, diopiTensorHandle
                                      const diopiScalar_t* max_val);
 
 /**
- * @brief HardtanhInp operator.
+ * @brief In-place hardtanh: clamps every element of `input` into [min_val, max_val]. Same semantics as
+ *        torch.nn.functional.hardtanh_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64.
- * @param[in] min_val
- * @param[in] max_val
+ * @param[in,out] input tensor that is read and overwritten with the clamped values. Dtypes: float32, float64.
+ * @param[in] min_val lower clamp bound
+ * @param[in] max_val upper clamp bound
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -623,13 +739,15 @@ DIOPI_API diopiError_t diopiHardtanhInp(diopiContextHandle_t ctx, diopiTensorHan
                                         const diopiScalar_t* max_val);
 
 /**
- * @brief HardtanhBackward operator.
+ * @brief Backward of diopiHardtanh: grad_input equals grad_output where min_val < input < max_val and zero elsewhere.
+ *
+ * Elements exactly on a bound receive zero gradient.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] input
- * @param[in] min_val
- * @param[in] max_val
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the hardtanh output; same shape as input. Dtypes: float32, float64.
+ * @param[in] input forward input
+ * @param[in] min_val lower clamp bound used in the forward call
+ * @param[in] max_val upper clamp bound used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -638,10 +756,11 @@ DIOPI_API diopiError_t diopiHardtanhBackward(diopiContextHandle_t ctx, diopiTens
                                              diopiConstTensorHandle_t input, const diopiScalar_t* min_val, const diopiScalar_t* max_val);
 
 /**
- * @brief Hardswish operator.
+ * @brief Hard swish activation: out = input * relu6(input + 3) / 6, element-wise. Same semantics as
+ *        torch.nn.functional.hardswish.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result; same shape as input
+ * @param[in] input input tensor of any shape
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -649,9 +768,10 @@ DIOPI_API diopiError_t diopiHardtanhBackward(diopiContextHandle_t ctx, diopiTens
 DIOPI_API diopiError_t diopiHardswish(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief HardswishInp operator.
+ * @brief In-place hard swish: overwrites `input` with input * relu6(input + 3) / 6. Same semantics as
+ *        torch.nn.functional.hardswish with inplace=True.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input
+ * @param[out] input tensor that is read and overwritten with the result
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -659,11 +779,12 @@ DIOPI_API diopiError_t diopiHardswish(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiHardswishInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief HardswishBackward operator.
+ * @brief Backward of diopiHardswish: grad_input = grad_output * (0 for x < -3, (2x + 3)/6 for -3 <= x <= 3, 1 for x >
+ *        3).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the hardswish output; same shape as input
+ * @param[in] input forward input
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -672,12 +793,13 @@ DIOPI_API diopiError_t diopiHardswishBackward(diopiContextHandle_t ctx, diopiTen
                                               diopiConstTensorHandle_t input);
 
 /**
- * @brief Threshold operator.
+ * @brief Element-wise thresholding: out = input where input > threshold, otherwise value. Same semantics as
+ *        torch.nn.functional.threshold.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
- * @param[in] threshold Dtypes: float16, float32, float64.
- * @param[in] value Dtypes: float16, float32, float64.
+ * @param[out] out result; same shape as input. Dtypes: float16, float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float16, float32, float64.
+ * @param[in] threshold cut-off compared against each element. Dtypes: float16, float32, float64.
+ * @param[in] value replacement for elements not greater than threshold. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -686,11 +808,12 @@ DIOPI_API diopiError_t diopiThreshold(diopiContextHandle_t ctx, diopiTensorHandl
                                       const diopiScalar_t* threshold, const diopiScalar_t* value);
 
 /**
- * @brief ThresholdInp operator.
+ * @brief In-place thresholding: elements of `input` not greater than threshold are replaced by value. Same semantics
+ *        as torch.nn.functional.threshold_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
- * @param[in] threshold
- * @param[in] value
+ * @param[in,out] input tensor that is read and overwritten. Dtypes: float16, float32, float64.
+ * @param[in] threshold cut-off compared against each element
+ * @param[in] value replacement for elements not greater than threshold
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -699,12 +822,13 @@ DIOPI_API diopiError_t diopiThresholdInp(diopiContextHandle_t ctx, diopiTensorHa
                                          const diopiScalar_t* value);
 
 /**
- * @brief ThresholdBackward operator.
+ * @brief Backward of diopiThreshold: grad_input equals grad_output where input > threshold and zero elsewhere.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float16, float32, float64.
- * @param[in] grad_output Dtypes: float16, float32, float64.
- * @param[in] input
- * @param[in] threshold
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64.
+ * @param[in] grad_output gradient with respect to the threshold output; same shape as input. Dtypes: float16,
+ *     float32, float64.
+ * @param[in] input forward input
+ * @param[in] threshold cut-off used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -713,11 +837,12 @@ DIOPI_API diopiError_t diopiThresholdBackward(diopiContextHandle_t ctx, diopiTen
                                               diopiConstTensorHandle_t input, const diopiScalar_t* threshold);
 
 /**
- * @brief Gelu operator.
+ * @brief Gaussian error linear unit: out = input * Phi(input), Phi the standard normal CDF, or its tanh
+ *        approximation. Same semantics as torch.nn.functional.gelu.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] approximate
+ * @param[out] out result; same shape as input. Dtypes: float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[in] approximate "none" for the exact erf form or "tanh" for the tanh approximation
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -725,12 +850,12 @@ DIOPI_API diopiError_t diopiThresholdBackward(diopiContextHandle_t ctx, diopiTen
 DIOPI_API diopiError_t diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const char* approximate);
 
 /**
- * @brief GeluBackward operator.
+ * @brief Backward of diopiGelu: writes the gradient with respect to input for the chosen GELU variant.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] input
- * @param[in] approximate
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the GELU output; same shape as input. Dtypes: float32, float64.
+ * @param[in] input forward input
+ * @param[in] approximate "none" or "tanh"; must match the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -739,11 +864,12 @@ DIOPI_API diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t input, const char* approximate);
 
 /**
- * @brief LeakyRelu operator.
+ * @brief Leaky ReLU: out = input for input >= 0, otherwise negative_slope * input. Same semantics as
+ *        torch.nn.functional.leaky_relu.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] negative_slope
+ * @param[out] out result; same shape as input. Dtypes: float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[in] negative_slope multiplier applied to negative elements
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -752,10 +878,11 @@ DIOPI_API diopiError_t diopiLeakyRelu(diopiContextHandle_t ctx, diopiTensorHandl
                                       const diopiScalar_t* negative_slope);
 
 /**
- * @brief LeakyReluInp operator.
+ * @brief In-place leaky ReLU: negative elements of `input` are multiplied by negative_slope. Same semantics as
+ *        torch.nn.functional.leaky_relu_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64.
- * @param[in] negative_slope
+ * @param[in,out] input tensor that is read and overwritten. Dtypes: float32, float64.
+ * @param[in] negative_slope multiplier applied to negative elements
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -763,13 +890,18 @@ DIOPI_API diopiError_t diopiLeakyRelu(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiLeakyReluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* negative_slope);
 
 /**
- * @brief LeakyReluBackward operator.
+ * @brief Backward of diopiLeakyRelu: grad_input = grad_output where input > 0, otherwise grad_output *
+ *        negative_slope.
+ *
+ * Using the forward result is only valid for a non-negative slope, since the sign is then preserved.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] input
- * @param[in] negative_slope
- * @param[in] input_is_result
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the leaky ReLU output; same shape as input. Dtypes: float32,
+ *     float64.
+ * @param[in] input forward input, or the forward output when input_is_result is true
+ * @param[in] negative_slope multiplier used for negative elements in the forward call
+ * @param[in] input_is_result true if `input` holds the forward result (in-place forward) rather than the original
+ *     input
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -778,9 +910,10 @@ DIOPI_API diopiError_t diopiLeakyReluBackward(diopiContextHandle_t ctx, diopiTen
                                               diopiConstTensorHandle_t input, const diopiScalar_t* negative_slope, bool input_is_result);
 
 /**
- * @brief TanhInp operator.
+ * @brief In-place hyperbolic tangent: overwrites each element of `input` with tanh(input). Same semantics as
+ *        torch.tanh_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -788,10 +921,10 @@ DIOPI_API diopiError_t diopiLeakyReluBackward(diopiContextHandle_t ctx, diopiTen
 DIOPI_API diopiError_t diopiTanhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Tanh operator.
+ * @brief Element-wise hyperbolic tangent: out = tanh(input). Same semantics as torch.tanh.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
+ * @param[out] out result; same shape as input. Dtypes: float16, float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -799,11 +932,11 @@ DIOPI_API diopiError_t diopiTanhInp(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiTanh(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief TanhBackward operator.
+ * @brief Backward of diopiTanh, expressed via the forward result: grad_input = grad_output * (1 - output^2).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float16, float32, float64.
- * @param[in] grad_output
- * @param[in] output Dtypes: float16, float32, float64.
+ * @param[out] grad_input gradient for input; same shape as output. Dtypes: float16, float32, float64.
+ * @param[in] grad_output gradient with respect to the tanh output; same shape as output
+ * @param[in] output result of the forward tanh. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -812,9 +945,10 @@ DIOPI_API diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t output);
 
 /**
- * @brief SigmoidInp operator.
+ * @brief In-place logistic sigmoid: overwrites each element of `input` with 1 / (1 + exp(-input)). Same semantics as
+ *        torch.sigmoid_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -822,10 +956,10 @@ DIOPI_API diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorHa
 DIOPI_API diopiError_t diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Sigmoid operator.
+ * @brief Element-wise logistic sigmoid: out = 1 / (1 + exp(-input)). Same semantics as torch.sigmoid.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32.
- * @param[in] input Dtypes: float16, float32.
+ * @param[out] out result; same shape as input. Dtypes: float16, float32.
+ * @param[in] input input tensor of any shape. Dtypes: float16, float32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -833,11 +967,12 @@ DIOPI_API diopiError_t diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHand
 DIOPI_API diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief SigmoidBackward operator.
+ * @brief Backward of diopiSigmoid, expressed via the forward result: grad_input = grad_output * output * (1 -
+ *        output).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float16, float32.
- * @param[in] grad_output Dtypes: float16, float32.
- * @param[in] output Dtypes: float16, float32.
+ * @param[out] grad_input gradient for input; same shape as output. Dtypes: float16, float32.
+ * @param[in] grad_output gradient with respect to the sigmoid output; same shape as output. Dtypes: float16, float32.
+ * @param[in] output result of the forward sigmoid. Dtypes: float16, float32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -846,9 +981,10 @@ DIOPI_API diopiError_t diopiSigmoidBackward(diopiContextHandle_t ctx, diopiTenso
                                             diopiConstTensorHandle_t output);
 
 /**
- * @brief SiluInp operator.
+ * @brief In-place SiLU (swish): overwrites `input` with input * sigmoid(input). Same semantics as
+ *        torch.nn.functional.silu with inplace=True.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input
+ * @param[in,out] input tensor that is read and overwritten with the result
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -856,10 +992,11 @@ DIOPI_API diopiError_t diopiSigmoidBackward(diopiContextHandle_t ctx, diopiTenso
 DIOPI_API diopiError_t diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Silu operator.
+ * @brief Sigmoid-weighted linear unit (swish): out = input * sigmoid(input). Same semantics as
+ *        torch.nn.functional.silu.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result; same shape as input
+ * @param[in] input input tensor of any shape
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -867,11 +1004,11 @@ DIOPI_API diopiError_t diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief SiluBackward operator.
+ * @brief Backward of diopiSilu: grad_input = grad_output * s * (1 + input * (1 - s)), where s = sigmoid(input).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float16, float32.
- * @param[in] grad_output Dtypes: float16, float32.
- * @param[in] input
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32.
+ * @param[in] grad_output gradient with respect to the SiLU output; same shape as input. Dtypes: float16, float32.
+ * @param[in] input forward input
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -880,19 +1017,22 @@ DIOPI_API diopiError_t diopiSiluBackward(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t input);
 
 /* ========================================================================
- * Pooling
+ * Family: pooling (pooling)
  * ======================================================================== */
 
 /**
- * @brief MaxPool1d operator.
+ * @brief 1-D max pooling over sliding windows. Same semantics as torch.nn.functional.max_pool1d.
+ *
+ * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
+ * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...)
+ * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[in] kernel_size window size per spatial dimension
+ * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
+ * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
+ * @param[in] dilation spacing between window elements per spatial dimension
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -901,17 +1041,18 @@ DIOPI_API diopiError_t diopiMaxPool1d(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiSize_t stride, diopiSize_t padding, diopiSize_t dilation, bool ceil_mode);
 
 /**
- * @brief MaxPool1dBackward operator.
+ * @brief Backward of diopiMaxPool1dWithIndices: routes each output gradient to the input position that held the
+ *        window maximum, accumulating overlaps.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
- * @param[in] indices
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, L) or (C, L)
+ * @param[in] kernel_size window size per spatial dimension, as in the forward call
+ * @param[in] stride window step per spatial dimension, as in the forward call
+ * @param[in] padding padding per spatial dimension, as in the forward call
+ * @param[in] dilation window dilation per spatial dimension, as in the forward call
+ * @param[in] ceil_mode output-size rounding mode, as in the forward call
+ * @param[in] indices positions of the maxima produced by the forward call with indices
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -921,16 +1062,20 @@ DIOPI_API diopiError_t diopiMaxPool1dBackward(diopiContextHandle_t ctx, diopiTen
                                               diopiSize_t dilation, bool ceil_mode, diopiConstTensorHandle_t indices);
 
 /**
- * @brief MaxPool1dWithIndices operator.
+ * @brief 1-D max pooling over sliding windows and also records where each maximum came from. Same semantics as
+ *        torch.nn.functional.max_pool1d with return_indices=True.
+ *
+ * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
+ * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[out] indices
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...)
+ * @param[out] indices written with the flat per-plane position of each maximum; same shape as out
+ * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[in] kernel_size window size per spatial dimension
+ * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
+ * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
+ * @param[in] dilation spacing between window elements per spatial dimension
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -940,15 +1085,17 @@ DIOPI_API diopiError_t diopiMaxPool1dWithIndices(diopiContextHandle_t ctx, diopi
                                                  diopiSize_t dilation, bool ceil_mode);
 
 /**
- * @brief AvgPool1d operator.
+ * @brief 1-D average pooling over sliding windows. Same semantics as torch.nn.functional.avg_pool1d.
+ *
+ * Windows that extend past the input in ceil_mode never count the out-of-range part, even with count_include_pad.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] stride
- * @param[in] padding
- * @param[in] ceil_mode
- * @param[in] count_include_pad
+ * @param[out] out pooled averages of shape (N, C, spatial_out...)
+ * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[in] kernel_size window size per spatial dimension
+ * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
+ * @param[in] padding implicit zero padding on both sides per spatial dimension
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
+ * @param[in] count_include_pad whether padded zeros count in the averaging divisor
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -957,16 +1104,17 @@ DIOPI_API diopiError_t diopiAvgPool1d(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiSize_t stride, diopiSize_t padding, bool ceil_mode, bool count_include_pad);
 
 /**
- * @brief AvgPool1dBackward operator.
+ * @brief Backward of diopiAvgPool1d: spreads each output gradient evenly (divided by the window divisor) over its
+ *        window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] stride
- * @param[in] padding
- * @param[in] ceil_mode
- * @param[in] count_include_pad
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, L) or (C, L)
+ * @param[in] kernel_size window size per spatial dimension, as in the forward call
+ * @param[in] stride window step per spatial dimension, as in the forward call
+ * @param[in] padding padding per spatial dimension, as in the forward call
+ * @param[in] ceil_mode output-size rounding mode, as in the forward call
+ * @param[in] count_include_pad divisor convention, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -976,11 +1124,12 @@ DIOPI_API diopiError_t diopiAvgPool1dBackward(diopiContextHandle_t ctx, diopiTen
                                               bool ceil_mode, bool count_include_pad);
 
 /**
- * @brief AdaptiveMaxPool1d operator.
+ * @brief 1-D adaptive max pooling producing exactly output_size. Same semantics as
+ *        torch.nn.functional.adaptive_max_pool1d.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] output_size
+ * @param[out] out pooled maxima of shape (N, C, *output_size)
+ * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -989,12 +1138,13 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool1d(diopiContextHandle_t ctx, diopiTen
                                               diopiSize_t output_size);
 
 /**
- * @brief AdaptiveMaxPool1dWithIndices operator.
+ * @brief 1-D adaptive max pooling producing exactly output_size, also recording the location of each maximum. Same
+ *        semantics as torch.nn.functional.adaptive_max_pool1d with return_indices=True.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[out] indices
- * @param[in] input
- * @param[in] output_size
+ * @param[out] out pooled maxima of shape (N, C, *output_size)
+ * @param[out] indices written with the flat per-plane position of each maximum; same shape as out
+ * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1003,12 +1153,13 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool1dWithIndices(diopiContextHandle_t ct
                                                          diopiConstTensorHandle_t input, diopiSize_t output_size);
 
 /**
- * @brief AdaptiveMaxPool1dBackward operator.
+ * @brief Backward of diopiAdaptiveMaxPool1dWithIndices: sends each output gradient to the input location recorded in
+ *        indices.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] indices
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, L) or (C, L)
+ * @param[in] indices maximum positions produced by the forward call; same shape as grad_output
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1017,11 +1168,12 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool1dBackward(diopiContextHandle_t ctx, 
                                                       diopiConstTensorHandle_t input, diopiConstTensorHandle_t indices);
 
 /**
- * @brief AdaptiveAvgPool1dBackward operator.
+ * @brief Backward of diopiAdaptiveAvgPool1d: distributes each output gradient uniformly over the input elements of
+ *        its adaptive window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, L) or (C, L)
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1030,11 +1182,14 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool1dBackward(diopiContextHandle_t ctx, 
                                                       diopiConstTensorHandle_t input);
 
 /**
- * @brief AdaptiveAvgPool1d operator.
+ * @brief 1-D adaptive average pooling: chooses window bounds automatically so the output has exactly output_size.
+ *        Same semantics as torch.nn.functional.adaptive_avg_pool1d.
+ *
+ * Window i along a dimension of length L covers [floor(i*L/out), ceil((i+1)*L/out)).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] output_size
+ * @param[out] out pooled result of shape (N, C, *output_size)
+ * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1043,19 +1198,22 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool1d(diopiContextHandle_t ctx, diopiTen
                                               diopiSize_t output_size);
 
 /**
- * @brief Pool1d operator.
+ * @brief Generic 1-D pooling selected by mode (max or average), with optional adaptive sizing; a single entry
+ *        covering the fixed and adaptive pooling variants.
+ *
+ * Which arguments matter depends on mode and adaptive; the unused ones are ignored.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] mode
- * @param[in] ksize
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
- * @param[in] exclusive
- * @param[in] adaptive
- * @param[in] output_size
+ * @param[out] out pooled result of shape (N, C, spatial_out...)
+ * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[in] mode pooling kind: "max" or "avg"
+ * @param[in] ksize window size per spatial dimension; ignored when adaptive is true
+ * @param[in] stride window step per spatial dimension; ignored when adaptive is true
+ * @param[in] padding implicit padding per spatial dimension; ignored when adaptive is true
+ * @param[in] dilation spacing between window elements per spatial dimension (max mode)
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
+ * @param[in] exclusive in avg mode, exclude padded elements from the divisor (opposite of count_include_pad)
+ * @param[in] adaptive if true, derive windows from output_size like adaptive pooling
+ * @param[in] output_size target output size per spatial dimension, used when adaptive is true
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1065,20 +1223,20 @@ DIOPI_API diopiError_t diopiPool1d(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    const bool exclusive, const bool adaptive, diopiSize_t output_size);
 
 /**
- * @brief Pool1dBackward operator.
+ * @brief Backward of diopiPool1d: writes the input gradient for the selected pooling mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] mode
- * @param[in] ksize
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
- * @param[in] exclusive
- * @param[in] adaptive
- * @param[in] indices
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, L) or (C, L)
+ * @param[in] mode pooling kind used in the forward call: "max" or "avg"
+ * @param[in] ksize window size per spatial dimension, as in the forward call
+ * @param[in] stride window step per spatial dimension, as in the forward call
+ * @param[in] padding padding per spatial dimension, as in the forward call
+ * @param[in] dilation window dilation per spatial dimension, as in the forward call
+ * @param[in] ceil_mode output-size rounding mode, as in the forward call
+ * @param[in] exclusive avg-mode divisor convention, as in the forward call
+ * @param[in] adaptive whether the forward call used adaptive windows
+ * @param[in] indices positions of maxima for max mode; may be NULL for avg mode
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1089,16 +1247,18 @@ DIOPI_API diopiError_t diopiPool1dBackward(diopiContextHandle_t ctx, diopiTensor
                                            const bool adaptive, diopiConstTensorHandle_t indices);
 
 /**
- * @brief AvgPool2d operator.
+ * @brief 2-D average pooling over sliding windows. Same semantics as torch.nn.functional.avg_pool2d.
+ *
+ * Windows that extend past the input in ceil_mode never count the out-of-range part, even with count_include_pad.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] kernel_size Dtypes: int32, int64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding Dtypes: int32, int64.
- * @param[in] ceil_mode
- * @param[in] count_include_pad
- * @param[in] divisor_override
+ * @param[out] out pooled averages of shape (N, C, spatial_out...). Dtypes: float32, float64.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float64.
+ * @param[in] kernel_size window size per spatial dimension. Dtypes: int32, int64.
+ * @param[in] stride window step per spatial dimension; empty means equal to kernel_size. Dtypes: int32, int64.
+ * @param[in] padding implicit zero padding on both sides per spatial dimension. Dtypes: int32, int64.
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
+ * @param[in] count_include_pad whether padded zeros count in the averaging divisor
+ * @param[in] divisor_override pointer to a fixed divisor replacing the window size; NULL for the default
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1108,17 +1268,18 @@ DIOPI_API diopiError_t diopiAvgPool2d(diopiContextHandle_t ctx, diopiTensorHandl
                                       const int64_t* divisor_override);
 
 /**
- * @brief AvgPool2dBackward operator.
+ * @brief Backward of diopiAvgPool2d: spreads each output gradient evenly (divided by the window divisor) over its
+ *        window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] kernel_size Dtypes: int32, int64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding Dtypes: int32, int64.
- * @param[in] ceil_mode
- * @param[in] count_include_pad
- * @param[in] divisor_override
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float32, float64.
+ * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float64.
+ * @param[in] kernel_size window size per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] stride window step per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] padding padding per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] ceil_mode output-size rounding mode, as in the forward call
+ * @param[in] count_include_pad divisor convention, as in the forward call
+ * @param[in] divisor_override fixed divisor used in the forward call; NULL if none
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1128,15 +1289,18 @@ DIOPI_API diopiError_t diopiAvgPool2dBackward(diopiContextHandle_t ctx, diopiTen
                                               bool ceil_mode, bool count_include_pad, const int64_t* divisor_override);
 
 /**
- * @brief MaxPool2d operator.
+ * @brief 2-D max pooling over sliding windows. Same semantics as torch.nn.functional.max_pool2d.
+ *
+ * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
+ * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32.
- * @param[in] input Dtypes: float16, float32.
- * @param[in] kernel_size Dtypes: int32, int64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding
- * @param[in] dilation Dtypes: int32, int64.
- * @param[in] ceil_mode
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, float32.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32.
+ * @param[in] kernel_size window size per spatial dimension. Dtypes: int32, int64.
+ * @param[in] stride window step per spatial dimension; empty means equal to kernel_size. Dtypes: int32, int64.
+ * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
+ * @param[in] dilation spacing between window elements per spatial dimension. Dtypes: int32, int64.
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1145,16 +1309,21 @@ DIOPI_API diopiError_t diopiMaxPool2d(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiSize_t stride, diopiSize_t padding, diopiSize_t dilation, bool ceil_mode);
 
 /**
- * @brief MaxPool2dWithIndices operator.
+ * @brief 2-D max pooling over sliding windows and also records where each maximum came from. Same semantics as
+ *        torch.nn.functional.max_pool2d with return_indices=True.
+ *
+ * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
+ * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32.
- * @param[in,out] indices Dtypes: int32, int64.
- * @param[in] input Dtypes: float16, float32.
- * @param[in] kernel_size Dtypes: int32, int64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding
- * @param[in] dilation Dtypes: int32, int64.
- * @param[in] ceil_mode
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, float32.
+ * @param[in,out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int32,
+ *     int64.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32.
+ * @param[in] kernel_size window size per spatial dimension. Dtypes: int32, int64.
+ * @param[in] stride window step per spatial dimension; empty means equal to kernel_size. Dtypes: int32, int64.
+ * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
+ * @param[in] dilation spacing between window elements per spatial dimension. Dtypes: int32, int64.
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1164,17 +1333,18 @@ DIOPI_API diopiError_t diopiMaxPool2dWithIndices(diopiContextHandle_t ctx, diopi
                                                  diopiSize_t dilation, bool ceil_mode);
 
 /**
- * @brief MaxPool2dBackward operator.
+ * @brief Backward of diopiMaxPool2dWithIndices: routes each output gradient to the input position that held the
+ *        window maximum, accumulating overlaps.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float16, float32.
- * @param[in] grad_output Dtypes: float16, float32.
- * @param[in] input Dtypes: float16, float32.
- * @param[in] kernel_size Dtypes: int32, int64.
- * @param[in] stride Dtypes: int32, int64.
- * @param[in] padding
- * @param[in] dilation Dtypes: int32, int64.
- * @param[in] ceil_mode
- * @param[in] indices Dtypes: int32, int64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, float32.
+ * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32.
+ * @param[in] kernel_size window size per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] stride window step per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] padding padding per spatial dimension, as in the forward call
+ * @param[in] dilation window dilation per spatial dimension, as in the forward call. Dtypes: int32, int64.
+ * @param[in] ceil_mode output-size rounding mode, as in the forward call
+ * @param[in] indices positions of the maxima produced by the forward call with indices. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1184,19 +1354,22 @@ DIOPI_API diopiError_t diopiMaxPool2dBackward(diopiContextHandle_t ctx, diopiTen
                                               diopiSize_t dilation, bool ceil_mode, diopiConstTensorHandle_t indices);
 
 /**
- * @brief Pool2d operator.
+ * @brief Generic 2-D pooling selected by mode (max or average), with optional adaptive sizing; a single entry
+ *        covering the fixed and adaptive pooling variants.
+ *
+ * Which arguments matter depends on mode and adaptive; the unused ones are ignored.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] mode
- * @param[in] ksize
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
- * @param[in] exclusive
- * @param[in] adaptive
- * @param[in] output_size
+ * @param[out] out pooled result of shape (N, C, spatial_out...)
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W)
+ * @param[in] mode pooling kind: "max" or "avg"
+ * @param[in] ksize window size per spatial dimension; ignored when adaptive is true
+ * @param[in] stride window step per spatial dimension; ignored when adaptive is true
+ * @param[in] padding implicit padding per spatial dimension; ignored when adaptive is true
+ * @param[in] dilation spacing between window elements per spatial dimension (max mode)
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
+ * @param[in] exclusive in avg mode, exclude padded elements from the divisor (opposite of count_include_pad)
+ * @param[in] adaptive if true, derive windows from output_size like adaptive pooling
+ * @param[in] output_size target output size per spatial dimension, used when adaptive is true
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1206,20 +1379,20 @@ DIOPI_API diopiError_t diopiPool2d(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    const bool exclusive, const bool adaptive, diopiSize_t output_size);
 
 /**
- * @brief Pool2dBackward operator.
+ * @brief Backward of diopiPool2d: writes the input gradient for the selected pooling mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] mode
- * @param[in] ksize
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
- * @param[in] exclusive
- * @param[in] adaptive
- * @param[in] indices
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, H, W) or (C, H, W)
+ * @param[in] mode pooling kind used in the forward call: "max" or "avg"
+ * @param[in] ksize window size per spatial dimension, as in the forward call
+ * @param[in] stride window step per spatial dimension, as in the forward call
+ * @param[in] padding padding per spatial dimension, as in the forward call
+ * @param[in] dilation window dilation per spatial dimension, as in the forward call
+ * @param[in] ceil_mode output-size rounding mode, as in the forward call
+ * @param[in] exclusive avg-mode divisor convention, as in the forward call
+ * @param[in] adaptive whether the forward call used adaptive windows
+ * @param[in] indices positions of maxima for max mode; may be NULL for avg mode
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1230,11 +1403,14 @@ DIOPI_API diopiError_t diopiPool2dBackward(diopiContextHandle_t ctx, diopiTensor
                                            const bool adaptive, diopiConstTensorHandle_t indices);
 
 /**
- * @brief AdaptiveAvgPool2d operator.
+ * @brief 2-D adaptive average pooling: chooses window bounds automatically so the output has exactly output_size.
+ *        Same semantics as torch.nn.functional.adaptive_avg_pool2d.
+ *
+ * Window i along a dimension of length L covers [floor(i*L/out), ceil((i+1)*L/out)).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
- * @param[in] output_size Dtypes: int32, int64.
+ * @param[out] out pooled result of shape (N, C, *output_size). Dtypes: float16, float32, float64.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32, float64.
+ * @param[in] output_size desired output size per spatial dimension. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1243,11 +1419,12 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool2d(diopiContextHandle_t ctx, diopiTen
                                               diopiSize_t output_size);
 
 /**
- * @brief AdaptiveAvgPool2dBackward operator.
+ * @brief Backward of diopiAdaptiveAvgPool2d: distributes each output gradient uniformly over the input elements of
+ *        its adaptive window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float16, float32, float64.
- * @param[in] grad_output Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, float32, float64.
+ * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1256,11 +1433,12 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool2dBackward(diopiContextHandle_t ctx, 
                                                       diopiConstTensorHandle_t input);
 
 /**
- * @brief AdaptiveMaxPool2d operator.
+ * @brief 2-D adaptive max pooling producing exactly output_size. Same semantics as
+ *        torch.nn.functional.adaptive_max_pool2d.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] output_size Dtypes: int32, int64.
+ * @param[out] out pooled maxima of shape (N, C, *output_size). Dtypes: float32, float16, float64.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float16, float64.
+ * @param[in] output_size desired output size per spatial dimension. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1269,12 +1447,13 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool2d(diopiContextHandle_t ctx, diopiTen
                                               diopiSize_t output_size);
 
 /**
- * @brief AdaptiveMaxPool2dWithIndices operator.
+ * @brief 2-D adaptive max pooling producing exactly output_size, also recording the location of each maximum. Same
+ *        semantics as torch.nn.functional.adaptive_max_pool2d with return_indices=True.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float16, float64.
- * @param[out] indices
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] output_size Dtypes: int32, int64.
+ * @param[out] out pooled maxima of shape (N, C, *output_size). Dtypes: float32, float16, float64.
+ * @param[out] indices written with the flat per-plane position of each maximum; same shape as out
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float16, float64.
+ * @param[in] output_size desired output size per spatial dimension. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1283,12 +1462,13 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool2dWithIndices(diopiContextHandle_t ct
                                                          diopiConstTensorHandle_t input, diopiSize_t output_size);
 
 /**
- * @brief AdaptiveMaxPool2dBackward operator.
+ * @brief Backward of diopiAdaptiveMaxPool2dWithIndices: sends each output gradient to the input location recorded in
+ *        indices.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float16, float64.
- * @param[in] grad_output Dtypes: float32, float16, float64.
- * @param[in] input Dtypes: float32, float16, float64.
- * @param[in] indices
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float32, float16, float64.
+ * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float16, float64.
+ * @param[in] indices maximum positions produced by the forward call; same shape as grad_output
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1297,16 +1477,18 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool2dBackward(diopiContextHandle_t ctx, 
                                                       diopiConstTensorHandle_t input, diopiConstTensorHandle_t indices);
 
 /**
- * @brief AvgPool3d operator.
+ * @brief 3-D average pooling over sliding windows. Same semantics as torch.nn.functional.avg_pool3d.
+ *
+ * Windows that extend past the input in ceil_mode never count the out-of-range part, even with count_include_pad.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] stride
- * @param[in] padding
- * @param[in] ceil_mode
- * @param[in] count_include_pad
- * @param[in] divisor_override
+ * @param[out] out pooled averages of shape (N, C, spatial_out...)
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] kernel_size window size per spatial dimension
+ * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
+ * @param[in] padding implicit zero padding on both sides per spatial dimension
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
+ * @param[in] count_include_pad whether padded zeros count in the averaging divisor
+ * @param[in] divisor_override pointer to a fixed divisor replacing the window size; NULL for the default
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1316,17 +1498,18 @@ DIOPI_API diopiError_t diopiAvgPool3d(diopiContextHandle_t ctx, diopiTensorHandl
                                       const int64_t* divisor_override);
 
 /**
- * @brief AvgPool3dBackward operator.
+ * @brief Backward of diopiAvgPool3d: spreads each output gradient evenly (divided by the window divisor) over its
+ *        window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] stride
- * @param[in] padding
- * @param[in] ceil_mode
- * @param[in] count_include_pad
- * @param[in] divisor_override
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] kernel_size window size per spatial dimension, as in the forward call
+ * @param[in] stride window step per spatial dimension, as in the forward call
+ * @param[in] padding padding per spatial dimension, as in the forward call
+ * @param[in] ceil_mode output-size rounding mode, as in the forward call
+ * @param[in] count_include_pad divisor convention, as in the forward call
+ * @param[in] divisor_override fixed divisor used in the forward call; NULL if none
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1336,15 +1519,18 @@ DIOPI_API diopiError_t diopiAvgPool3dBackward(diopiContextHandle_t ctx, diopiTen
                                               bool ceil_mode, bool count_include_pad, const int64_t* divisor_override);
 
 /**
- * @brief MaxPool3d operator.
+ * @brief 3-D max pooling over sliding windows. Same semantics as torch.nn.functional.max_pool3d.
+ *
+ * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
+ * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...)
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] kernel_size window size per spatial dimension
+ * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
+ * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
+ * @param[in] dilation spacing between window elements per spatial dimension
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1353,16 +1539,20 @@ DIOPI_API diopiError_t diopiMaxPool3d(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiSize_t stride, diopiSize_t padding, diopiSize_t dilation, bool ceil_mode);
 
 /**
- * @brief MaxPool3dWithIndices operator.
+ * @brief 3-D max pooling over sliding windows and also records where each maximum came from. Same semantics as
+ *        torch.nn.functional.max_pool3d with return_indices=True.
+ *
+ * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
+ * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in,out] indices
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...)
+ * @param[in,out] indices written with the flat per-plane position of each maximum; same shape as out
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] kernel_size window size per spatial dimension
+ * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
+ * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
+ * @param[in] dilation spacing between window elements per spatial dimension
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1372,17 +1562,18 @@ DIOPI_API diopiError_t diopiMaxPool3dWithIndices(diopiContextHandle_t ctx, diopi
                                                  diopiSize_t dilation, bool ceil_mode);
 
 /**
- * @brief MaxPool3dBackward operator.
+ * @brief Backward of diopiMaxPool3dWithIndices: routes each output gradient to the input position that held the
+ *        window maximum, accumulating overlaps.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] kernel_size
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
- * @param[in] indices
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] kernel_size window size per spatial dimension, as in the forward call
+ * @param[in] stride window step per spatial dimension, as in the forward call
+ * @param[in] padding padding per spatial dimension, as in the forward call
+ * @param[in] dilation window dilation per spatial dimension, as in the forward call
+ * @param[in] ceil_mode output-size rounding mode, as in the forward call
+ * @param[in] indices positions of the maxima produced by the forward call with indices
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1392,11 +1583,14 @@ DIOPI_API diopiError_t diopiMaxPool3dBackward(diopiContextHandle_t ctx, diopiTen
                                               diopiSize_t dilation, bool ceil_mode, diopiConstTensorHandle_t indices);
 
 /**
- * @brief AdaptiveAvgPool3d operator.
+ * @brief 3-D adaptive average pooling: chooses window bounds automatically so the output has exactly output_size.
+ *        Same semantics as torch.nn.functional.adaptive_avg_pool3d.
+ *
+ * Window i along a dimension of length L covers [floor(i*L/out), ceil((i+1)*L/out)).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] output_size
+ * @param[out] out pooled result of shape (N, C, *output_size)
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1405,11 +1599,12 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool3d(diopiContextHandle_t ctx, diopiTen
                                               diopiSize_t output_size);
 
 /**
- * @brief AdaptiveAvgPool3dBackward operator.
+ * @brief Backward of diopiAdaptiveAvgPool3d: distributes each output gradient uniformly over the input elements of
+ *        its adaptive window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W)
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1418,11 +1613,12 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool3dBackward(diopiContextHandle_t ctx, 
                                                       diopiConstTensorHandle_t input);
 
 /**
- * @brief AdaptiveMaxPool3d operator.
+ * @brief 3-D adaptive max pooling producing exactly output_size. Same semantics as
+ *        torch.nn.functional.adaptive_max_pool3d.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] output_size
+ * @param[out] out pooled maxima of shape (N, C, *output_size)
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1431,12 +1627,13 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool3d(diopiContextHandle_t ctx, diopiTen
                                               diopiSize_t output_size);
 
 /**
- * @brief AdaptiveMaxPool3dWithIndices operator.
+ * @brief 3-D adaptive max pooling producing exactly output_size, also recording the location of each maximum. Same
+ *        semantics as torch.nn.functional.adaptive_max_pool3d with return_indices=True.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[out] indices
- * @param[in] input
- * @param[in] output_size
+ * @param[out] out pooled maxima of shape (N, C, *output_size)
+ * @param[out] indices written with the flat per-plane position of each maximum; same shape as out
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1445,12 +1642,13 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool3dWithIndices(diopiContextHandle_t ct
                                                          diopiConstTensorHandle_t input, diopiSize_t output_size);
 
 /**
- * @brief AdaptiveMaxPool3dBackward operator.
+ * @brief Backward of diopiAdaptiveMaxPool3dWithIndices: sends each output gradient to the input location recorded in
+ *        indices.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] indices
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] indices maximum positions produced by the forward call; same shape as grad_output
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1459,19 +1657,22 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool3dBackward(diopiContextHandle_t ctx, 
                                                       diopiConstTensorHandle_t input, diopiConstTensorHandle_t indices);
 
 /**
- * @brief Pool3d operator.
+ * @brief Generic 3-D pooling selected by mode (max or average), with optional adaptive sizing; a single entry
+ *        covering the fixed and adaptive pooling variants.
+ *
+ * Which arguments matter depends on mode and adaptive; the unused ones are ignored.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] mode
- * @param[in] ksize
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
- * @param[in] exclusive
- * @param[in] adaptive
- * @param[in] output_size
+ * @param[out] out pooled result of shape (N, C, spatial_out...)
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] mode pooling kind: "max" or "avg"
+ * @param[in] ksize window size per spatial dimension; ignored when adaptive is true
+ * @param[in] stride window step per spatial dimension; ignored when adaptive is true
+ * @param[in] padding implicit padding per spatial dimension; ignored when adaptive is true
+ * @param[in] dilation spacing between window elements per spatial dimension (max mode)
+ * @param[in] ceil_mode use ceiling instead of floor when computing the output size
+ * @param[in] exclusive in avg mode, exclude padded elements from the divisor (opposite of count_include_pad)
+ * @param[in] adaptive if true, derive windows from output_size like adaptive pooling
+ * @param[in] output_size target output size per spatial dimension, used when adaptive is true
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1481,20 +1682,20 @@ DIOPI_API diopiError_t diopiPool3d(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    const bool exclusive, const bool adaptive, diopiSize_t output_size);
 
 /**
- * @brief Pool3dBackward operator.
+ * @brief Backward of diopiPool3d: writes the input gradient for the selected pooling mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] mode
- * @param[in] ksize
- * @param[in] stride
- * @param[in] padding
- * @param[in] dilation
- * @param[in] ceil_mode
- * @param[in] exclusive
- * @param[in] adaptive
- * @param[in] indices
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the pooled output
+ * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[in] mode pooling kind used in the forward call: "max" or "avg"
+ * @param[in] ksize window size per spatial dimension, as in the forward call
+ * @param[in] stride window step per spatial dimension, as in the forward call
+ * @param[in] padding padding per spatial dimension, as in the forward call
+ * @param[in] dilation window dilation per spatial dimension, as in the forward call
+ * @param[in] ceil_mode output-size rounding mode, as in the forward call
+ * @param[in] exclusive avg-mode divisor convention, as in the forward call
+ * @param[in] adaptive whether the forward call used adaptive windows
+ * @param[in] indices positions of maxima for max mode; may be NULL for avg mode
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1505,18 +1706,23 @@ DIOPI_API diopiError_t diopiPool3dBackward(diopiContextHandle_t ctx, diopiTensor
                                            const bool adaptive, diopiConstTensorHandle_t indices);
 
 /* ========================================================================
- * Random sampling
+ * Family: random (random sampling)
  * ======================================================================== */
 
 /**
- * @brief Dropout operator.
+ * @brief Randomly zeroes elements of `input` with probability p while training and scales the survivors by 1/(1-p);
+ *        also records the keep mask. Same semantics as torch.nn.functional.dropout.
+ *
+ * A channel-wise variant is obtained by passing a mask of shape (N, C, 1, 1), which is broadcast over the spatial
+ * dimensions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[out] mask Dtypes: bool.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] p Dtypes: float32, float64.
- * @param[in] train
- * @param[in,out] generator
+ * @param[out] out result, same shape as input. Dtypes: float32, float64.
+ * @param[out] mask written with 1 for kept and 0 for dropped elements; shape of input or broadcastable to it. Dtypes:
+ *     bool.
+ * @param[in] input tensor to apply dropout to. Dtypes: float32, float64.
+ * @param[in] p probability that an element is zeroed, in [0, 1]. Dtypes: float32, float64.
+ * @param[in] train when false the operation is the identity and no randomness is drawn
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1525,13 +1731,17 @@ DIOPI_API diopiError_t diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle_
                                     double p, bool train, diopiGeneratorHandle_t generator);
 
 /**
- * @brief DropoutInp operator.
+ * @brief In-place version of diopiDropout: zeroes elements of `input` with probability p while training and rescales
+ *        the kept ones by 1/(1-p).
+ *
+ * With p = 1 every element becomes zero.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64.
- * @param[out] mask Dtypes: bool.
- * @param[in] p Dtypes: float32, float64.
- * @param[in] train
- * @param[in,out] generator
+ * @param[in,out] input tensor modified in place. Dtypes: float32, float64.
+ * @param[out] mask written with 1 for kept and 0 for dropped elements; shape of input or broadcastable to it. Dtypes:
+ *     bool.
+ * @param[in] p probability that an element is zeroed, in [0, 1]. Dtypes: float32, float64.
+ * @param[in] train when false the tensor is left unchanged
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1540,12 +1750,17 @@ DIOPI_API diopiError_t diopiDropoutInp(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiGeneratorHandle_t generator);
 
 /**
- * @brief RandomInp operator.
+ * @brief Fills `inout` in place with integers drawn uniformly from [from, to - 1]. Same semantics as
+ *        torch.Tensor.random_.
+ *
+ * For floating-point tensors without an explicit bound the upper limit is 2^mantissa_bits so every sample is exactly
+ * representable.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] inout Dtypes: float32, float64, float16, int64, int32, int16, int8.
- * @param[in] from Dtypes: int64.
- * @param[in] to
- * @param[in,out] generator
+ * @param[in,out] inout tensor overwritten in place with the sampled values. Dtypes: float32, float64, float16, int64,
+ *     int32, int16, int8.
+ * @param[in] from inclusive lower bound of the sampled range. Dtypes: int64.
+ * @param[in] to pointer to the exclusive upper bound; NULL means the largest value the dtype can represent exactly
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1554,12 +1769,14 @@ DIOPI_API diopiError_t diopiRandomInp(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiGeneratorHandle_t generator);
 
 /**
- * @brief UniformInp operator.
+ * @brief Fills `inout` in place with values drawn from the continuous uniform distribution on [from, to). Same
+ *        semantics as torch.Tensor.uniform_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] inout Dtypes: float32, float64, float16, int64, int32, int16, int8.
- * @param[in] from Dtypes: double.
- * @param[in] to Dtypes: double.
- * @param[in,out] generator
+ * @param[in,out] inout floating-point tensor overwritten in place with the samples. Dtypes: float32, float64,
+ *     float16, int64, int32, int16, int8.
+ * @param[in] from lower bound of the interval. Dtypes: double.
+ * @param[in] to upper bound of the interval. Dtypes: double.
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1567,11 +1784,12 @@ DIOPI_API diopiError_t diopiRandomInp(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiUniformInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, double from, double to, diopiGeneratorHandle_t generator);
 
 /**
- * @brief Bernoulli operator.
+ * @brief Draws independent 0/1 samples where out[i] is 1 with probability input[i]. Same semantics as
+ *        torch.bernoulli.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in,out] generator
+ * @param[out] out written with the 0/1 samples; same shape as input
+ * @param[in] input per-element success probabilities in [0, 1]
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1580,10 +1798,11 @@ DIOPI_API diopiError_t diopiBernoulli(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiGeneratorHandle_t generator);
 
 /**
- * @brief BernoulliInp operator.
+ * @brief In-place Bernoulli sampling: each element of `inout` is read as a probability and replaced by a 0/1 sample
+ *        drawn with that probability.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] inout
- * @param[in,out] generator
+ * @param[in,out] inout probabilities in [0, 1] on entry; overwritten in place with the 0/1 samples
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1591,11 +1810,12 @@ DIOPI_API diopiError_t diopiBernoulli(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiBernoulliInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, diopiGeneratorHandle_t generator);
 
 /**
- * @brief BernoulliScalar operator.
+ * @brief Fills `out` with independent 0/1 samples, each equal to 1 with the same probability p. Same semantics as
+ *        torch.Tensor.bernoulli_(p).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] p
- * @param[in,out] generator
+ * @param[out] out tensor overwritten with the samples
+ * @param[in] p success probability shared by all elements, in [0, 1]
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1603,11 +1823,11 @@ DIOPI_API diopiError_t diopiBernoulliInp(diopiContextHandle_t ctx, diopiTensorHa
 DIOPI_API diopiError_t diopiBernoulliScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, double p, diopiGeneratorHandle_t generator);
 
 /**
- * @brief Randperm operator.
+ * @brief Writes a uniformly random permutation of the integers 0 .. n-1. Same semantics as torch.randperm.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int64.
- * @param[in] n Dtypes: int64.
- * @param[in,out] generator
+ * @param[out] out 1-D tensor of length n receiving the permutation. Dtypes: int32, int64.
+ * @param[in] n number of elements to permute. Dtypes: int64.
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1615,12 +1835,13 @@ DIOPI_API diopiError_t diopiBernoulliScalar(diopiContextHandle_t ctx, diopiTenso
 DIOPI_API diopiError_t diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandle_t out, int64_t n, diopiGeneratorHandle_t generator);
 
 /**
- * @brief Normal operator.
+ * @brief Fills `out` with samples from a normal distribution with the given scalar mean and standard deviation. Same
+ *        semantics as torch.normal(mean, std, size).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] mean
- * @param[in] std
- * @param[in,out] generator
+ * @param[out] out tensor overwritten with the samples
+ * @param[in] mean mean of the distribution
+ * @param[in] std standard deviation, must be non-negative
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1628,12 +1849,13 @@ DIOPI_API diopiError_t diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiNormal(diopiContextHandle_t ctx, diopiTensorHandle_t out, double mean, double std, diopiGeneratorHandle_t generator);
 
 /**
- * @brief NormalTensorScalar operator.
+ * @brief Samples out[i] from a normal distribution with mean mean[i] and a shared scalar standard deviation. Same
+ *        semantics as torch.normal(Tensor mean, float std).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] mean
- * @param[in] std
- * @param[in,out] generator
+ * @param[out] out written with the samples; same shape as mean
+ * @param[in] mean per-element means
+ * @param[in] std standard deviation shared by all elements, non-negative
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1642,12 +1864,13 @@ DIOPI_API diopiError_t diopiNormalTensorScalar(diopiContextHandle_t ctx, diopiTe
                                                diopiGeneratorHandle_t generator);
 
 /**
- * @brief NormalScalarTensor operator.
+ * @brief Samples out[i] from a normal distribution with a shared scalar mean and per-element standard deviation
+ *        std[i]. Same semantics as torch.normal(float mean, Tensor std).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] mean
- * @param[in] std
- * @param[in,out] generator
+ * @param[out] out written with the samples; same shape as std
+ * @param[in] mean mean shared by all elements
+ * @param[in] std per-element standard deviations, non-negative
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1656,12 +1879,13 @@ DIOPI_API diopiError_t diopiNormalScalarTensor(diopiContextHandle_t ctx, diopiTe
                                                diopiGeneratorHandle_t generator);
 
 /**
- * @brief NormalTensor operator.
+ * @brief Samples each output element from a normal distribution whose mean and standard deviation come from the
+ *        matching elements of two tensors. Same semantics as torch.normal(Tensor mean, Tensor std).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] mean
- * @param[in] std
- * @param[in,out] generator
+ * @param[out] out written with the samples; broadcast shape of mean and std
+ * @param[in] mean per-element means
+ * @param[in] std per-element standard deviations, non-negative; broadcastable against mean
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1670,12 +1894,13 @@ DIOPI_API diopiError_t diopiNormalTensor(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t std, diopiGeneratorHandle_t generator);
 
 /**
- * @brief NormalInp operator.
+ * @brief Fills `inout` in place with samples from a normal distribution N(mean, std^2). Same semantics as
+ *        torch.Tensor.normal_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] inout
- * @param[in] mean
- * @param[in] std
- * @param[in,out] generator
+ * @param[in,out] inout floating-point tensor overwritten in place with the samples
+ * @param[in] mean mean of the distribution
+ * @param[in] std standard deviation, must be non-negative
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1683,13 +1908,16 @@ DIOPI_API diopiError_t diopiNormalTensor(diopiContextHandle_t ctx, diopiTensorHa
 DIOPI_API diopiError_t diopiNormalInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, double mean, double std, diopiGeneratorHandle_t generator);
 
 /**
- * @brief Multinomial operator.
+ * @brief Draws category indices from the categorical distribution given by each row of non-negative weights. Same
+ *        semantics as torch.multinomial.
+ *
+ * Without replacement, num_samples may not exceed the number of categories with non-zero weight.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] num_samples
- * @param[in] replacement
- * @param[in,out] generator
+ * @param[out] out sampled indices, shape (num_samples) for 1-D input or (N, num_samples) for 2-D input
+ * @param[in] input non-negative, not necessarily normalised weights of shape (C) or (N, C)
+ * @param[in] num_samples number of indices drawn per row
+ * @param[in] replacement whether a category may be drawn more than once
+ * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1698,16 +1926,17 @@ DIOPI_API diopiError_t diopiMultinomial(diopiContextHandle_t ctx, diopiTensorHan
                                         bool replacement, diopiGeneratorHandle_t generator);
 
 /* ========================================================================
- * Losses
+ * Family: loss (losses)
  * ======================================================================== */
 
 /**
- * @brief MSELoss operator.
+ * @brief Mean squared error between input and target: element-wise (input - target)^2, then reduced. Same semantics
+ *        as torch.nn.functional.mse_loss.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] target Dtypes: float32, float64.
- * @param[in] reduction
+ * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input. Dtypes: float32, float64.
+ * @param[in] input predictions of any shape. Dtypes: float32, float64.
+ * @param[in] target reference values; same shape as input. Dtypes: float32, float64.
+ * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1716,13 +1945,15 @@ DIOPI_API diopiError_t diopiMSELoss(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t target, diopiReduction_t reduction);
 
 /**
- * @brief MSELossBackward operator.
+ * @brief Backward of diopiMSELoss: grad_input = 2 * (input - target) * grad_output, divided by the element count for
+ *        mean reduction.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] target Dtypes: float32, float64.
- * @param[in] reduction
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none.
+ *     Dtypes: float32, float64.
+ * @param[in] input forward predictions. Dtypes: float32, float64.
+ * @param[in] target forward reference values; same shape as input. Dtypes: float32, float64.
+ * @param[in] reduction reduction mode used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1731,14 +1962,17 @@ DIOPI_API diopiError_t diopiMSELossBackward(diopiContextHandle_t ctx, diopiTenso
                                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t target, diopiReduction_t reduction);
 
 /**
- * @brief SigmoidFocalLoss operator.
+ * @brief Sigmoid focal loss for dense detection: with p = sigmoid(inputs), loss = -alpha_t * (1 - p_t)^gamma *
+ *        log(p_t) per element, then reduced. Same semantics as torchvision.ops.sigmoid_focal_loss.
+ *
+ * gamma = 0 reduces the loss to alpha-weighted binary cross entropy with logits.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] inputs
- * @param[in] targets
- * @param[in] alpha
- * @param[in] gamma
- * @param[in] reduction
+ * @param[out] out loss: per-element values for none reduction, otherwise a scalar
+ * @param[in] inputs raw logits of any shape
+ * @param[in] targets binary (0/1) targets with the same shape as inputs
+ * @param[in] alpha balancing weight for positives; negatives receive 1 - alpha
+ * @param[in] gamma focusing exponent that down-weights easy examples
+ * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1747,15 +1981,17 @@ DIOPI_API diopiError_t diopiSigmoidFocalLoss(diopiContextHandle_t ctx, diopiTens
                                              diopiConstTensorHandle_t targets, float alpha, float gamma, diopiReduction_t reduction);
 
 /**
- * @brief SigmoidFocalLossBackward operator.
+ * @brief Backward of diopiSigmoidFocalLoss: writes the gradient of the focal loss with respect to the logits.
+ *
+ * Note the argument order differs from most backward functions: grad_input comes after target.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] grad_output
- * @param[in] input
- * @param[in] target
- * @param[out] grad_input
- * @param[in] gamma
- * @param[in] alpha
- * @param[in] reduction
+ * @param[out] grad_output gradient with respect to the loss output
+ * @param[in] input forward logits
+ * @param[in] target forward binary targets; same shape as input
+ * @param[out] grad_input gradient for the logits; same shape as input
+ * @param[in] gamma focusing exponent, as in the forward call
+ * @param[in] alpha positive/negative balancing weight, as in the forward call
+ * @param[in] reduction reduction mode used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1765,15 +2001,23 @@ DIOPI_API diopiError_t diopiSigmoidFocalLossBackward(diopiContextHandle_t ctx, d
                                                      diopiReduction_t reduction);
 
 /**
- * @brief CrossEntropyLoss operator.
+ * @brief Cross entropy between logits and targets, i.e. log_softmax over the class dimension followed by negative log
+ *        likelihood, with optional label smoothing. Same semantics as torch.nn.functional.cross_entropy.
+ *
+ * With mean reduction and index targets, the sum is divided by the total weight of non-ignored targets, not the
+ * element count.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] target Dtypes: float32, float64.
- * @param[in] weight Dtypes: float32, float64.
- * @param[in] reduction
- * @param[in] ignore_index Dtypes: int64.
- * @param[in] label_smoothing Dtypes: float32, float64.
+ * @param[out] out loss: shape (N, ...) for none reduction, otherwise a scalar. Dtypes: float32, float64.
+ * @param[in] input unnormalized logits of shape (N, C, ...) or (C). Dtypes: float32, float64.
+ * @param[in] target class indices of shape (N, ...), or class probabilities with the same shape as input. Dtypes:
+ *     float32, float64.
+ * @param[in] weight per-class rescaling weights of shape (C); may be NULL for uniform weights. Dtypes: float32,
+ *     float64.
+ * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
+ * @param[in] ignore_index target class whose positions contribute neither loss nor gradient (index targets only).
+ *     Dtypes: int64.
+ * @param[in] label_smoothing amount in [0, 1] mixed from a uniform distribution into the targets. Dtypes: float32,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1783,16 +2027,16 @@ DIOPI_API diopiError_t diopiCrossEntropyLoss(diopiContextHandle_t ctx, diopiTens
                                              int64_t ignore_index, double label_smoothing);
 
 /**
- * @brief CrossEntropyLossBackward operator.
+ * @brief Backward of diopiCrossEntropyLoss: writes the gradient with respect to the logits.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] target Dtypes: float32, float64.
- * @param[in] weight Dtypes: float32, float64.
- * @param[in] reduction
- * @param[in] ignore_index Dtypes: int64.
- * @param[in] label_smoothing Dtypes: float32, float64.
+ * @param[out] grad_input gradient for the logits; same shape as input. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the loss output. Dtypes: float32, float64.
+ * @param[in] input forward logits of shape (N, C, ...). Dtypes: float32, float64.
+ * @param[in] target forward targets (class indices or probabilities). Dtypes: float32, float64.
+ * @param[in] weight per-class weights of shape (C) from the forward call; may be NULL. Dtypes: float32, float64.
+ * @param[in] reduction reduction mode used in the forward call
+ * @param[in] ignore_index ignored target class, as in the forward call. Dtypes: int64.
+ * @param[in] label_smoothing label smoothing amount, as in the forward call. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1803,14 +2047,17 @@ DIOPI_API diopiError_t diopiCrossEntropyLossBackward(diopiContextHandle_t ctx, d
                                                      double label_smoothing);
 
 /**
- * @brief NLLLoss operator.
+ * @brief Negative log likelihood loss: picks -input[n, target[n]] (times the class weight) for each sample and
+ *        reduces. Same semantics as torch.nn.functional.nll_loss.
+ *
+ * Mean reduction divides by the sum of weights of non-ignored targets; if all are ignored the result is NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] target
- * @param[in] weight
- * @param[in] reduction
- * @param[in] ignore_index
+ * @param[out] out loss: shape (N, ...) for none reduction, otherwise a scalar
+ * @param[in] input log-probabilities of shape (N, C, ...) or (C)
+ * @param[in] target class indices of shape (N, ...) with values in [0, C)
+ * @param[in] weight per-class rescaling weights of shape (C); may be NULL for uniform weights
+ * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
+ * @param[in] ignore_index target value whose positions are skipped and excluded from the mean
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1820,15 +2067,16 @@ DIOPI_API diopiError_t diopiNLLLoss(diopiContextHandle_t ctx, diopiTensorHandle_
                                     int64_t ignore_index);
 
 /**
- * @brief NLLLossBackward operator.
+ * @brief Backward of diopiNLLLoss: writes -weight[target] * grad_output at each target class position and zeros
+ *        elsewhere.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] target
- * @param[in] weight
- * @param[in] reduction
- * @param[in] ignore_index
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the loss output
+ * @param[in] input forward log-probabilities of shape (N, C, ...)
+ * @param[in] target forward class indices
+ * @param[in] weight per-class weights of shape (C); may be NULL
+ * @param[in] reduction reduction mode used in the forward call
+ * @param[in] ignore_index ignored target value, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1838,15 +2086,18 @@ DIOPI_API diopiError_t diopiNLLLossBackward(diopiContextHandle_t ctx, diopiTenso
                                             diopiReduction_t reduction, int64_t ignore_index);
 
 /**
- * @brief NLLLossV2 operator.
+ * @brief Negative log likelihood loss that additionally returns the total weight used for mean reduction. Same
+ *        semantics as torch.ops.aten.nll_loss_forward.
+ *
+ * totalWeight is what the mean reduction divides by, and is passed unchanged to diopiNLLLossV2Backward.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[out] totalWeight
- * @param[in] input
- * @param[in] target
- * @param[in] weight
- * @param[in] reduction
- * @param[in] ignore_index
+ * @param[out] out loss: shape (N, ...) for none reduction, otherwise a scalar
+ * @param[out] totalWeight scalar written with the summed weight of all non-ignored targets
+ * @param[in] input log-probabilities of shape (N, C, ...) or (C)
+ * @param[in] target class indices of shape (N, ...) with values in [0, C)
+ * @param[in] weight per-class rescaling weights of shape (C); may be NULL for uniform weights
+ * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
+ * @param[in] ignore_index target value whose positions are skipped
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1856,16 +2107,17 @@ DIOPI_API diopiError_t diopiNLLLossV2(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiReduction_t reduction, int64_t ignore_index);
 
 /**
- * @brief NLLLossV2Backward operator.
+ * @brief Backward of diopiNLLLossV2: writes the gradient with respect to the log-probabilities using the saved total
+ *        weight.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] target
- * @param[in] weight
- * @param[in] totalWeight
- * @param[in] reduction
- * @param[in] ignore_index
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the loss output
+ * @param[in] input forward log-probabilities of shape (N, C, ...)
+ * @param[in] target forward class indices
+ * @param[in] weight per-class weights of shape (C); may be NULL
+ * @param[in] totalWeight scalar total weight produced by the forward call
+ * @param[in] reduction reduction mode used in the forward call
+ * @param[in] ignore_index ignored target value, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1875,14 +2127,16 @@ DIOPI_API diopiError_t diopiNLLLossV2Backward(diopiContextHandle_t ctx, diopiTen
                                               diopiConstTensorHandle_t totalWeight, diopiReduction_t reduction, int64_t ignore_index);
 
 /**
- * @brief BCEWithLogits operator.
+ * @brief Binary cross entropy on logits, computed stably: -w * [pos_weight * t * log(sigmoid(x)) + (1 - t) * log(1 -
+ *        sigmoid(x))], then reduced. Same semantics as torch.nn.functional.binary_cross_entropy_with_logits.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] target Dtypes: float32, float64.
- * @param[in] weight Dtypes: float32, float64.
- * @param[in] pos_weight Dtypes: int64.
- * @param[in] reduction
+ * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input. Dtypes: float32, float64.
+ * @param[in] input logits of any shape. Dtypes: float32, float64.
+ * @param[in] target targets in [0, 1]; same shape as input. Dtypes: float32, float64.
+ * @param[in] weight element rescaling weights broadcastable to input; may be NULL. Dtypes: float32, float64.
+ * @param[in] pos_weight weight of positive examples, broadcast along the last (class) dimension; may be NULL. Dtypes:
+ *     int64.
+ * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1892,15 +2146,16 @@ DIOPI_API diopiError_t diopiBCEWithLogits(diopiContextHandle_t ctx, diopiTensorH
                                           diopiReduction_t reduction);
 
 /**
- * @brief BCEWithLogitsBackward operator.
+ * @brief Backward of diopiBCEWithLogits: writes the gradient with respect to the logits.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] target Dtypes: float32, float64.
- * @param[in] weight Dtypes: float32, float64.
- * @param[in] pos_weight Dtypes: int64.
- * @param[in] reduction
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none.
+ *     Dtypes: float32, float64.
+ * @param[in] input forward logits. Dtypes: float32, float64.
+ * @param[in] target forward targets; same shape as input. Dtypes: float32, float64.
+ * @param[in] weight element weights from the forward call; may be NULL. Dtypes: float32, float64.
+ * @param[in] pos_weight positive-example weights from the forward call; may be NULL. Dtypes: int64.
+ * @param[in] reduction reduction mode used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1910,13 +2165,16 @@ DIOPI_API diopiError_t diopiBCEWithLogitsBackward(diopiContextHandle_t ctx, diop
                                                   diopiConstTensorHandle_t pos_weight, diopiReduction_t reduction);
 
 /**
- * @brief BCELoss operator.
+ * @brief Binary cross entropy on probabilities: -w * [t * log(x) + (1 - t) * log(1 - x)], then reduced. Same
+ *        semantics as torch.nn.functional.binary_cross_entropy.
+ *
+ * Log terms are clamped at -100 so inputs of exactly 0 or 1 give finite losses.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input Dtypes: float32, float64.
- * @param[in] target Dtypes: float32, float64.
- * @param[in] weight Dtypes: float32, float64.
- * @param[in] reduction
+ * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input
+ * @param[in] input probabilities in [0, 1] of any shape. Dtypes: float32, float64.
+ * @param[in] target targets in [0, 1]; same shape as input. Dtypes: float32, float64.
+ * @param[in] weight element rescaling weights broadcastable to input; may be NULL. Dtypes: float32, float64.
+ * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1925,14 +2183,16 @@ DIOPI_API diopiError_t diopiBCELoss(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight, diopiReduction_t reduction);
 
 /**
- * @brief BCELossBackward operator.
+ * @brief Backward of diopiBCELoss: grad_input = w * (input - target) / (input * (1 - input)) * grad_output, scaled
+ *        for mean reduction.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] target Dtypes: float32, float64.
- * @param[in] weight Dtypes: float32, float64.
- * @param[in] reduction
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none.
+ *     Dtypes: float32, float64.
+ * @param[in] input forward probabilities. Dtypes: float32, float64.
+ * @param[in] target forward targets; same shape as input. Dtypes: float32, float64.
+ * @param[in] weight element weights from the forward call; may be NULL. Dtypes: float32, float64.
+ * @param[in] reduction reduction mode used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1942,13 +2202,16 @@ DIOPI_API diopiError_t diopiBCELossBackward(diopiContextHandle_t ctx, diopiTenso
                                             diopiReduction_t reduction);
 
 /**
- * @brief SmoothL1Loss operator.
+ * @brief Smooth L1 (Huber-like) loss: 0.5 * d^2 / beta where |d| < beta, else |d| - 0.5 * beta, with d = input -
+ *        target, then reduced. Same semantics as torch.nn.functional.smooth_l1_loss.
+ *
+ * beta = 0 makes the loss identical to plain L1 loss.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] target
- * @param[in] reduction
- * @param[in] beta
+ * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input
+ * @param[in] input predictions of any shape
+ * @param[in] target reference values; same shape as input
+ * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
+ * @param[in] beta threshold where the loss switches from quadratic to linear; non-negative
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1957,14 +2220,15 @@ DIOPI_API diopiError_t diopiSmoothL1Loss(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t target, diopiReduction_t reduction, double beta);
 
 /**
- * @brief SmoothL1LossBackward operator.
+ * @brief Backward of diopiSmoothL1Loss: gradient is d / beta inside the quadratic zone and sign(d) outside, times
+ *        grad_output.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] target
- * @param[in] reduction
- * @param[in] beta
+ * @param[out] grad_input gradient for input; same shape as input
+ * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none
+ * @param[in] input forward predictions
+ * @param[in] target forward reference values
+ * @param[in] reduction reduction mode used in the forward call
+ * @param[in] beta quadratic-to-linear threshold, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1974,18 +2238,22 @@ DIOPI_API diopiError_t diopiSmoothL1LossBackward(diopiContextHandle_t ctx, diopi
                                                  double beta);
 
 /**
- * @brief CTCLoss operator.
+ * @brief Connectionist Temporal Classification loss: negative log probability of each target sequence summed over all
+ *        valid alignments. Same semantics as torch.nn.functional.ctc_loss.
+ *
+ * An alignment is impossible when input_length is too short for the target, giving an infinite loss unless
+ * zero_infinity is set.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in,out] neg_log_likelihood
- * @param[in,out] log_alpha
- * @param[in] log_probs
- * @param[in] targets
- * @param[in] input_lengths
- * @param[in] target_lengths
- * @param[in] blank
- * @param[in] reduction
- * @param[in] zero_infinity
+ * @param[out] out loss: shape (N) for none reduction, otherwise a scalar
+ * @param[in,out] neg_log_likelihood written with per-sample negative log likelihood, shape (N), for the backward pass
+ * @param[in,out] log_alpha written with forward-variable table of shape (N, T, 2*max_target_len + 1) for backward
+ * @param[in] log_probs log-softmax outputs of shape (T, N, C), C including the blank class
+ * @param[in] targets padded targets of shape (N, S) or all targets concatenated in 1-D
+ * @param[in] input_lengths valid time steps per sample, shape (N)
+ * @param[in] target_lengths target length per sample, shape (N)
+ * @param[in] blank class index reserved for the blank label
+ * @param[in] reduction none keeps per-sample losses; mean divides each by its target length then averages; sum adds
+ * @param[in] zero_infinity replace infinite losses (impossible alignments) and their gradients with zero
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1996,19 +2264,19 @@ DIOPI_API diopiError_t diopiCTCLoss(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiReduction_t reduction, bool zero_infinity);
 
 /**
- * @brief CTCLossBackward operator.
+ * @brief Backward of diopiCTCLoss: writes the gradient with respect to log_probs using the saved alignment tables.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] log_probs
- * @param[in] targets
- * @param[in] input_lengths
- * @param[in] target_lengths
- * @param[in] neg_log_likelihood
- * @param[in] log_alpha
- * @param[in] blank
- * @param[in] reduction
- * @param[in] zero_infinity
+ * @param[out] grad_input gradient for log_probs; shape (T, N, C)
+ * @param[in] grad_output gradient with respect to the loss output
+ * @param[in] log_probs forward log-probabilities of shape (T, N, C)
+ * @param[in] targets forward targets
+ * @param[in] input_lengths valid time steps per sample, shape (N)
+ * @param[in] target_lengths target length per sample, shape (N)
+ * @param[in] neg_log_likelihood per-sample negative log likelihood saved by the forward call
+ * @param[in] log_alpha forward-variable table saved by the forward call
+ * @param[in] blank blank class index, as in the forward call
+ * @param[in] reduction reduction mode used in the forward call
+ * @param[in] zero_infinity whether infinite losses were zeroed in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2020,14 +2288,17 @@ DIOPI_API diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTenso
                                             diopiReduction_t reduction, bool zero_infinity);
 
 /* ========================================================================
- * Elementwise unary
+ * Family: elementwise_unary (elementwise unary)
  * ======================================================================== */
 
 /**
- * @brief Sign operator.
+ * @brief Writes -1, 0 or +1 to `out` depending on whether each element of `input` is negative, zero or positive. Same
+ *        semantics as torch.sign.
+ *
+ * NaN inputs yield NaN for floating-point tensors; bool inputs map to 0 or 1.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result tensor, same shape as `input`, holding -1, 0 or 1.
+ * @param[in] input source tensor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2035,9 +2306,11 @@ DIOPI_API diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTenso
 DIOPI_API diopiError_t diopiSign(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief AbsInp operator.
+ * @brief In-place variant of diopiAbs, which computes the absolute value |x| of each element; the result overwrites
+ *        `input`. Same semantics as torch.Tensor.abs_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
+ *     int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2045,10 +2318,11 @@ DIOPI_API diopiError_t diopiSign(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiAbsInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Abs operator.
+ * @brief Computes the absolute value |x| of each element, writing the result to `out`. Same semantics as torch.abs.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, int16, int32, int64,
+ *     uint8, int8.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2056,9 +2330,11 @@ DIOPI_API diopiError_t diopiAbsInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief NegInp operator.
+ * @brief In-place variant of diopiNeg, which computes the negation -x of each element; the result overwrites `input`.
+ *        Same semantics as torch.Tensor.neg_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
+ *     int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2066,10 +2342,11 @@ DIOPI_API diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiNegInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Neg operator.
+ * @brief Computes the negation -x of each element, writing the result to `out`. Same semantics as torch.neg.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, int16, int32, int64,
+ *     uint8, int8.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2077,9 +2354,12 @@ DIOPI_API diopiError_t diopiNegInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief FloorInp operator.
+ * @brief In-place variant of diopiFloor, which computes the largest integer not greater than each element (rounding
+ *        toward minus infinity); the result overwrites `input`. Same semantics as torch.Tensor.floor_.
+ *
+ * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2087,10 +2367,13 @@ DIOPI_API diopiError_t diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiFloorInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Floor operator.
+ * @brief Computes the largest integer not greater than each element (rounding toward minus infinity), writing the
+ *        result to `out`. Same semantics as torch.floor.
+ *
+ * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2098,9 +2381,12 @@ DIOPI_API diopiError_t diopiFloorInp(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiFloor(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief CeilInp operator.
+ * @brief In-place variant of diopiCeil, which computes the smallest integer not less than each element (rounding
+ *        toward plus infinity); the result overwrites `input`. Same semantics as torch.Tensor.ceil_.
+ *
+ * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input
+ * @param[in,out] input tensor that is read and overwritten with the result.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2108,10 +2394,13 @@ DIOPI_API diopiError_t diopiFloor(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiCeilInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Ceil operator.
+ * @brief Computes the smallest integer not less than each element (rounding toward plus infinity), writing the result
+ *        to `out`. Same semantics as torch.ceil.
+ *
+ * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result tensor, same shape as `input`.
+ * @param[in] input source tensor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2119,9 +2408,12 @@ DIOPI_API diopiError_t diopiCeilInp(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiCeil(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief SqrtInp operator.
+ * @brief In-place variant of diopiSqrt, which computes the square root of each element; the result overwrites
+ *        `input`. Same semantics as torch.Tensor.sqrt_.
+ *
+ * Negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2129,10 +2421,12 @@ DIOPI_API diopiError_t diopiCeil(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiSqrtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Sqrt operator.
+ * @brief Computes the square root of each element, writing the result to `out`. Same semantics as torch.sqrt.
+ *
+ * Negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32.
- * @param[in] input Dtypes: float16, float32.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32.
+ * @param[in] input source tensor. Dtypes: float16, float32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2140,9 +2434,12 @@ DIOPI_API diopiError_t diopiSqrtInp(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiSqrt(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief RsqrtInp operator.
+ * @brief In-place variant of diopiRsqrt, which computes the reciprocal square root 1 / sqrt(x) of each element; the
+ *        result overwrites `input`. Same semantics as torch.Tensor.rsqrt_.
+ *
+ * Zero maps to +inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2150,10 +2447,13 @@ DIOPI_API diopiError_t diopiSqrt(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiRsqrtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Rsqrt operator.
+ * @brief Computes the reciprocal square root 1 / sqrt(x) of each element, writing the result to `out`. Same semantics
+ *        as torch.rsqrt.
+ *
+ * Zero maps to +inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result tensor, same shape as `input`.
+ * @param[in] input source tensor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2161,9 +2461,11 @@ DIOPI_API diopiError_t diopiRsqrtInp(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiRsqrt(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief SinInp operator.
+ * @brief In-place variant of diopiSin, which computes the sine of each element (radians); the result overwrites
+ *        `input`. Same semantics as torch.Tensor.sin_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
+ *     int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2171,10 +2473,10 @@ DIOPI_API diopiError_t diopiRsqrt(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiSinInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Sin operator.
+ * @brief Computes the sine of each element (radians), writing the result to `out`. Same semantics as torch.sin.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2182,9 +2484,13 @@ DIOPI_API diopiError_t diopiSinInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiSin(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief AsinInp operator.
+ * @brief In-place variant of diopiAsin, which computes the arcsine of each element, in radians; the result overwrites
+ *        `input`. Same semantics as torch.Tensor.asin_.
+ *
+ * Inputs outside [-1, 1] produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
+ *     int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2192,10 +2498,12 @@ DIOPI_API diopiError_t diopiSin(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiAsinInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Asin operator.
+ * @brief Computes the arcsine of each element, in radians, writing the result to `out`. Same semantics as torch.asin.
+ *
+ * Inputs outside [-1, 1] produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2203,9 +2511,11 @@ DIOPI_API diopiError_t diopiAsinInp(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiAsin(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief CosInp operator.
+ * @brief In-place variant of diopiCos, which computes the cosine of each element (radians); the result overwrites
+ *        `input`. Same semantics as torch.Tensor.cos_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
+ *     int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2213,10 +2523,10 @@ DIOPI_API diopiError_t diopiAsin(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiCosInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Cos operator.
+ * @brief Computes the cosine of each element (radians), writing the result to `out`. Same semantics as torch.cos.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2224,9 +2534,13 @@ DIOPI_API diopiError_t diopiCosInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiCos(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief AcosInp operator.
+ * @brief In-place variant of diopiAcos, which computes the arccosine of each element, in radians; the result
+ *        overwrites `input`. Same semantics as torch.Tensor.acos_.
+ *
+ * Inputs outside [-1, 1] produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
+ *     int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2234,10 +2548,13 @@ DIOPI_API diopiError_t diopiCos(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiAcosInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Acos operator.
+ * @brief Computes the arccosine of each element, in radians, writing the result to `out`. Same semantics as
+ *        torch.acos.
+ *
+ * Inputs outside [-1, 1] produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2245,9 +2562,11 @@ DIOPI_API diopiError_t diopiAcosInp(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiAcos(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief TanInp operator.
+ * @brief In-place variant of diopiTan, which computes the tangent of each element (radians); the result overwrites
+ *        `input`. Same semantics as torch.Tensor.tan_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
+ *     int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2255,10 +2574,10 @@ DIOPI_API diopiError_t diopiAcos(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiTanInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Tan operator.
+ * @brief Computes the tangent of each element (radians), writing the result to `out`. Same semantics as torch.tan.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2266,9 +2585,10 @@ DIOPI_API diopiError_t diopiTanInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiTan(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief SinhInp operator.
+ * @brief In-place variant of diopiSinh, which computes the hyperbolic sine of each element; the result overwrites
+ *        `input`. Same semantics as torch.Tensor.sinh_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2276,10 +2596,10 @@ DIOPI_API diopiError_t diopiTan(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiSinhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Sinh operator.
+ * @brief Computes the hyperbolic sine of each element, writing the result to `out`. Same semantics as torch.sinh.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2287,9 +2607,10 @@ DIOPI_API diopiError_t diopiSinhInp(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiSinh(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief CoshInp operator.
+ * @brief In-place variant of diopiCosh, which computes the hyperbolic cosine of each element; the result overwrites
+ *        `input`. Same semantics as torch.Tensor.cosh_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2297,10 +2618,10 @@ DIOPI_API diopiError_t diopiSinh(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiCoshInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Cosh operator.
+ * @brief Computes the hyperbolic cosine of each element, writing the result to `out`. Same semantics as torch.cosh.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2308,10 +2629,11 @@ DIOPI_API diopiError_t diopiCoshInp(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiCosh(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief Atan operator.
+ * @brief Computes the arctangent of each element, in radians within (-pi/2, pi/2), writing the result to `out`. Same
+ *        semantics as torch.atan.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2319,9 +2641,10 @@ DIOPI_API diopiError_t diopiCosh(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiAtan(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief AtanInp operator.
+ * @brief In-place variant of diopiAtan, which computes the arctangent of each element, in radians within (-pi/2,
+ *        pi/2); the result overwrites `input`. Same semantics as torch.Tensor.atan_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2329,9 +2652,10 @@ DIOPI_API diopiError_t diopiAtan(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiAtanInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief AsinhInp operator.
+ * @brief In-place variant of diopiAsinh, which computes the inverse hyperbolic sine of each element; the result
+ *        overwrites `input`. Same semantics as torch.Tensor.asinh_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2339,10 +2663,11 @@ DIOPI_API diopiError_t diopiAtanInp(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiAsinhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Asinh operator.
+ * @brief Computes the inverse hyperbolic sine of each element, writing the result to `out`. Same semantics as
+ *        torch.asinh.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2350,9 +2675,12 @@ DIOPI_API diopiError_t diopiAsinhInp(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiAsinh(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief AcoshInp operator.
+ * @brief In-place variant of diopiAcosh, which computes the inverse hyperbolic cosine of each element; the result
+ *        overwrites `input`. Same semantics as torch.Tensor.acosh_.
+ *
+ * Inputs below 1 produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2360,10 +2688,13 @@ DIOPI_API diopiError_t diopiAsinh(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiAcoshInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Acosh operator.
+ * @brief Computes the inverse hyperbolic cosine of each element, writing the result to `out`. Same semantics as
+ *        torch.acosh.
+ *
+ * Inputs below 1 produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2371,9 +2702,12 @@ DIOPI_API diopiError_t diopiAcoshInp(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiAcosh(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief AtanhInp operator.
+ * @brief In-place variant of diopiAtanh, which computes the inverse hyperbolic tangent of each element; the result
+ *        overwrites `input`. Same semantics as torch.Tensor.atanh_.
+ *
+ * Inputs of exactly +-1 give +-inf and inputs outside [-1, 1] give NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2381,10 +2715,13 @@ DIOPI_API diopiError_t diopiAcosh(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiAtanhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Atanh operator.
+ * @brief Computes the inverse hyperbolic tangent of each element, writing the result to `out`. Same semantics as
+ *        torch.atanh.
+ *
+ * Inputs of exactly +-1 give +-inf and inputs outside [-1, 1] give NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2392,9 +2729,10 @@ DIOPI_API diopiError_t diopiAtanhInp(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiAtanh(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief ExpInp operator.
+ * @brief In-place variant of diopiExp, which computes e raised to the power of each element; the result overwrites
+ *        `input`. Same semantics as torch.Tensor.exp_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2402,10 +2740,10 @@ DIOPI_API diopiError_t diopiAtanh(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiExpInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Exp operator.
+ * @brief Computes e raised to the power of each element, writing the result to `out`. Same semantics as torch.exp.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, * int64, uint8, int8, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, * int64, uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2413,9 +2751,10 @@ DIOPI_API diopiError_t diopiExpInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiExp(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief Expm1Inp operator.
+ * @brief In-place variant of diopiExpm1, which computes exp(x) - 1 for each element, accurate for x near zero; the
+ *        result overwrites `input`. Same semantics as torch.Tensor.expm1_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2423,10 +2762,11 @@ DIOPI_API diopiError_t diopiExp(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiExpm1Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Expm1 operator.
+ * @brief Computes exp(x) - 1 for each element, accurate for x near zero, writing the result to `out`. Same semantics
+ *        as torch.expm1.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, * int64, uint8, int8, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, * int64, uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2434,9 +2774,13 @@ DIOPI_API diopiError_t diopiExpm1Inp(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiExpm1(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief LogInp operator.
+ * @brief In-place variant of diopiLog, which computes the natural logarithm of each element; the result overwrites
+ *        `input`. Same semantics as torch.Tensor.log_.
+ *
+ * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
+ *     int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2444,10 +2788,12 @@ DIOPI_API diopiError_t diopiExpm1(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiLogInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Log operator.
+ * @brief Computes the natural logarithm of each element, writing the result to `out`. Same semantics as torch.log.
+ *
+ * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2455,9 +2801,13 @@ DIOPI_API diopiError_t diopiLogInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiLog(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief Log2Inp operator.
+ * @brief In-place variant of diopiLog2, which computes the base-2 logarithm of each element; the result overwrites
+ *        `input`. Same semantics as torch.Tensor.log2_.
+ *
+ * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
+ *     int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2465,10 +2815,12 @@ DIOPI_API diopiError_t diopiLog(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiLog2Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Log2 operator.
+ * @brief Computes the base-2 logarithm of each element, writing the result to `out`. Same semantics as torch.log2.
+ *
+ * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2476,9 +2828,12 @@ DIOPI_API diopiError_t diopiLog2Inp(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiLog2(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief Log10Inp operator.
+ * @brief In-place variant of diopiLog10, which computes the base-10 logarithm of each element; the result overwrites
+ *        `input`. Same semantics as torch.Tensor.log10_.
+ *
+ * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input
+ * @param[in,out] input tensor that is read and overwritten with the result.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2486,10 +2841,12 @@ DIOPI_API diopiError_t diopiLog2(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiLog10Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Log10 operator.
+ * @brief Computes the base-10 logarithm of each element, writing the result to `out`. Same semantics as torch.log10.
+ *
+ * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result tensor, same shape as `input`.
+ * @param[in] input source tensor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2497,9 +2854,12 @@ DIOPI_API diopiError_t diopiLog10Inp(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiLog10(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief Log1pInp operator.
+ * @brief In-place variant of diopiLog1p, which computes log(1 + x) for each element, accurate for x near zero; the
+ *        result overwrites `input`. Same semantics as torch.Tensor.log1p_.
+ *
+ * x = -1 maps to -inf and x < -1 produces NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input
+ * @param[in,out] input tensor that is read and overwritten with the result.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2507,10 +2867,13 @@ DIOPI_API diopiError_t diopiLog10(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiLog1pInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Log1p operator.
+ * @brief Computes log(1 + x) for each element, accurate for x near zero, writing the result to `out`. Same semantics
+ *        as torch.log1p.
+ *
+ * x = -1 maps to -inf and x < -1 produces NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result tensor, same shape as `input`.
+ * @param[in] input source tensor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2518,9 +2881,10 @@ DIOPI_API diopiError_t diopiLog1pInp(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiLog1p(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief ErfInp operator.
+ * @brief In-place variant of diopiErf, which computes the Gauss error function erf(x) of each element; the result
+ *        overwrites `input`. Same semantics as torch.Tensor.erf_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input
+ * @param[out] input tensor that is read and overwritten with the result.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2528,10 +2892,11 @@ DIOPI_API diopiError_t diopiLog1p(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiErfInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Erf operator.
+ * @brief Computes the Gauss error function erf(x) of each element, writing the result to `out`. Same semantics as
+ *        torch.erf.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result tensor, same shape as `input`.
+ * @param[in] input source tensor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2539,10 +2904,13 @@ DIOPI_API diopiError_t diopiErfInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiErf(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief Reciprocal operator.
+ * @brief Computes the reciprocal 1 / x of each element, writing the result to `out`. Same semantics as
+ *        torch.reciprocal.
+ *
+ * Zero maps to inf; integer inputs yield a floating-point result.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2550,9 +2918,12 @@ DIOPI_API diopiError_t diopiErf(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiReciprocal(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief ReciprocalInp operator.
+ * @brief In-place variant of diopiReciprocal, which computes the reciprocal 1 / x of each element; the result
+ *        overwrites `input`. Same semantics as torch.Tensor.reciprocal_.
+ *
+ * Zero maps to inf; integer inputs yield a floating-point result.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2560,10 +2931,13 @@ DIOPI_API diopiError_t diopiReciprocal(diopiContextHandle_t ctx, diopiTensorHand
 DIOPI_API diopiError_t diopiReciprocalInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Erfinv operator.
+ * @brief Computes the inverse error function of each element, so that erf(out) = x, writing the result to `out`. Same
+ *        semantics as torch.erfinv.
+ *
+ * Inputs of +-1 give +-inf and inputs outside [-1, 1] give NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result tensor, same shape as `input`.
+ * @param[in] input source tensor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2571,9 +2945,12 @@ DIOPI_API diopiError_t diopiReciprocalInp(diopiContextHandle_t ctx, diopiTensorH
 DIOPI_API diopiError_t diopiErfinv(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief ErfinvInp operator.
+ * @brief In-place variant of diopiErfinv, which computes the inverse error function of each element, so that erf(out)
+ *        = x; the result overwrites `input`. Same semantics as torch.Tensor.erfinv_.
+ *
+ * Inputs of +-1 give +-inf and inputs outside [-1, 1] give NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input
+ * @param[out] input tensor that is read and overwritten with the result.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2581,10 +2958,13 @@ DIOPI_API diopiError_t diopiErfinv(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiErfinvInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief Sgn operator.
+ * @brief Computes the sign of each element; for complex values this is x / |x| (0 where x is 0), writing the result
+ *        to `out`. Same semantics as torch.sgn.
+ *
+ * For real inputs it behaves like diopiSign.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result tensor, same shape as `input`.
+ * @param[in] input source tensor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2592,9 +2972,12 @@ DIOPI_API diopiError_t diopiErfinvInp(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiSgn(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief SgnInp operator.
+ * @brief In-place variant of diopiSgn, which computes the sign of each element; for complex values this is x / |x| (0
+ *        where x is 0); the result overwrites `input`. Same semantics as torch.Tensor.sgn_.
+ *
+ * For real inputs it behaves like diopiSign.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input
+ * @param[in,out] input tensor that is read and overwritten with the result.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2602,10 +2985,12 @@ DIOPI_API diopiError_t diopiSgn(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiSgnInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief IsNan operator.
+ * @brief Tests each element of `input` for NaN and writes a boolean mask to `out`. Same semantics as torch.isnan.
+ *
+ * Integer and bool inputs never contain NaN, so the result is all false for them.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float32, float64, float16, bool, int64, int32, int16, int8, uint8.
+ * @param[out] out boolean result tensor, same shape as `input`; true where the element is NaN. Dtypes: bool.
+ * @param[in] input tensor to test. Dtypes: float32, float64, float16, bool, int64, int32, int16, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2613,15 +2998,20 @@ DIOPI_API diopiError_t diopiSgnInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiIsNan(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /* ========================================================================
- * Elementwise binary arithmetic
+ * Family: elementwise_binary_arith (elementwise binary arithmetic)
  * ======================================================================== */
 
 /**
- * @brief PowScalar operator.
+ * @brief Raises a scalar base to an element-wise tensor power: out = input ^ exponent. Same semantics as torch.pow
+ *        with a scalar first argument.
+ *
+ * The result dtype follows type promotion between the scalar base and the exponent tensor.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
- * @param[in] input Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
- * @param[in] exponent Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16, bool.
+ * @param[out] out result tensor, same shape as `exponent`. Dtypes: int32, int64, uint8, int8, int16, float32,
+ *     float64, float16.
+ * @param[in] input scalar base shared by all elements. Dtypes: int32, int64, uint8, int8, int16, float32, float64,
+ *     float16.
+ * @param[in] exponent tensor of exponents. Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2630,11 +3020,17 @@ DIOPI_API diopiError_t diopiPowScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t exponent);
 
 /**
- * @brief Pow operator.
+ * @brief Raises every element of `input` to a scalar power: out = input ^ exponent. Same semantics as torch.pow with
+ *        a scalar exponent.
+ *
+ * A negative base with a non-integer exponent produces NaN; the result dtype follows type promotion of input and
+ * exponent.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
- * @param[in] input Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
- * @param[in] exponent Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: int32, int64, uint8, int8, int16, float32, float64,
+ *     float16.
+ * @param[in] input base tensor. Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
+ * @param[in] exponent scalar exponent applied to every element. Dtypes: int32, int64, uint8, int8, int16, float32,
+ *     float64, float16, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2642,10 +3038,15 @@ DIOPI_API diopiError_t diopiPowScalar(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiPow(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* exponent);
 
 /**
- * @brief PowInp operator.
+ * @brief In-place variant of diopiPow: input = input ^ exponent, where the exponent is a scalar. Same semantics as
+ *        torch.Tensor.pow_.
+ *
+ * A negative base with a non-integer exponent produces NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
- * @param[in] exponent Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16, bool.
+ * @param[in,out] input base tensor, overwritten with the result. Dtypes: int32, int64, uint8, int8, int16, float32,
+ *     float64, float16.
+ * @param[in] exponent scalar exponent applied to every element. Dtypes: int32, int64, uint8, int8, int16, float32,
+ *     float64, float16, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2653,11 +3054,16 @@ DIOPI_API diopiError_t diopiPow(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiPowInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* exponent);
 
 /**
- * @brief PowTensor operator.
+ * @brief Element-wise power of two tensors: out = input ^ exponent, with broadcasting. Same semantics as torch.pow
+ *        with a tensor exponent.
+ *
+ * Shapes are broadcast and dtypes promoted; a negative base with a fractional exponent gives NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
- * @param[in] input Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
- * @param[in] exponent Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16, bool.
+ * @param[out] out result tensor with the broadcast shape of `input` and `exponent`. Dtypes: int32, int64, uint8,
+ *     int8, int16, float32, float64, float16.
+ * @param[in] input base tensor. Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
+ * @param[in] exponent exponent tensor, broadcastable with `input`. Dtypes: int32, int64, uint8, int8, int16, float32,
+ *     float64, float16, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2666,10 +3072,14 @@ DIOPI_API diopiError_t diopiPowTensor(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t exponent);
 
 /**
- * @brief PowInpTensor operator.
+ * @brief In-place element-wise power: input = input ^ exponent, where the exponent is a tensor. Same semantics as
+ *        torch.Tensor.pow_.
+ *
+ * `exponent` must broadcast to `input`'s shape, since the result is stored in `input`.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16.
- * @param[in] exponent Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16, bool.
+ * @param[in,out] input base tensor, overwritten with the result. Dtypes: float32, float64, float16.
+ * @param[in] exponent exponent tensor, broadcastable to the shape of `input`. Dtypes: int32, int64, uint8, int8,
+ *     int16, float32, float64, float16, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2677,12 +3087,16 @@ DIOPI_API diopiError_t diopiPowTensor(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiPowInpTensor(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t exponent);
 
 /**
- * @brief Add operator.
+ * @brief Computes out = input + alpha * other element-wise, with broadcasting. Same semantics as torch.add.
+ *
+ * Operands are broadcast to a common shape and their dtypes promoted to a common result type.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] alpha Dtypes: float32, float64, int32, int64.
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float64, float32, float16,
+ *     int64, int32, int16, int8, uint8, bool.
+ * @param[in] input first operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other second operand, broadcastable with `input`; scaled by `alpha`. Dtypes: float64, float32, float16,
+ *     int64, int32, int16, int8, uint8, bool.
+ * @param[in] alpha scalar multiplier applied to `other` before the operation. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2691,11 +3105,16 @@ DIOPI_API diopiError_t diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 const diopiScalar_t* alpha);
 
 /**
- * @brief AddInp operator.
+ * @brief In-place variant: input = input + alpha * other, with `other` broadcast to `input`. Same semantics as
+ *        torch.Tensor.add_.
+ *
+ * The broadcast shape must equal `input`'s shape because the result is stored in it.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] alpha Dtypes: float32, float64, int32, int64.
+ * @param[in,out] input first operand, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
+ * @param[in] other second operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
+ *     int32, int16, int8, uint8, bool.
+ * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2703,12 +3122,13 @@ DIOPI_API diopiError_t diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiAddInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other, const diopiScalar_t* alpha);
 
 /**
- * @brief AddScalar operator.
+ * @brief Computes out = input + alpha * other, where the second operand is a scalar. Same semantics as torch.add with
+ *        a scalar `other`.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
- * @param[in] alpha
+ * @param[out] out result tensor, same shape as `input`.
+ * @param[in] input tensor operand.
+ * @param[in] other scalar second operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[in] alpha scalar multiplier applied to `other`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2717,11 +3137,13 @@ DIOPI_API diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       const diopiScalar_t* alpha);
 
 /**
- * @brief AddInpScalar operator.
+ * @brief In-place variant: input = input + alpha * other, where the second operand is a scalar. Same semantics as
+ *        torch.Tensor.add_ with a scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
- * @param[in] alpha Dtypes: float32, float64, int32, int64.
+ * @param[in,out] input tensor operand, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
+ * @param[in] other scalar second operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2729,12 +3151,16 @@ DIOPI_API diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiAddInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other, const diopiScalar_t* alpha);
 
 /**
- * @brief Sub operator.
+ * @brief Computes out = input - alpha * other element-wise, with broadcasting. Same semantics as torch.sub.
+ *
+ * Operands are broadcast to a common shape and their dtypes promoted to a common result type.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] alpha Dtypes: float32, float64, int32, int64.
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float64, float32, float16,
+ *     int64, int32, int16, int8, uint8, bool.
+ * @param[in] input first operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other second operand, broadcastable with `input`; scaled by `alpha`. Dtypes: float64, float32, float16,
+ *     int64, int32, int16, int8, uint8, bool.
+ * @param[in] alpha scalar multiplier applied to `other` before the operation. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2743,11 +3169,16 @@ DIOPI_API diopiError_t diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 const diopiScalar_t* alpha);
 
 /**
- * @brief SubInp operator.
+ * @brief In-place variant: input = input - alpha * other, with `other` broadcast to `input`. Same semantics as
+ *        torch.Tensor.sub_.
+ *
+ * The broadcast shape must equal `input`'s shape because the result is stored in it.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] alpha Dtypes: float32, float64, int32, int64.
+ * @param[in,out] input first operand, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
+ * @param[in] other second operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
+ *     int32, int16, int8, uint8, bool.
+ * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2755,12 +3186,14 @@ DIOPI_API diopiError_t diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiSubInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other, const diopiScalar_t* alpha);
 
 /**
- * @brief SubScalar operator.
+ * @brief Computes out = input - alpha * other, where the second operand is a scalar. Same semantics as torch.sub with
+ *        a scalar `other`.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
- * @param[in] alpha Dtypes: float32, float64, int32, int64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float64, float32, float16, int64, int32, int16, int8,
+ *     uint8, bool.
+ * @param[in] input tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other scalar second operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2769,11 +3202,13 @@ DIOPI_API diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       const diopiScalar_t* alpha);
 
 /**
- * @brief SubInpScalar operator.
+ * @brief In-place variant: input = input - alpha * other, where the second operand is a scalar. Same semantics as
+ *        torch.Tensor.sub_ with a scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
- * @param[in] alpha Dtypes: float32, float64, int32, int64.
+ * @param[in,out] input tensor operand, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
+ * @param[in] other scalar second operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2781,11 +3216,14 @@ DIOPI_API diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiSubInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other, const diopiScalar_t* alpha);
 
 /**
- * @brief Mul operator.
+ * @brief Element-wise product out = input * other, with broadcasting. Same semantics as torch.mul.
+ *
+ * Operands are broadcast to a common shape and their dtypes promoted.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`.
+ * @param[in] input first factor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other second factor, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32, int16,
+ *     int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2793,10 +3231,12 @@ DIOPI_API diopiError_t diopiSubInpScalar(diopiContextHandle_t ctx, diopiTensorHa
 DIOPI_API diopiError_t diopiMul(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief MulInp operator.
+ * @brief In-place element-wise product: input = input * other. Same semantics as torch.Tensor.mul_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input first factor, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
+ * @param[in] other second factor, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
+ *     int32, int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2804,11 +3244,12 @@ DIOPI_API diopiError_t diopiMul(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiMulInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief MulScalar operator.
+ * @brief Multiplies every element of `input` by a scalar: out = input * other. Same semantics as torch.mul with a
+ *        scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[out] out result tensor, same shape as `input`.
+ * @param[in] input tensor factor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other scalar factor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2816,10 +3257,12 @@ DIOPI_API diopiError_t diopiMulInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief MulInpScalar operator.
+ * @brief In-place multiplication by a scalar: input = input * other. Same semantics as torch.Tensor.mul_ with a
+ *        scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[in,out] input tensor factor, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
+ * @param[in] other scalar factor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2827,12 +3270,19 @@ DIOPI_API diopiError_t diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiMulInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief Div operator.
+ * @brief Element-wise division out = input / other with broadcasting, optionally rounded according to
+ *        `rounding_mode`. Same semantics as torch.div.
+ *
+ * With no rounding mode the result is true (floating-point) division even for integer inputs; trunc and floor round
+ * the exact quotient.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] rounding_mode
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float64, float32, float16,
+ *     int64, int32, int16, int8, uint8, bool.
+ * @param[in] input dividend tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other divisor tensor, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
+ * @param[in] rounding_mode rounding applied to the quotient: none (true division), trunc (toward zero) or floor
+ *     (toward minus infinity).
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2841,11 +3291,18 @@ DIOPI_API diopiError_t diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiRoundMode_t rounding_mode);
 
 /**
- * @brief DivInp operator.
+ * @brief In-place element-wise division: input = input / other, optionally rounded. Same semantics as
+ *        torch.Tensor.div_.
+ *
+ * With no rounding mode the result is true (floating-point) division even for integer inputs; trunc and floor round
+ * the exact quotient.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] rounding_mode
+ * @param[in,out] input dividend, overwritten with the quotient. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
+ * @param[in] other divisor tensor, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
+ *     int32, int16, int8, uint8, bool.
+ * @param[in] rounding_mode rounding applied to the quotient: none (true division), trunc (toward zero) or floor
+ *     (toward minus infinity).
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2854,12 +3311,18 @@ DIOPI_API diopiError_t diopiDivInp(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiRoundMode_t rounding_mode);
 
 /**
- * @brief DivScalar operator.
+ * @brief Divides every element of `input` by a scalar: out = input / other, optionally rounded. Same semantics as
+ *        torch.div with a scalar divisor.
+ *
+ * With no rounding mode the result is true (floating-point) division even for integer inputs; trunc and floor round
+ * the exact quotient.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: int32, int64, float32, float64.
- * @param[in] rounding_mode
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float64, float32, float16, int64, int32, int16, int8,
+ *     uint8, bool.
+ * @param[in] input dividend tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other scalar divisor. Dtypes: int32, int64, float32, float64.
+ * @param[in] rounding_mode rounding applied to the quotient: none (true division), trunc (toward zero) or floor
+ *     (toward minus infinity).
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2868,11 +3331,17 @@ DIOPI_API diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiRoundMode_t rounding_mode);
 
 /**
- * @brief DivInpScalar operator.
+ * @brief In-place division by a scalar: input = input / other, optionally rounded. Same semantics as
+ *        torch.Tensor.div_ with a scalar.
+ *
+ * With no rounding mode the result is true (floating-point) division even for integer inputs; trunc and floor round
+ * the exact quotient.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: int32, int64, float32, float64.
- * @param[in] rounding_mode
+ * @param[in,out] input dividend, overwritten with the quotient. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
+ * @param[in] other scalar divisor. Dtypes: int32, int64, float32, float64.
+ * @param[in] rounding_mode rounding applied to the quotient: none (true division), trunc (toward zero) or floor
+ *     (toward minus infinity).
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2881,13 +3350,14 @@ DIOPI_API diopiError_t diopiDivInpScalar(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiRoundMode_t rounding_mode);
 
 /**
- * @brief Addcmul operator.
+ * @brief Computes out = input + value * (tensor1 * tensor2) element-wise, with all three tensors broadcast together.
+ *        Same semantics as torch.addcmul.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
- * @param[in] tensor1 Dtypes: float16, float32, float64.
- * @param[in] tensor2 Dtypes: float16, float32, float64.
- * @param[in] value Dtypes: float16, float32, float64.
+ * @param[out] out result tensor with the broadcast shape of the three inputs. Dtypes: float16, float32, float64.
+ * @param[in] input tensor the scaled term is added to. Dtypes: float16, float32, float64.
+ * @param[in] tensor1 first factor of the product term. Dtypes: float16, float32, float64.
+ * @param[in] tensor2 second factor of the product term. Dtypes: float16, float32, float64.
+ * @param[in] value scalar multiplier for the product/quotient term. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2896,12 +3366,14 @@ DIOPI_API diopiError_t diopiAddcmul(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t tensor1, diopiConstTensorHandle_t tensor2, const diopiScalar_t* value);
 
 /**
- * @brief AddcmulInp operator.
+ * @brief In-place variant: input = input + value * (tensor1 * tensor2). Same semantics as torch.Tensor.addcmul_.
+ *
+ * The broadcast shape of the operands must equal `input`'s shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input Dtypes: float16, float32, float64.
- * @param[in] tensor1 Dtypes: float16, float32, float64.
- * @param[in] tensor2 Dtypes: float16, float32, float64.
- * @param[in] value Dtypes: float16, float32, float64.
+ * @param[out] input accumulator tensor, overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in] tensor1 first factor, broadcastable to `input`. Dtypes: float16, float32, float64.
+ * @param[in] tensor2 second factor, broadcastable to `input`. Dtypes: float16, float32, float64.
+ * @param[in] value scalar multiplier for the product/quotient term. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2910,13 +3382,16 @@ DIOPI_API diopiError_t diopiAddcmulInp(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t tensor2, const diopiScalar_t* value);
 
 /**
- * @brief Addcdiv operator.
+ * @brief Computes out = input + value * (tensor1 / tensor2) element-wise, with all three tensors broadcast together.
+ *        Same semantics as torch.addcdiv.
+ *
+ * The quotient is true division, so integer tensor1/tensor2 are not supported.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
- * @param[in] tensor1 Dtypes: float16, float32, float64.
- * @param[in] tensor2 Dtypes: float16, float32, float64.
- * @param[in] value Dtypes: float16, float32, float64.
+ * @param[out] out result tensor with the broadcast shape of the three inputs. Dtypes: float16, float32, float64.
+ * @param[in] input tensor the scaled term is added to. Dtypes: float16, float32, float64.
+ * @param[in] tensor1 numerator of the quotient term. Dtypes: float16, float32, float64.
+ * @param[in] tensor2 denominator of the quotient term. Dtypes: float16, float32, float64.
+ * @param[in] value scalar multiplier for the product/quotient term. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2925,12 +3400,14 @@ DIOPI_API diopiError_t diopiAddcdiv(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t tensor1, diopiConstTensorHandle_t tensor2, const diopiScalar_t* value);
 
 /**
- * @brief AddcdivInp operator.
+ * @brief In-place variant: input = input + value * (tensor1 / tensor2). Same semantics as torch.Tensor.addcdiv_.
+ *
+ * The broadcast shape of the operands must equal `input`'s shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input Dtypes: float16, float32, float64.
- * @param[in] tensor1 Dtypes: float16, float32, float64.
- * @param[in] tensor2 Dtypes: float16, float32, float64.
- * @param[in] value Dtypes: float16, float32, float64.
+ * @param[out] input accumulator tensor, overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in] tensor1 numerator, broadcastable to `input`. Dtypes: float16, float32, float64.
+ * @param[in] tensor2 denominator, broadcastable to `input`. Dtypes: float16, float32, float64.
+ * @param[in] value scalar multiplier for the product/quotient term. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2939,11 +3416,14 @@ DIOPI_API diopiError_t diopiAddcdivInp(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t tensor2, const diopiScalar_t* value);
 
 /**
- * @brief ClampInpScalar operator.
+ * @brief In-place clamp to scalar bounds: input = min(max(input, min), max). Same semantics as torch.Tensor.clamp_.
+ *
+ * If min is greater than max, every element becomes max.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] min Dtypes: float32, float64.
- * @param[in] max Dtypes: float32, float64.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, int8.
+ * @param[in] min scalar lower bound; may be null for no lower bound. Dtypes: float32, float64.
+ * @param[in] max scalar upper bound; may be null for no upper bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2951,11 +3431,17 @@ DIOPI_API diopiError_t diopiAddcdivInp(diopiContextHandle_t ctx, diopiTensorHand
 DIOPI_API diopiError_t diopiClampInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* min, const diopiScalar_t* max);
 
 /**
- * @brief ClampInp operator.
+ * @brief In-place clamp to tensor bounds: input = min(max(input, min), max). Same semantics as torch.Tensor.clamp_
+ *        with tensor bounds.
+ *
+ * If min is greater than max, every element becomes max.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] min Dtypes: float32, float64.
- * @param[in] max Dtypes: float32, float64.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, int8.
+ * @param[in] min lower-bound tensor broadcastable to `input`; may be null for no lower bound. Dtypes: float32,
+ *     float64.
+ * @param[in] max upper-bound tensor broadcastable to `input`; may be null for no upper bound. Dtypes: float32,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2963,12 +3449,15 @@ DIOPI_API diopiError_t diopiClampInpScalar(diopiContextHandle_t ctx, diopiTensor
 DIOPI_API diopiError_t diopiClampInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t min, diopiConstTensorHandle_t max);
 
 /**
- * @brief ClampScalar operator.
+ * @brief Limits each element of `input` to the range [min, max] given as scalars: out = min(max(input, min), max).
+ *        Same semantics as torch.clamp.
+ *
+ * If min is greater than max every element becomes max, and at least one bound should be non-null.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] min Dtypes: float32, float64.
- * @param[in] max Dtypes: float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float32, float64, float16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8.
+ * @param[in] min scalar lower bound; may be null for no lower bound. Dtypes: float32, float64.
+ * @param[in] max scalar upper bound; may be null for no upper bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2977,12 +3466,18 @@ DIOPI_API diopiError_t diopiClampScalar(diopiContextHandle_t ctx, diopiTensorHan
                                         const diopiScalar_t* max);
 
 /**
- * @brief Clamp operator.
+ * @brief Limits each element of `input` to element-wise bounds given as tensors: out = min(max(input, min), max),
+ *        with broadcasting. Same semantics as torch.clamp with tensor bounds.
+ *
+ * If min is greater than max, every element becomes max.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8.
- * @param[in] min Dtypes: float32, float64.
- * @param[in] max Dtypes: float32, float64.
+ * @param[out] out result tensor with the broadcast shape of `input`, `min` and `max`. Dtypes: float32, float64,
+ *     float16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8.
+ * @param[in] min lower-bound tensor broadcastable with `input`; may be null for no lower bound. Dtypes: float32,
+ *     float64.
+ * @param[in] max upper-bound tensor broadcastable with `input`; may be null for no upper bound. Dtypes: float32,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2991,10 +3486,12 @@ DIOPI_API diopiError_t diopiClamp(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t max);
 
 /**
- * @brief ClampMaxInpScalar operator.
+ * @brief In-place variant: input = min(input, max) with a scalar upper bound. Same semantics as
+ *        torch.Tensor.clamp_max_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] max Dtypes: float32, float64.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, int8.
+ * @param[in] max scalar upper bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3002,10 +3499,12 @@ DIOPI_API diopiError_t diopiClamp(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiClampMaxInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* max);
 
 /**
- * @brief ClampMaxInp operator.
+ * @brief In-place variant: input = min(input, max) with a tensor upper bound. Same semantics as
+ *        torch.Tensor.clamp_max_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] max Dtypes: float32, float64.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, int8.
+ * @param[in] max upper-bound tensor, broadcastable to the shape of `input`. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3013,11 +3512,11 @@ DIOPI_API diopiError_t diopiClampMaxInpScalar(diopiContextHandle_t ctx, diopiTen
 DIOPI_API diopiError_t diopiClampMaxInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t max);
 
 /**
- * @brief ClampMaxScalar operator.
+ * @brief Bounds `input` from above by a scalar: out = min(input, max). Same semantics as torch.clamp_max.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] max Dtypes: float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float32, float64, float16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8.
+ * @param[in] max scalar upper bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3026,11 +3525,12 @@ DIOPI_API diopiError_t diopiClampMaxScalar(diopiContextHandle_t ctx, diopiTensor
                                            const diopiScalar_t* max);
 
 /**
- * @brief ClampMax operator.
+ * @brief Bounds `input` from above by an element-wise tensor: out = min(input, max), with broadcasting. Same
+ *        semantics as torch.clamp_max with a tensor bound.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] max Dtypes: float32, float64.
+ * @param[out] out result tensor with the broadcast shape of `input` and `max`. Dtypes: float32, float64, float16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8.
+ * @param[in] max upper-bound tensor, broadcastable with `input`. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3038,10 +3538,12 @@ DIOPI_API diopiError_t diopiClampMaxScalar(diopiContextHandle_t ctx, diopiTensor
 DIOPI_API diopiError_t diopiClampMax(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t max);
 
 /**
- * @brief ClampMinInpScalar operator.
+ * @brief In-place variant: input = max(input, min) with a scalar lower bound. Same semantics as
+ *        torch.Tensor.clamp_min_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] min Dtypes: float32, float64.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, int8.
+ * @param[in] min scalar lower bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3049,10 +3551,12 @@ DIOPI_API diopiError_t diopiClampMax(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiClampMinInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* min);
 
 /**
- * @brief ClampMinInp operator.
+ * @brief In-place variant: input = max(input, min) with a tensor lower bound. Same semantics as
+ *        torch.Tensor.clamp_min_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] min Dtypes: float32, float64.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, int8.
+ * @param[in] min lower-bound tensor, broadcastable to the shape of `input`. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3060,11 +3564,11 @@ DIOPI_API diopiError_t diopiClampMinInpScalar(diopiContextHandle_t ctx, diopiTen
 DIOPI_API diopiError_t diopiClampMinInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t min);
 
 /**
- * @brief ClampMinScalar operator.
+ * @brief Bounds `input` from below by a scalar: out = max(input, min). Same semantics as torch.clamp_min.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] min Dtypes: float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float32, float64, float16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8.
+ * @param[in] min scalar lower bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3073,11 +3577,12 @@ DIOPI_API diopiError_t diopiClampMinScalar(diopiContextHandle_t ctx, diopiTensor
                                            const diopiScalar_t* min);
 
 /**
- * @brief ClampMin operator.
+ * @brief Bounds `input` from below by an element-wise tensor: out = max(input, min), with broadcasting. Same
+ *        semantics as torch.clamp_min with a tensor bound.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] min Dtypes: float32, float64.
+ * @param[out] out result tensor with the broadcast shape of `input` and `min`. Dtypes: float32, float64, float16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8.
+ * @param[in] min lower-bound tensor, broadcastable with `input`. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3085,11 +3590,13 @@ DIOPI_API diopiError_t diopiClampMinScalar(diopiContextHandle_t ctx, diopiTensor
 DIOPI_API diopiError_t diopiClampMin(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t min);
 
 /**
- * @brief Maximum operator.
+ * @brief Takes the element-wise larger of `input` and `other`, with broadcasting. Same semantics as torch.maximum.
+ *
+ * If either element of a pair is NaN, the result for that position is NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] other
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`.
+ * @param[in] input first tensor to compare.
+ * @param[in] other second tensor, broadcastable with `input`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3098,11 +3605,13 @@ DIOPI_API diopiError_t diopiMaximum(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t other);
 
 /**
- * @brief Minimum operator.
+ * @brief Takes the element-wise smaller of `input` and `other`, with broadcasting. Same semantics as torch.minimum.
+ *
+ * If either element of a pair is NaN, the result for that position is NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] other
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`.
+ * @param[in] input first tensor to compare.
+ * @param[in] other second tensor, broadcastable with `input`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3111,12 +3620,16 @@ DIOPI_API diopiError_t diopiMinimum(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t other);
 
 /**
- * @brief LerpTensor operator.
+ * @brief Linear interpolation between `input` and `end` with element-wise weights: out = input + weight * (end -
+ *        input). Same semantics as torch.lerp with a tensor weight.
+ *
+ * Weights outside [0, 1] extrapolate rather than being clipped.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
- * @param[in] end Dtypes: float16, float32, float64.
- * @param[in] weight Dtypes: float16, float32, float64.
+ * @param[out] out result tensor with the broadcast shape of `input`, `end` and `weight`. Dtypes: float16, float32,
+ *     float64.
+ * @param[in] input start points of the interpolation. Dtypes: float16, float32, float64.
+ * @param[in] end end points, broadcastable with `input`. Dtypes: float16, float32, float64.
+ * @param[in] weight interpolation weights, broadcastable with `input` and `end`. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3125,12 +3638,15 @@ DIOPI_API diopiError_t diopiLerpTensor(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t end, diopiConstTensorHandle_t weight);
 
 /**
- * @brief LerpScalar operator.
+ * @brief Linear interpolation between `input` and `end` with one scalar weight: out = input + weight * (end - input).
+ *        Same semantics as torch.lerp with a scalar weight.
+ *
+ * Weights outside [0, 1] extrapolate rather than being clipped.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] end
- * @param[in] weight Dtypes: float16, float32, float64.
+ * @param[out] out result tensor with the broadcast shape of `input` and `end`.
+ * @param[in] input start points of the interpolation.
+ * @param[in] end end points, broadcastable with `input`.
+ * @param[in] weight scalar interpolation weight shared by all elements. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3139,11 +3655,15 @@ DIOPI_API diopiError_t diopiLerpScalar(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t end, const diopiScalar_t* weight);
 
 /**
- * @brief RemainderTensor operator.
+ * @brief Element-wise modulus out = input - floor(input / other) * other, with broadcasting. Same semantics as
+ *        torch.remainder.
+ *
+ * The result takes the sign of the divisor (floor-style modulo, like Python's %), unlike C fmod which follows the
+ * dividend.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] other
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`.
+ * @param[in] input dividend tensor.
+ * @param[in] other divisor tensor, broadcastable with `input`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3152,11 +3672,15 @@ DIOPI_API diopiError_t diopiRemainderTensor(diopiContextHandle_t ctx, diopiTenso
                                             diopiConstTensorHandle_t other);
 
 /**
- * @brief RemainderScalar operator.
+ * @brief Element-wise modulus of a tensor by a scalar divisor: out = input - floor(input / other) * other. Same
+ *        semantics as torch.remainder with a scalar divisor.
+ *
+ * The result takes the sign of the divisor (floor-style modulo, like Python's %), unlike C fmod which follows the
+ * dividend.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] other
+ * @param[out] out result tensor, same shape as `input`.
+ * @param[in] input dividend tensor.
+ * @param[in] other scalar divisor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3165,11 +3689,15 @@ DIOPI_API diopiError_t diopiRemainderScalar(diopiContextHandle_t ctx, diopiTenso
                                             const diopiScalar_t* other);
 
 /**
- * @brief Remainder operator.
+ * @brief Element-wise modulus of a scalar dividend by a tensor of divisors: out = input - floor(input / other) *
+ *        other. Same semantics as torch.remainder with a scalar first argument.
+ *
+ * The result takes the sign of the divisor (floor-style modulo, like Python's %), unlike C fmod which follows the
+ * dividend.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] other
+ * @param[out] out result tensor, same shape as `other`.
+ * @param[in] input scalar dividend shared by all elements.
+ * @param[in] other divisor tensor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3177,16 +3705,20 @@ DIOPI_API diopiError_t diopiRemainderScalar(diopiContextHandle_t ctx, diopiTenso
 DIOPI_API diopiError_t diopiRemainder(diopiContextHandle_t ctx, diopiTensorHandle_t out, const diopiScalar_t* input, diopiConstTensorHandle_t other);
 
 /* ========================================================================
- * Foreach (lists of tensors)
+ * Family: foreach (foreach (lists of tensors))
  * ======================================================================== */
 
 /**
- * @brief ForeachaddScalar operator.
+ * @brief For every tensor in a list, adds the same scalar and writes the result to the matching output tensor. Same
+ *        semantics as torch._foreach_add(tensors, scalar).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] outs Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] inputs Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] inputSize Dtypes: int64.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[out] outs array of inputSize caller-allocated result tensors, each shaped like its input. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] inputs array of inputSize input tensors. Dtypes: float64, float32, float16, int64, int32, int16, int8,
+ *     uint8, bool.
+ * @param[in] inputSize number of tensors in inputs and outs. Dtypes: int64.
+ * @param[in] other scalar added to every element of every input. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3195,11 +3727,13 @@ DIOPI_API diopiError_t diopiForeachaddScalar(diopiContextHandle_t ctx, diopiTens
                                              int64_t inputSize, const diopiScalar_t* other);
 
 /**
- * @brief ForeachaddInpScalar operator.
+ * @brief In-place list version of scalar addition: adds the same scalar to every tensor of the list. Same semantics
+ *        as torch._foreach_add_(tensors, scalar).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] inputs
- * @param[in] inputSize Dtypes: int64.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[out] inputs array of inputSize tensors updated in place
+ * @param[in] inputSize number of tensors in inputs. Dtypes: int64.
+ * @param[in] other scalar added to every element. Dtypes: float64, float32, float16, int64, int32, int16, int8,
+ *     uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3207,12 +3741,16 @@ DIOPI_API diopiError_t diopiForeachaddScalar(diopiContextHandle_t ctx, diopiTens
 DIOPI_API diopiError_t diopiForeachaddInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t* inputs, int64_t inputSize, const diopiScalar_t* other);
 
 /**
- * @brief ForeachmulScalar operator.
+ * @brief For every tensor in a list, multiplies by the same scalar and writes the product to the matching output
+ *        tensor. Same semantics as torch._foreach_mul(tensors, scalar).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] outs Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] inputs Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] inputSize Dtypes: int64.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[out] outs array of inputSize caller-allocated result tensors, each shaped like its input. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] inputs array of inputSize input tensors. Dtypes: float64, float32, float16, int64, int32, int16, int8,
+ *     uint8, bool.
+ * @param[in] inputSize number of tensors in inputs and outs. Dtypes: int64.
+ * @param[in] other scalar multiplier applied to every input. Dtypes: float64, float32, float16, int64, int32, int16,
+ *     int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3221,11 +3759,13 @@ DIOPI_API diopiError_t diopiForeachmulScalar(diopiContextHandle_t ctx, diopiTens
                                              int64_t inputSize, const diopiScalar_t* other);
 
 /**
- * @brief ForeachmulInpScalar operator.
+ * @brief In-place list version of scalar multiplication: scales every tensor of the list by the same scalar. Same
+ *        semantics as torch._foreach_mul_(tensors, scalar).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] inputs Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] inputSize Dtypes: int64.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[in,out] inputs array of inputSize tensors scaled in place. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
+ * @param[in] inputSize number of tensors in inputs. Dtypes: int64.
+ * @param[in] other scalar multiplier. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3233,12 +3773,13 @@ DIOPI_API diopiError_t diopiForeachmulScalar(diopiContextHandle_t ctx, diopiTens
 DIOPI_API diopiError_t diopiForeachmulInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t* inputs, int64_t inputSize, const diopiScalar_t* other);
 
 /**
- * @brief ForeachmulTensor operator.
+ * @brief For every tensor in a list, multiplies it by one shared tensor (typically 0-dim) and writes the product to
+ *        the matching output. Same semantics as torch._foreach_mul(tensors, Tensor).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] outs
- * @param[in] inputs
- * @param[in] inputSize
- * @param[in] other
+ * @param[out] outs array of inputSize caller-allocated result tensors, each shaped like its input
+ * @param[in] inputs array of inputSize input tensors
+ * @param[in] inputSize number of tensors in inputs and outs
+ * @param[in] other single multiplier tensor, usually 0-dim, broadcast against every input
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3247,11 +3788,14 @@ DIOPI_API diopiError_t diopiForeachmulTensor(diopiContextHandle_t ctx, diopiTens
                                              int64_t inputSize, const diopiConstTensorHandle_t other);
 
 /**
- * @brief ForeachmulInpTensor operator.
+ * @brief In-place list multiplication by one shared tensor (typically 0-dim): every tensor of the list is multiplied
+ *        by it. Same semantics as torch._foreach_mul_(tensors, Tensor).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] inputs Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] inputSize Dtypes: int64.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
+ * @param[in,out] inputs array of inputSize tensors multiplied in place. Dtypes: float64, float32, float16, int64,
+ *     int32, int16, int8, uint8, bool.
+ * @param[in] inputSize number of tensors in inputs. Dtypes: int64.
+ * @param[in] other single multiplier tensor, usually 0-dim, broadcast against every input. Dtypes: float64, float32,
+ *     float16, int64, int32, int16, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3260,12 +3804,14 @@ DIOPI_API diopiError_t diopiForeachmulInpTensor(diopiContextHandle_t ctx, diopiT
                                                 const diopiConstTensorHandle_t other);
 
 /**
- * @brief ForeachnormScalar operator.
+ * @brief Computes, for each tensor of a list, the vector p-norm over all its elements. Same semantics as
+ *        torch._foreach_norm(tensors, ord).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] outs Dtypes: float32, float64, float16.
- * @param[in] inputs Dtypes: float32, float64, float16.
- * @param[in] inputSize
- * @param[in] ord
+ * @param[out] outs array of inputSize caller-allocated 0-dim tensors, each receiving one norm. Dtypes: float32,
+ *     float64, float16.
+ * @param[in] inputs array of inputSize input tensors. Dtypes: float32, float64, float16.
+ * @param[in] inputSize number of tensors in inputs and outs
+ * @param[in] ord order p of the norm, e.g. 2; infinity gives the maximum absolute value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3274,15 +3820,17 @@ DIOPI_API diopiError_t diopiForeachnormScalar(diopiContextHandle_t ctx, diopiTen
                                               int64_t inputSize, const diopiScalar_t* ord);
 
 /* ========================================================================
- * Linear algebra and matrix products
+ * Family: linalg_matmul (linear algebra and matrix products)
  * ======================================================================== */
 
 /**
- * @brief Bmm operator.
+ * @brief Batched matrix product: out[b] = input[b] @ mat2[b] for every batch index b. Same semantics as torch.bmm.
+ *
+ * No broadcasting is performed; both operands must be 3-D with equal batch size.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
- * @param[in] mat2 Dtypes: float16, float32, float64.
+ * @param[out] out result of shape (B, n, p). Dtypes: float16, float32, float64.
+ * @param[in] input batch of matrices of shape (B, n, m). Dtypes: float16, float32, float64.
+ * @param[in] mat2 batch of matrices of shape (B, m, p). Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3290,14 +3838,17 @@ DIOPI_API diopiError_t diopiForeachnormScalar(diopiContextHandle_t ctx, diopiTen
 DIOPI_API diopiError_t diopiBmm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat2);
 
 /**
- * @brief Baddbmm operator.
+ * @brief Batched matrix product added to a scaled tensor: out = beta * input + alpha * (batch1 @ batch2), per batch.
+ *        Same semantics as torch.baddbmm.
+ *
+ * When beta is 0, input is ignored so NaN or Inf values in it do not propagate.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] batch1
- * @param[in] batch2
- * @param[in] beta
- * @param[in] alpha
+ * @param[out] out result of shape (B, n, p)
+ * @param[in] input tensor broadcastable to (B, n, p)
+ * @param[in] batch1 left matrices of shape (B, n, m)
+ * @param[in] batch2 right matrices of shape (B, m, p)
+ * @param[in] beta multiplier of input
+ * @param[in] alpha multiplier of the batched product
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3306,13 +3857,14 @@ DIOPI_API diopiError_t diopiBaddbmm(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t batch1, diopiConstTensorHandle_t batch2, double beta, double alpha);
 
 /**
- * @brief BaddbmmInp operator.
+ * @brief In-place variant of diopiBaddbmm: works in place on `input`, setting input = beta * input + alpha * (batch1
+ *        @ batch2).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input
- * @param[in] batch1
- * @param[in] batch2
- * @param[in] beta
- * @param[in] alpha
+ * @param[in,out] input tensor of shape (B, n, p); read and overwritten with the result
+ * @param[in] batch1 left matrices of shape (B, n, m)
+ * @param[in] batch2 right matrices of shape (B, m, p)
+ * @param[in] beta multiplier of the original input
+ * @param[in] alpha multiplier of the batched product
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3321,11 +3873,14 @@ DIOPI_API diopiError_t diopiBaddbmmInp(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t batch2, double beta, double alpha);
 
 /**
- * @brief Matmul operator.
+ * @brief General matrix product with NumPy-style rules: dot product for 1-D operands, matrix product for 2-D,
+ *        broadcast batched product otherwise. Same semantics as torch.matmul.
+ *
+ * A 1-D operand is temporarily promoted to a matrix and the added dimension is removed from the result.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] other Dtypes: float32, float64.
+ * @param[out] out product; shape follows the matmul broadcasting rules. Dtypes: float32, float64.
+ * @param[in] input left operand with at least one dimension. Dtypes: float32, float64.
+ * @param[in] other right operand with at least one dimension. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3333,13 +3888,14 @@ DIOPI_API diopiError_t diopiBaddbmmInp(diopiContextHandle_t ctx, diopiTensorHand
 DIOPI_API diopiError_t diopiMatmul(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief MatmulBackward operator.
+ * @brief Backward of diopiMatmul: writes the gradients with respect to both operands, summing over broadcast batch
+ *        dimensions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[out] grad_other Dtypes: float32, float64.
- * @param[in] grad_out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] other Dtypes: float32, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
+ * @param[out] grad_other gradient for other; same shape as other. Dtypes: float32, float64.
+ * @param[in] grad_out gradient with respect to the matmul result. Dtypes: float32, float64.
+ * @param[in] input forward left operand. Dtypes: float32, float64.
+ * @param[in] other forward right operand. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3348,14 +3904,17 @@ DIOPI_API diopiError_t diopiMatmulBackward(diopiContextHandle_t ctx, diopiTensor
                                            diopiConstTensorHandle_t grad_out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief Addmm operator.
+ * @brief Matrix product added to a scaled tensor: out = beta * input + alpha * (mat1 @ mat2). Same semantics as
+ *        torch.addmm.
+ *
+ * When beta is 0, input is ignored so NaN or Inf values in it do not propagate.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] mat1 Dtypes: float32, float64, float16.
- * @param[in] mat2 Dtypes: float32, float64, float16.
- * @param[in] beta Dtypes: int32, int64, float32, float64.
- * @param[in] alpha Dtypes: int32, int64, float32, float64.
+ * @param[out] out result of shape (n, p). Dtypes: float32, float64, float16.
+ * @param[in] input tensor broadcastable to (n, p). Dtypes: float32, float64, float16.
+ * @param[in] mat1 left matrix of shape (n, m). Dtypes: float32, float64, float16.
+ * @param[in] mat2 right matrix of shape (m, p). Dtypes: float32, float64, float16.
+ * @param[in] beta multiplier of input. Dtypes: int32, int64, float32, float64.
+ * @param[in] alpha multiplier of the matrix product. Dtypes: int32, int64, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3364,13 +3923,16 @@ DIOPI_API diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t mat2, const diopiScalar_t* beta, const diopiScalar_t* alpha);
 
 /**
- * @brief Cholesky operator.
+ * @brief Cholesky factorization of (batches of) symmetric/Hermitian positive-definite matrices, returning a
+ *        triangular factor and a status code. Same semantics as torch.linalg.cholesky_ex.
+ *
+ * Only the relevant triangle of mat is read; symmetry is not checked.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[out] info
- * @param[in] mat
- * @param[in] upper
- * @param[in] checkerror
+ * @param[out] out triangular factor L (mat = L L^H) or U (mat = U^H U); same shape as mat
+ * @param[out] info status per matrix: 0 on success, k > 0 when the order-k leading minor is not positive definite
+ * @param[in] mat input of shape (..., n, n)
+ * @param[in] upper return the upper-triangular factor instead of the lower one
+ * @param[in] checkerror if true, raise an error when any factorization fails instead of only setting info
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3379,12 +3941,15 @@ DIOPI_API diopiError_t diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandle
                                      bool upper, bool checkerror);
 
 /**
- * @brief CholeskyBackward operator.
+ * @brief Backward of diopiCholesky: writes the gradient with respect to the factorized matrix given the gradient of
+ *        its Cholesky factor.
+ *
+ * The resulting gradient is symmetric.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_mat
- * @param[in] grad_output
- * @param[in] L
- * @param[in] upper
+ * @param[out] grad_mat gradient for the input matrix; shape (..., n, n)
+ * @param[in] grad_output gradient with respect to the Cholesky factor
+ * @param[in] L factor produced by the forward call
+ * @param[in] upper whether L is upper-triangular, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3393,15 +3958,18 @@ DIOPI_API diopiError_t diopiCholeskyBackward(diopiContextHandle_t ctx, diopiTens
                                              diopiConstTensorHandle_t L, bool upper);
 
 /**
- * @brief TriangularSolve operator.
+ * @brief Solves mat @ X = b (or mat^T @ X = b) for X where mat is triangular, in batches. Same semantics as
+ *        torch.triangular_solve.
+ *
+ * Batch dimensions of b and mat are broadcast; the unused triangle of mat is ignored.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[out] cloned_mat
- * @param[in] b
- * @param[in] mat
- * @param[in] upper
- * @param[in] transpose
- * @param[in] unitriangular
+ * @param[out] out solution X of shape (..., n, k)
+ * @param[out] cloned_mat written with a copy of mat
+ * @param[in] b right-hand sides of shape (..., n, k)
+ * @param[in] mat triangular coefficient matrices of shape (..., n, n)
+ * @param[in] upper mat is upper-triangular if true, lower-triangular otherwise
+ * @param[in] transpose solve with the transpose of mat instead
+ * @param[in] unitriangular assume mat has ones on its diagonal and do not read the diagonal
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3410,18 +3978,19 @@ DIOPI_API diopiError_t diopiTriangularSolve(diopiContextHandle_t ctx, diopiTenso
                                             diopiConstTensorHandle_t b, diopiConstTensorHandle_t mat, bool upper, bool transpose, bool unitriangular);
 
 /**
- * @brief TriangularSolveBackward operator.
+ * @brief Backward of diopiTriangularSolve: writes the gradients with respect to the right-hand side b and the
+ *        triangular matrix.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_b
- * @param[out] grad_mat
- * @param[in] grad_x
- * @param[in] grad_cloned_mat
- * @param[in] x
- * @param[in] b
- * @param[in] mat
- * @param[in] upper
- * @param[in] transpose
- * @param[in] unitriangular
+ * @param[out] grad_b gradient for b; same shape as b
+ * @param[out] grad_mat gradient for mat, restricted to its used triangle
+ * @param[in] grad_x gradient with respect to the solution
+ * @param[in] grad_cloned_mat gradient with respect to the cloned_mat output of the forward call
+ * @param[in] x solution produced by the forward call
+ * @param[in] b forward right-hand sides
+ * @param[in] mat forward triangular matrices
+ * @param[in] upper triangle used in the forward call
+ * @param[in] transpose whether the forward solved with the transpose
+ * @param[in] unitriangular whether the forward assumed a unit diagonal
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3432,12 +4001,13 @@ DIOPI_API diopiError_t diopiTriangularSolveBackward(diopiContextHandle_t ctx, di
                                                     bool transpose, bool unitriangular);
 
 /**
- * @brief Linear operator.
+ * @brief Affine map over the last dimension: out = input @ weight^T + bias. Same semantics as
+ *        torch.nn.functional.linear.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
- * @param[in] weight Dtypes: float16, float32, float64.
- * @param[in] bias Dtypes: float16, float32, float64.
+ * @param[out] out result of shape (..., out_features). Dtypes: float16, float32, float64.
+ * @param[in] input input of shape (..., in_features). Dtypes: float16, float32, float64.
+ * @param[in] weight weight matrix of shape (out_features, in_features). Dtypes: float16, float32, float64.
+ * @param[in] bias bias of shape (out_features); may be NULL for no bias. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3446,14 +4016,18 @@ DIOPI_API diopiError_t diopiLinear(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias);
 
 /**
- * @brief LinearBackward operator.
+ * @brief Backward of diopiLinear: writes the gradients with respect to input, weight and bias.
+ *
+ * grad_weight and grad_bias sum over all leading (batch) dimensions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float16, float32, float64.
- * @param[out] grad_weight Dtypes: float16, float32, float64.
- * @param[out] grad_bias Dtypes: float16, float32, float64.
- * @param[in] grad_output Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
- * @param[in] weight Dtypes: float16, float32, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64.
+ * @param[out] grad_weight gradient for weight, shape (out_features, in_features). Dtypes: float16, float32, float64.
+ * @param[out] grad_bias gradient for bias, shape (out_features); may be NULL when there is no bias. Dtypes: float16,
+ *     float32, float64.
+ * @param[in] grad_output gradient with respect to the linear output, shape (..., out_features). Dtypes: float16,
+ *     float32, float64.
+ * @param[in] input forward input. Dtypes: float16, float32, float64.
+ * @param[in] weight forward weight matrix. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3463,13 +4037,17 @@ DIOPI_API diopiError_t diopiLinearBackward(diopiContextHandle_t ctx, diopiTensor
                                            diopiConstTensorHandle_t weight);
 
 /**
- * @brief Cdist operator.
+ * @brief Pairwise p-norm distances between the row vectors of two (batched) point sets. Same semantics as
+ *        torch.cdist.
+ *
+ * The matrix-multiply shortcut for p = 2 is faster but may lose precision for nearby points.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input1 Dtypes: float32, float64.
- * @param[in] input2 Dtypes: float32, float64.
- * @param[in] p Dtypes: double.
- * @param[in] compute_mode
+ * @param[out] out distances of shape (..., P, R). Dtypes: float32, float64.
+ * @param[in] input1 first point set of shape (..., P, M). Dtypes: float32, float64.
+ * @param[in] input2 second point set of shape (..., R, M). Dtypes: float32, float64.
+ * @param[in] p norm order, non-negative; may be infinity. Dtypes: double.
+ * @param[in] compute_mode pointer choosing whether matrix-multiply Euclidean shortcut is used (0/1/2); NULL for
+ *     default
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3478,14 +4056,16 @@ DIOPI_API diopiError_t diopiCdist(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input2, double p, const int64_t* compute_mode);
 
 /**
- * @brief CdistBackward operator.
+ * @brief Backward of diopiCdist: writes the gradient with respect to the first point set input1.
+ *
+ * The gradient for input2 is obtained by calling again with the two point sets swapped and grad_output transposed.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] input1 Dtypes: float32, float64.
- * @param[in] input2 Dtypes: float32, float64.
- * @param[in] p Dtypes: double.
- * @param[in] cdist Dtypes: float32, float64.
+ * @param[out] grad_input gradient for input1; same shape as input1. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the distances, shape (..., P, R). Dtypes: float32, float64.
+ * @param[in] input1 forward first point set. Dtypes: float32, float64.
+ * @param[in] input2 forward second point set. Dtypes: float32, float64.
+ * @param[in] p norm order, as in the forward call. Dtypes: double.
+ * @param[in] cdist distance tensor produced by the forward call. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3494,11 +4074,13 @@ DIOPI_API diopiError_t diopiCdistBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t input1, diopiConstTensorHandle_t input2, double p, diopiConstTensorHandle_t cdist);
 
 /**
- * @brief Mm operator.
+ * @brief Plain 2-D matrix product: out = input @ mat2. Same semantics as torch.mm.
+ *
+ * No broadcasting; both operands must be 2-D.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] mat2
+ * @param[out] out result of shape (n, p)
+ * @param[in] input left matrix of shape (n, m)
+ * @param[in] mat2 right matrix of shape (m, p)
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3506,13 +4088,17 @@ DIOPI_API diopiError_t diopiCdistBackward(diopiContextHandle_t ctx, diopiTensorH
 DIOPI_API diopiError_t diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat2);
 
 /**
- * @brief LinalgVecNorm operator.
+ * @brief Vector norm of order ord computed over the given dimensions (or all elements). Same semantics as
+ *        torch.linalg.vector_norm.
+ *
+ * ord = 0 counts non-zero elements, and ord = inf / -inf give the max / min absolute value.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] ord
- * @param[in] dim
- * @param[in] keepdim
+ * @param[out] out norms; input shape with reduced dims removed, or kept as size 1 if keepdim. Dtypes: float32,
+ *     float64, float16.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64, float16.
+ * @param[in] ord norm order, such as 2, 1, inf, -inf or 0
+ * @param[in] dim dimensions to reduce; empty reduces over every element
+ * @param[in] keepdim keep reduced dimensions as size-1 axes
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3521,12 +4107,17 @@ DIOPI_API diopiError_t diopiLinalgVecNorm(diopiContextHandle_t ctx, diopiTensorH
                                           diopiSize_t dim, bool keepdim);
 
 /**
- * @brief LinalgQR operator.
+ * @brief QR decomposition A = Q R of (batches of) matrices, Q with orthonormal columns and R upper-triangular. Same
+ *        semantics as torch.linalg.qr.
+ *
+ * Note the input A comes before the outputs in this signature.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in] A Dtypes: float64, float32.
- * @param[in] mode
- * @param[out] Q Dtypes: float64, float32.
- * @param[out] R Dtypes: float64, float32.
+ * @param[in] A input matrices of shape (..., m, n). Dtypes: float64, float32.
+ * @param[in] mode "reduced" (thin Q and R), "complete" (square Q), or "r" (R only)
+ * @param[out] Q orthonormal factor, (..., m, k) for reduced or (..., m, m) for complete; untouched in "r" mode.
+ *     Dtypes: float64, float32.
+ * @param[out] R upper-triangular factor, (..., k, n) for reduced or (..., m, n) for complete, k = min(m, n). Dtypes:
+ *     float64, float32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3535,14 +4126,16 @@ DIOPI_API diopiError_t diopiLinalgQR(diopiContextHandle_t ctx, diopiConstTensorH
                                      diopiTensorHandle_t R);
 
 /* ========================================================================
- * Creation and fill
+ * Family: creation_fill (creation and fill)
  * ======================================================================== */
 
 /**
- * @brief Fill operator.
+ * @brief Sets every element of `input` to the same scalar, working in place. Same semantics as torch.Tensor.fill_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8.
- * @param[in] value Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8.
+ * @param[in,out] input tensor overwritten in place. Dtypes: float32, float64, float16, int16, int32, int64, int8,
+ *     uint8.
+ * @param[in] value scalar written to every element, converted to the tensor's dtype. Dtypes: float32, float64,
+ *     float16, int16, int32, int64, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3550,12 +4143,16 @@ DIOPI_API diopiError_t diopiLinalgQR(diopiContextHandle_t ctx, diopiConstTensorH
 DIOPI_API diopiError_t diopiFill(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* value);
 
 /**
- * @brief Linspace operator.
+ * @brief Writes `steps` evenly spaced values from start to end, both endpoints included. Same semantics as
+ *        torch.linspace.
+ *
+ * With steps = 1 the single element equals start.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64.
- * @param[in] start Dtypes: float32, float64, float16, int16, int32, int64.
- * @param[in] end Dtypes: float32, float64, float16, int16, int32, int64.
- * @param[in] steps Dtypes: int64.
+ * @param[out] out 1-D tensor of length steps receiving the sequence. Dtypes: float32, float64, float16, int16, int32,
+ *     int64.
+ * @param[in] start first value of the sequence. Dtypes: float32, float64, float16, int16, int32, int64.
+ * @param[in] end last value of the sequence. Dtypes: float32, float64, float16, int16, int32, int64.
+ * @param[in] steps number of points to generate. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3564,12 +4161,13 @@ DIOPI_API diopiError_t diopiLinspace(diopiContextHandle_t ctx, diopiTensorHandle
                                      int64_t steps);
 
 /**
- * @brief Arange operator.
+ * @brief Writes the arithmetic progression start, start+step, ... stopping before end. Same semantics as
+ *        torch.arange.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] start Dtypes: float32, float64.
- * @param[in] end Dtypes: float32, float64.
- * @param[in] step Dtypes: float32, float64.
+ * @param[out] out 1-D tensor of length ceil((end - start) / step) receiving the values. Dtypes: float32, float64.
+ * @param[in] start first value of the progression. Dtypes: float32, float64.
+ * @param[in] end exclusive bound of the progression. Dtypes: float32, float64.
+ * @param[in] step non-zero difference between consecutive values. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3578,11 +4176,13 @@ DIOPI_API diopiError_t diopiArange(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    const diopiScalar_t* step);
 
 /**
- * @brief MeshGrid operator.
+ * @brief Builds coordinate grids from a list of 1-D tensors, the i-th output varying along dimension i only ('ij'
+ *        indexing). Same semantics as torch.meshgrid(indexing='ij').
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] outs Dtypes: float32, float64.
- * @param[in] inputs Dtypes: float32, float64.
- * @param[in] inputsNum Dtypes: int64.
+ * @param[out] outs array of inputsNum caller-allocated tensors, each of shape (len(inputs[0]), ...,
+ *     len(inputs[n-1])). Dtypes: float32, float64.
+ * @param[in] inputs array of inputsNum 1-D (or 0-dim) coordinate tensors. Dtypes: float32, float64.
+ * @param[in] inputsNum number of coordinate tensors and of outputs. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3590,10 +4190,11 @@ DIOPI_API diopiError_t diopiArange(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiMeshGrid(diopiContextHandle_t ctx, diopiTensorHandle_t* outs, diopiConstTensorHandle_t* inputs, int64_t inputsNum);
 
 /**
- * @brief Ones operator.
+ * @brief Fills `out` with ones. Same semantics as torch.ones.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8.
- * @param[in] size
+ * @param[out] out tensor of shape size overwritten with ones. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     int8, uint8.
+ * @param[in] size shape of the result; must match out
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3601,10 +4202,11 @@ DIOPI_API diopiError_t diopiMeshGrid(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiOnes(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiSize_t size);
 
 /**
- * @brief Zeros operator.
+ * @brief Fills `out` with zeros. Same semantics as torch.zeros.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8.
- * @param[in] size
+ * @param[out] out tensor of shape size overwritten with zeros. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, int8, uint8.
+ * @param[in] size shape of the result; must match out
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3612,9 +4214,9 @@ DIOPI_API diopiError_t diopiOnes(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiZeros(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiSize_t size);
 
 /**
- * @brief ZeroInp operator.
+ * @brief Sets every element of the tensor to zero, working in place. Same semantics as torch.Tensor.zero_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] self Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8.
+ * @param[in,out] self tensor cleared in place. Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3622,15 +4224,20 @@ DIOPI_API diopiError_t diopiZeros(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiZeroInp(diopiContextHandle_t ctx, diopiTensorHandle_t self);
 
 /* ========================================================================
- * Comparison, logical and bitwise
+ * Family: logical_bitwise_compare (comparison, logical and bitwise)
  * ======================================================================== */
 
 /**
- * @brief LogicalAnd operator.
+ * @brief Element-wise logical AND of `input` and `other`, treating non-zero values as true; broadcasting applies.
+ *        Same semantics as torch.logical_and.
+ *
+ * Inputs of any dtype are accepted; only zero versus non-zero matters.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean result tensor with the broadcast shape of `input` and `other`. Dtypes: bool.
+ * @param[in] input first operand; non-zero counts as true. Dtypes: float64, float32, float16, int64, int32, int16,
+ *     int8, uint8, bool.
+ * @param[in] other second operand, broadcastable with `input`; non-zero counts as true. Dtypes: float64, float32,
+ *     float16, int64, int32, int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3639,10 +4246,12 @@ DIOPI_API diopiError_t diopiLogicalAnd(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t other);
 
 /**
- * @brief LogicalAndInp operator.
+ * @brief In-place logical AND: input = input AND other, with non-zero treated as true. Same semantics as
+ *        torch.Tensor.logical_and_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other
+ * @param[in,out] input first operand, overwritten with the result (1/true or 0/false in its own dtype). Dtypes:
+ *     float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other second operand, broadcastable to the shape of `input`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3650,11 +4259,16 @@ DIOPI_API diopiError_t diopiLogicalAnd(diopiContextHandle_t ctx, diopiTensorHand
 DIOPI_API diopiError_t diopiLogicalAndInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief LogicalOr operator.
+ * @brief Element-wise logical OR of `input` and `other`, treating non-zero values as true; broadcasting applies. Same
+ *        semantics as torch.logical_or.
+ *
+ * Inputs of any dtype are accepted; only zero versus non-zero matters.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean result tensor with the broadcast shape of `input` and `other`. Dtypes: bool.
+ * @param[in] input first operand; non-zero counts as true. Dtypes: float64, float32, float16, int64, int32, int16,
+ *     int8, uint8, bool.
+ * @param[in] other second operand, broadcastable with `input`; non-zero counts as true. Dtypes: float64, float32,
+ *     float16, int64, int32, int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3663,10 +4277,12 @@ DIOPI_API diopiError_t diopiLogicalOr(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t other);
 
 /**
- * @brief LogicalOrInp operator.
+ * @brief In-place logical OR: input = input OR other, with non-zero treated as true. Same semantics as
+ *        torch.Tensor.logical_or_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other
+ * @param[in,out] input first operand, overwritten with the result (1/true or 0/false in its own dtype). Dtypes:
+ *     float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other second operand, broadcastable to the shape of `input`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3674,10 +4290,13 @@ DIOPI_API diopiError_t diopiLogicalOr(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiLogicalOrInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief LogicalNot operator.
+ * @brief Computes the logical negation of each element: true where the element is zero, false otherwise, writing the
+ *        result to `out`. Same semantics as torch.logical_not.
+ *
+ * Any non-zero value, including NaN, counts as true.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: bool.
+ * @param[in] input source tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3685,9 +4304,14 @@ DIOPI_API diopiError_t diopiLogicalOrInp(diopiContextHandle_t ctx, diopiTensorHa
 DIOPI_API diopiError_t diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief LogicalNotInp operator.
+ * @brief In-place variant of diopiLogicalNot, which computes the logical negation of each element: true where the
+ *        element is zero, false otherwise; the result overwrites `input`. Same semantics as
+ *        torch.Tensor.logical_not_.
+ *
+ * Any non-zero value, including NaN, counts as true.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float64, float32, float16, int64,
+ *     int32, int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3695,11 +4319,15 @@ DIOPI_API diopiError_t diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHand
 DIOPI_API diopiError_t diopiLogicalNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief BitwiseAnd operator.
+ * @brief Element-wise bitwise AND: out = input & other, with broadcasting. Same semantics as torch.bitwise_and.
+ *
+ * For bool tensors this is the logical AND; floating-point inputs are not supported.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] input Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] other Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: int16, int32, int64, int8,
+ *     uint8, bool.
+ * @param[in] input first integer or bool operand. Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[in] other second integer or bool operand, broadcastable with `input`. Dtypes: int16, int32, int64, int8,
+ *     uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3708,10 +4336,10 @@ DIOPI_API diopiError_t diopiBitwiseAnd(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t other);
 
 /**
- * @brief BitwiseAndInp operator.
+ * @brief In-place bitwise AND: input = input & other. Same semantics as torch.Tensor.bitwise_and_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] other
+ * @param[in,out] input first operand, overwritten with the result. Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[in] other second operand, broadcastable to the shape of `input`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3719,11 +4347,12 @@ DIOPI_API diopiError_t diopiBitwiseAnd(diopiContextHandle_t ctx, diopiTensorHand
 DIOPI_API diopiError_t diopiBitwiseAndInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief BitwiseAndScalar operator.
+ * @brief Bitwise AND of every element with a scalar: out = input & other, where the second operand is a scalar. Same
+ *        semantics as torch.bitwise_and with a scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] input Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] other Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[in] input integer or bool tensor operand. Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[in] other integral or boolean scalar operand. Dtypes: int16, int32, int64, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3732,10 +4361,11 @@ DIOPI_API diopiError_t diopiBitwiseAndScalar(diopiContextHandle_t ctx, diopiTens
                                              const diopiScalar_t* other);
 
 /**
- * @brief BitwiseAndInpScalar operator.
+ * @brief In-place bitwise AND with a scalar: input = input & other. Same semantics as torch.Tensor.bitwise_and_ with
+ *        a scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] other
+ * @param[in,out] input tensor operand, overwritten with the result. Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[in] other integral or boolean scalar operand.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3743,11 +4373,15 @@ DIOPI_API diopiError_t diopiBitwiseAndScalar(diopiContextHandle_t ctx, diopiTens
 DIOPI_API diopiError_t diopiBitwiseAndInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief BitwiseOr operator.
+ * @brief Element-wise bitwise OR: out = input | other, with broadcasting. Same semantics as torch.bitwise_or.
+ *
+ * For bool tensors this is the logical OR; floating-point inputs are not supported.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] input Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] other Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: int16, int32, int64, int8,
+ *     uint8, bool.
+ * @param[in] input first integer or bool operand. Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[in] other second integer or bool operand, broadcastable with `input`. Dtypes: int16, int32, int64, int8,
+ *     uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3756,10 +4390,10 @@ DIOPI_API diopiError_t diopiBitwiseOr(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t other);
 
 /**
- * @brief BitwiseOrInp operator.
+ * @brief In-place bitwise OR: input = input | other. Same semantics as torch.Tensor.bitwise_or_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] other
+ * @param[in,out] input first operand, overwritten with the result. Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[in] other second operand, broadcastable to the shape of `input`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3767,11 +4401,12 @@ DIOPI_API diopiError_t diopiBitwiseOr(diopiContextHandle_t ctx, diopiTensorHandl
 DIOPI_API diopiError_t diopiBitwiseOrInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief BitwiseOrScalar operator.
+ * @brief Bitwise OR of every element with a scalar: out = input | other, where the second operand is a scalar. Same
+ *        semantics as torch.bitwise_or with a scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] input Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] other Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[in] input integer or bool tensor operand. Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[in] other integral or boolean scalar operand. Dtypes: int16, int32, int64, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3780,10 +4415,11 @@ DIOPI_API diopiError_t diopiBitwiseOrScalar(diopiContextHandle_t ctx, diopiTenso
                                             const diopiScalar_t* other);
 
 /**
- * @brief BitwiseOrInpScalar operator.
+ * @brief In-place bitwise OR with a scalar: input = input | other. Same semantics as torch.Tensor.bitwise_or_ with a
+ *        scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] other
+ * @param[in,out] input tensor operand, overwritten with the result. Dtypes: int16, int32, int64, int8, uint8, bool.
+ * @param[in] other integral or boolean scalar operand.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3791,10 +4427,13 @@ DIOPI_API diopiError_t diopiBitwiseOrScalar(diopiContextHandle_t ctx, diopiTenso
 DIOPI_API diopiError_t diopiBitwiseOrInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief BitwiseNot operator.
+ * @brief Computes the bitwise complement ~x of each element (logical NOT for bool tensors), writing the result to
+ *        `out`. Same semantics as torch.bitwise_not.
+ *
+ * Only integer and bool tensors are meaningful inputs.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: int16, int32, int64, uint8, int8, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: int16, int32, int64, uint8, int8, bool.
+ * @param[in] input source tensor. Dtypes: int16, int32, int64, uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3802,9 +4441,13 @@ DIOPI_API diopiError_t diopiBitwiseOrInpScalar(diopiContextHandle_t ctx, diopiTe
 DIOPI_API diopiError_t diopiBitwiseNot(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief BitwiseNotInp operator.
+ * @brief In-place variant of diopiBitwiseNot, which computes the bitwise complement ~x of each element (logical NOT
+ *        for bool tensors); the result overwrites `input`. Same semantics as torch.Tensor.bitwise_not_.
+ *
+ * Only integer and bool tensors are meaningful inputs.
  * @param[in] ctx context of the call: stream and temporaries. Dtypes: int16, int32, int64, uint8, int8, bool.
- * @param[in,out] input Dtypes: int16, int32, int64, uint8, int8, bool.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: int16, int32, int64, uint8, int8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3812,11 +4455,16 @@ DIOPI_API diopiError_t diopiBitwiseNot(diopiContextHandle_t ctx, diopiTensorHand
 DIOPI_API diopiError_t diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input);
 
 /**
- * @brief EqScalar operator.
+ * @brief Compares every element of `input` with a scalar, writing true where input == other. Same semantics as
+ *        torch.eq with a scalar.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3824,10 +4472,14 @@ DIOPI_API diopiError_t diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensorH
 DIOPI_API diopiError_t diopiEqScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief EqInpScalar operator.
+ * @brief In-place comparison with a scalar: each element of `input` becomes 1 if input == other holds, else 0. Same
+ *        semantics as torch.Tensor.eq_ with a scalar.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other scalar right-hand operand.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3835,11 +4487,15 @@ DIOPI_API diopiError_t diopiEqScalar(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiEqInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief Eq operator.
+ * @brief Element-wise test input == other with broadcasting, writing true where `input` is equal to `other`. Same
+ *        semantics as torch.eq.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3847,10 +4503,13 @@ DIOPI_API diopiError_t diopiEqInpScalar(diopiContextHandle_t ctx, diopiTensorHan
 DIOPI_API diopiError_t diopiEq(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief EqInp operator.
+ * @brief In-place element-wise test input == other; each element of `input` becomes 1 (true) or 0 (false). Same
+ *        semantics as torch.Tensor.eq_.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input
- * @param[in] other
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3858,11 +4517,15 @@ DIOPI_API diopiError_t diopiEq(diopiContextHandle_t ctx, diopiTensorHandle_t out
 DIOPI_API diopiError_t diopiEqInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief Equal operator.
+ * @brief Checks whether two tensors have the same shape and identical elements, returning a single boolean on the
+ *        host. Same semantics as torch.equal.
+ *
+ * No broadcasting is done: differing shapes give false, and NaN never equals NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out pointer to a host bool set to true if shapes and all elements match. Dtypes: bool.
+ * @param[in] input first tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other second tensor to compare against `input`. Dtypes: float64, float32, float16, int64, int32, int16,
+ *     int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3870,11 +4533,16 @@ DIOPI_API diopiError_t diopiEqInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiEqual(diopiContextHandle_t ctx, bool* out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief NeScalar operator.
+ * @brief Compares every element of `input` with a scalar, writing true where input != other. Same semantics as
+ *        torch.ne with a scalar.
+ *
+ * Any comparison involving NaN is true.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3882,10 +4550,15 @@ DIOPI_API diopiError_t diopiEqual(diopiContextHandle_t ctx, bool* out, diopiCons
 DIOPI_API diopiError_t diopiNeScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief NeInpScalar operator.
+ * @brief In-place comparison with a scalar: each element of `input` becomes 1 if input != other holds, else 0. Same
+ *        semantics as torch.Tensor.ne_ with a scalar.
+ *
+ * Any comparison involving NaN is true.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3893,11 +4566,15 @@ DIOPI_API diopiError_t diopiNeScalar(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiNeInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief Ne operator.
+ * @brief Element-wise test input != other with broadcasting, writing true where `input` is not equal to `other`. Same
+ *        semantics as torch.ne.
+ *
+ * Any comparison involving NaN is true.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3905,10 +4582,15 @@ DIOPI_API diopiError_t diopiNeInpScalar(diopiContextHandle_t ctx, diopiTensorHan
 DIOPI_API diopiError_t diopiNe(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief NeInp operator.
+ * @brief In-place element-wise test input != other; each element of `input` becomes 1 (true) or 0 (false). Same
+ *        semantics as torch.Tensor.ne_.
+ *
+ * Any comparison involving NaN is true.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16,
+ *     int64, int32, int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3916,11 +4598,16 @@ DIOPI_API diopiError_t diopiNe(diopiContextHandle_t ctx, diopiTensorHandle_t out
 DIOPI_API diopiError_t diopiNeInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief GeScalar operator.
+ * @brief Compares every element of `input` with a scalar, writing true where input >= other. Same semantics as
+ *        torch.ge with a scalar.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3928,10 +4615,15 @@ DIOPI_API diopiError_t diopiNeInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiGeScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief GeInpScalar operator.
+ * @brief In-place comparison with a scalar: each element of `input` becomes 1 if input >= other holds, else 0. Same
+ *        semantics as torch.Tensor.ge_ with a scalar.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3939,11 +4631,15 @@ DIOPI_API diopiError_t diopiGeScalar(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiGeInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief Ge operator.
+ * @brief Element-wise test input >= other with broadcasting, writing true where `input` is greater than or equal to
+ *        `other`. Same semantics as torch.ge.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3951,10 +4647,15 @@ DIOPI_API diopiError_t diopiGeInpScalar(diopiContextHandle_t ctx, diopiTensorHan
 DIOPI_API diopiError_t diopiGe(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief GeInp operator.
+ * @brief In-place element-wise test input >= other; each element of `input` becomes 1 (true) or 0 (false). Same
+ *        semantics as torch.Tensor.ge_.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16,
+ *     int64, int32, int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3962,11 +4663,16 @@ DIOPI_API diopiError_t diopiGe(diopiContextHandle_t ctx, diopiTensorHandle_t out
 DIOPI_API diopiError_t diopiGeInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief GtScalar operator.
+ * @brief Compares every element of `input` with a scalar, writing true where input > other. Same semantics as
+ *        torch.gt with a scalar.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3974,10 +4680,15 @@ DIOPI_API diopiError_t diopiGeInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiGtScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief GtInpScalar operator.
+ * @brief In-place comparison with a scalar: each element of `input` becomes 1 if input > other holds, else 0. Same
+ *        semantics as torch.Tensor.gt_ with a scalar.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3985,11 +4696,15 @@ DIOPI_API diopiError_t diopiGtScalar(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiGtInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief Gt operator.
+ * @brief Element-wise test input > other with broadcasting, writing true where `input` is greater than `other`. Same
+ *        semantics as torch.gt.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3997,10 +4712,15 @@ DIOPI_API diopiError_t diopiGtInpScalar(diopiContextHandle_t ctx, diopiTensorHan
 DIOPI_API diopiError_t diopiGt(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief GtInp operator.
+ * @brief In-place element-wise test input > other; each element of `input` becomes 1 (true) or 0 (false). Same
+ *        semantics as torch.Tensor.gt_.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16,
+ *     int64, int32, int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4008,11 +4728,16 @@ DIOPI_API diopiError_t diopiGt(diopiContextHandle_t ctx, diopiTensorHandle_t out
 DIOPI_API diopiError_t diopiGtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief LeScalar operator.
+ * @brief Compares every element of `input` with a scalar, writing true where input <= other. Same semantics as
+ *        torch.le with a scalar.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4020,10 +4745,15 @@ DIOPI_API diopiError_t diopiGtInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiLeScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief LeInpScalar operator.
+ * @brief In-place comparison with a scalar: each element of `input` becomes 1 if input <= other holds, else 0. Same
+ *        semantics as torch.Tensor.le_ with a scalar.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4031,11 +4761,15 @@ DIOPI_API diopiError_t diopiLeScalar(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiLeInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief Le operator.
+ * @brief Element-wise test input <= other with broadcasting, writing true where `input` is less than or equal to
+ *        `other`. Same semantics as torch.le.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
+ *     int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4043,10 +4777,15 @@ DIOPI_API diopiError_t diopiLeInpScalar(diopiContextHandle_t ctx, diopiTensorHan
 DIOPI_API diopiError_t diopiLe(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief LeInp operator.
+ * @brief In-place element-wise test input <= other; each element of `input` becomes 1 (true) or 0 (false). Same
+ *        semantics as torch.Tensor.le_.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16,
+ *     int64, int32, int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4054,11 +4793,16 @@ DIOPI_API diopiError_t diopiLe(diopiContextHandle_t ctx, diopiTensorHandle_t out
 DIOPI_API diopiError_t diopiLeInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief LtScalar operator.
+ * @brief Compares every element of `input` with a scalar, writing true where input < other. Same semantics as
+ *        torch.lt with a scalar.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask, same shape as `input`.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4066,10 +4810,15 @@ DIOPI_API diopiError_t diopiLeInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiLtScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief LtInpScalar operator.
+ * @brief In-place comparison with a scalar: each element of `input` becomes 1 if input < other holds, else 0. Same
+ *        semantics as torch.Tensor.lt_ with a scalar.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4077,11 +4826,14 @@ DIOPI_API diopiError_t diopiLtScalar(diopiContextHandle_t ctx, diopiTensorHandle
 DIOPI_API diopiError_t diopiLtInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other);
 
 /**
- * @brief Lt operator.
+ * @brief Element-wise test input < other with broadcasting, writing true where `input` is less than `other`. Same
+ *        semantics as torch.lt.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable with `input`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4089,10 +4841,14 @@ DIOPI_API diopiError_t diopiLtInpScalar(diopiContextHandle_t ctx, diopiTensorHan
 DIOPI_API diopiError_t diopiLt(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief LtInp operator.
+ * @brief In-place element-wise test input < other; each element of `input` becomes 1 (true) or 0 (false). Same
+ *        semantics as torch.Tensor.lt_.
+ *
+ * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
+ *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4100,15 +4856,17 @@ DIOPI_API diopiError_t diopiLt(diopiContextHandle_t ctx, diopiTensorHandle_t out
 DIOPI_API diopiError_t diopiLtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /* ========================================================================
- * Reductions and scans
+ * Family: reduction_scan (reductions and scans)
  * ======================================================================== */
 
 /**
- * @brief Mean operator.
+ * @brief Arithmetic mean of `input` over the given dimensions. Same semantics as torch.mean.
+ *
+ * Keeping reduced dimensions with size 1 is inferred from the shape of `out`, and an empty reduction gives NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] dim Dtypes: int32, int64.
+ * @param[out] out reduced tensor receiving the means. Dtypes: float32, float64, float16.
+ * @param[in] input tensor to average. Dtypes: float32, float64, float16.
+ * @param[in] dim dimensions to reduce; empty means reduce over all elements. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4116,11 +4874,14 @@ DIOPI_API diopiError_t diopiLtInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t dim);
 
 /**
- * @brief Sum operator.
+ * @brief Sum of the elements of `input` over the given dimensions. Same semantics as torch.sum.
+ *
+ * Keeping reduced dimensions with size 1 is inferred from the shape of `out`, and an empty reduction gives 0.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] dim Dtypes: int32, int64.
+ * @param[out] out reduced tensor receiving the sums; its dtype selects the accumulation/result type. Dtypes: float32,
+ *     float64, float16.
+ * @param[in] input tensor to sum. Dtypes: float32, float64, float16.
+ * @param[in] dim dimensions to reduce; empty means reduce over all elements. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4128,12 +4889,15 @@ DIOPI_API diopiError_t diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiSum(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t dim);
 
 /**
- * @brief Std operator.
+ * @brief Standard deviation of `input` over the given dimensions: sqrt(sum((x - mean)^2) / (N - correction)). Same
+ *        semantics as torch.std.
+ *
+ * Keeping reduced dimensions is inferred from the shape of `out`; if N - correction <= 0 the result is NaN or inf.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] dim Dtypes: int32, int64.
- * @param[in] correction
+ * @param[out] out reduced tensor receiving the standard deviations. Dtypes: float32, float64, float16.
+ * @param[in] input tensor whose spread is measured. Dtypes: float32, float64, float16.
+ * @param[in] dim dimensions to reduce; empty means reduce over all elements. Dtypes: int32, int64.
+ * @param[in] correction value subtracted from the sample count N in the divisor; 1 gives Bessel's correction.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4142,12 +4906,17 @@ DIOPI_API diopiError_t diopiStd(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 const diopiScalar_t* correction);
 
 /**
- * @brief Min operator.
+ * @brief Finds the minimum of `input` along one dimension together with the position where it occurs. Same semantics
+ *        as torch.min(input, dim).
+ *
+ * Whether `dim` is kept with size 1 is inferred from the output shape; NaN is treated as the minimum if present.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] min Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[out] min_indices Dtypes: int32, int64.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim Dtypes: int64.
+ * @param[out] min tensor receiving the minimum values along `dim`. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, uint8, int8, bool.
+ * @param[out] min_indices tensor receiving the index of each minimum along `dim`; same shape as `min`. Dtypes: int32,
+ *     int64.
+ * @param[in] input tensor to search. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[in] dim dimension to reduce; negative values count from the end. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4156,10 +4925,15 @@ DIOPI_API diopiError_t diopiMin(diopiContextHandle_t ctx, diopiTensorHandle_t mi
                                 int64_t dim);
 
 /**
- * @brief MinAll operator.
+ * @brief Returns the smallest element of the whole tensor as a zero-dimensional result. Same semantics as
+ *        torch.min(input).
+ *
+ * If any element is NaN the result is NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] min Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[out] min zero-dimensional tensor receiving the minimum value. Dtypes: float32, float64, float16, int16,
+ *     int32, int64, uint8, int8, bool.
+ * @param[in] input tensor to search; must be non-empty. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4167,12 +4941,17 @@ DIOPI_API diopiError_t diopiMin(diopiContextHandle_t ctx, diopiTensorHandle_t mi
 DIOPI_API diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_t min, diopiConstTensorHandle_t input);
 
 /**
- * @brief Max operator.
+ * @brief Finds the maximum of `input` along one dimension together with the position where it occurs. Same semantics
+ *        as torch.max(input, dim).
+ *
+ * Whether `dim` is kept with size 1 is inferred from the output shape; NaN is treated as the maximum if present.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] max Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[out] max_indices Dtypes: int32, int64.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim Dtypes: int64.
+ * @param[out] max tensor receiving the maximum values along `dim`. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, uint8, int8, bool.
+ * @param[out] max_indices tensor receiving the index of each maximum along `dim`; same shape as `max`. Dtypes: int32,
+ *     int64.
+ * @param[in] input tensor to search. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[in] dim dimension to reduce; negative values count from the end. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4181,10 +4960,15 @@ DIOPI_API diopiError_t diopiMax(diopiContextHandle_t ctx, diopiTensorHandle_t ma
                                 int64_t dim);
 
 /**
- * @brief MaxAll operator.
+ * @brief Returns the largest element of the whole tensor as a zero-dimensional result. Same semantics as
+ *        torch.max(input).
+ *
+ * If any element is NaN the result is NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] max Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[out] max zero-dimensional tensor receiving the maximum value. Dtypes: float32, float64, float16, int16,
+ *     int32, int64, uint8, int8, bool.
+ * @param[in] input tensor to search; must be non-empty. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4192,11 +4976,15 @@ DIOPI_API diopiError_t diopiMax(diopiContextHandle_t ctx, diopiTensorHandle_t ma
 DIOPI_API diopiError_t diopiMaxAll(diopiContextHandle_t ctx, diopiTensorHandle_t max, diopiConstTensorHandle_t input);
 
 /**
- * @brief Any operator.
+ * @brief Tests whether at least one element of `input` is non-zero, either along one dimension or over the whole
+ *        tensor. Same semantics as torch.any.
+ *
+ * An empty reduction yields false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: bool, float16, float32, float64, int16, int32, int64, uint8, int8.
- * @param[in] dim
+ * @param[out] out boolean tensor receiving the reduction result. Dtypes: bool.
+ * @param[in] input tensor to test; non-zero counts as true. Dtypes: bool, float16, float32, float64, int16, int32,
+ *     int64, uint8, int8.
+ * @param[in] dim pointer to the dimension to reduce; null means reduce over all elements.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4204,11 +4992,15 @@ DIOPI_API diopiError_t diopiMaxAll(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim);
 
 /**
- * @brief All operator.
+ * @brief Tests whether every element of `input` is non-zero, either along one dimension or over the whole tensor.
+ *        Same semantics as torch.all.
+ *
+ * An empty reduction yields true.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bool.
- * @param[in] input Dtypes: bool, float16, float32, float64, int16, * int32, int64, uint8, int8.
- * @param[in] dim
+ * @param[out] out boolean tensor receiving the reduction result. Dtypes: bool.
+ * @param[in] input tensor to test; non-zero counts as true. Dtypes: bool, float16, float32, float64, int16, * int32,
+ *     int64, uint8, int8.
+ * @param[in] dim pointer to the dimension to reduce; null means reduce over all elements.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4216,11 +5008,15 @@ DIOPI_API diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim);
 
 /**
- * @brief Cumsum operator.
+ * @brief Running (inclusive prefix) sum of `input` along dimension `dim`: out[i] is the sum of input[0] through
+ *        input[i]. Same semantics as torch.cumsum.
+ *
+ * The accumulation type is given by the dtype of `out`.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim Dtypes: int64.
+ * @param[out] out result tensor, same shape as `input`, holding the prefix sums. Dtypes: float32, float64, float16,
+ *     int16, int32, int64, uint8, int8, bool.
+ * @param[in] input tensor to accumulate. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[in] dim dimension along which sums accumulate; negative values count from the end. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4228,11 +5024,13 @@ DIOPI_API diopiError_t diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiCumsum(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, int64_t dim);
 
 /**
- * @brief CumsumBackward operator.
+ * @brief Gradient of diopiCumsum: each grad_input element is the sum of grad_output from that position to the end
+ *        along `dim` (a reversed cumulative sum).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float16, float32, float64.
- * @param[in] grad_output Dtypes: float16, float32, float64.
- * @param[in] dim Dtypes: int64.
+ * @param[out] grad_input gradient with respect to the cumsum input, same shape as `grad_output`. Dtypes: float16,
+ *     float32, float64.
+ * @param[in] grad_output gradient flowing back from the cumsum result. Dtypes: float16, float32, float64.
+ * @param[in] dim dimension the forward cumsum was taken along. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4241,12 +5039,15 @@ DIOPI_API diopiError_t diopiCumsumBackward(diopiContextHandle_t ctx, diopiTensor
                                            int64_t dim);
 
 /**
- * @brief Argmax operator.
+ * @brief Returns the index of the largest element of `input`, along one dimension or over the flattened tensor. Same
+ *        semantics as torch.argmax.
+ *
+ * When the extreme value occurs several times, the index of the first occurrence is returned.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int64.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim Dtypes: int32, int64.
- * @param[in] keepdim
+ * @param[out] out integer tensor receiving the indices. Dtypes: int32, int64.
+ * @param[in] input tensor to search. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[in] dim pointer to the dimension to reduce; null means search the flattened tensor. Dtypes: int32, int64.
+ * @param[in] keepdim if true, the reduced dimension is kept with size 1.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4255,12 +5056,15 @@ DIOPI_API diopiError_t diopiArgmax(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    bool keepdim);
 
 /**
- * @brief Argmin operator.
+ * @brief Returns the index of the smallest element of `input`, along one dimension or over the flattened tensor. Same
+ *        semantics as torch.argmin.
+ *
+ * When the extreme value occurs several times, the index of the first occurrence is returned.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int64.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim Dtypes: int32, int64.
- * @param[in] keepdim
+ * @param[out] out integer tensor receiving the indices. Dtypes: int32, int64.
+ * @param[in] input tensor to search. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[in] dim pointer to the dimension to reduce; null means search the flattened tensor. Dtypes: int32, int64.
+ * @param[in] keepdim if true, the reduced dimension is kept with size 1.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4269,12 +5073,15 @@ DIOPI_API diopiError_t diopiArgmin(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    bool keepdim);
 
 /**
- * @brief Norm operator.
+ * @brief Vector p-norm of `input` over the given dimensions: (sum |x|^p)^(1/p). Same semantics as torch.norm with a
+ *        numeric p.
+ *
+ * p = 0 counts non-zero elements; whether reduced dimensions are kept is inferred from `out`'s shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] p
- * @param[in] dim
+ * @param[out] out reduced tensor receiving the norms. Dtypes: float32, float64, float16.
+ * @param[in] input tensor whose norm is computed. Dtypes: float32, float64, float16.
+ * @param[in] p order of the norm, e.g. 2 for Euclidean; inf/-inf give max/min absolute value.
+ * @param[in] dim dimensions to reduce; empty means reduce over all elements.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4283,14 +5090,18 @@ DIOPI_API diopiError_t diopiNorm(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiSize_t dim);
 
 /**
- * @brief NormBackward operator.
+ * @brief Gradient of diopiNorm: propagates `grad_output` back to the input of the p-norm using the saved forward
+ *        result.
+ *
+ * Where the norm is zero the gradient is defined as zero rather than NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64, float16.
- * @param[in] grad_output Dtypes: float32, float64, float16.
- * @param[in] self Dtypes: float32, float64, float16.
- * @param[in] norm Dtypes: float32, float64, float16.
- * @param[in] dim
- * @param[in] p
+ * @param[out] grad_input gradient with respect to `self`, same shape as `self`. Dtypes: float32, float64, float16.
+ * @param[in] grad_output gradient of the loss with respect to the norm output. Dtypes: float32, float64, float16.
+ * @param[in] self input tensor that was passed to the forward norm. Dtypes: float32, float64, float16.
+ * @param[in] norm norm values produced by the forward pass, shaped like `grad_output`. Dtypes: float32, float64,
+ *     float16.
+ * @param[in] dim dimensions reduced in the forward pass; empty means all.
+ * @param[in] p order of the norm used in the forward pass.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4299,11 +5110,14 @@ DIOPI_API diopiError_t diopiNormBackward(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t self, diopiConstTensorHandle_t norm, diopiSize_t dim, const diopiScalar_t* p);
 
 /**
- * @brief Prod operator.
+ * @brief Product of the elements of `input`, along one dimension or over the whole tensor. Same semantics as
+ *        torch.prod.
+ *
+ * The product over an empty set is 1; keeping the reduced dimension is inferred from `out`'s shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] dim
+ * @param[out] out tensor receiving the products.
+ * @param[in] input tensor to multiply out.
+ * @param[in] dim pointer to the dimension to reduce; null means multiply all elements.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4311,12 +5125,15 @@ DIOPI_API diopiError_t diopiNormBackward(diopiContextHandle_t ctx, diopiTensorHa
 DIOPI_API diopiError_t diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim);
 
 /**
- * @brief Amax operator.
+ * @brief Maximum values of `self` over the given dimensions, without indices. Same semantics as torch.amax.
+ *
+ * NaN propagates: a slice containing NaN yields NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float64, float32, float16, int16, int32, int64, int8, uint8.
- * @param[in] self Dtypes: float64, float32, float16, int16, int32, int64, int8, uint8.
- * @param[in] dim
- * @param[in] keepdim Dtypes: bool.
+ * @param[out] out reduced tensor receiving the maxima. Dtypes: float64, float32, float16, int16, int32, int64, int8,
+ *     uint8.
+ * @param[in] self tensor to search. Dtypes: float64, float32, float16, int16, int32, int64, int8, uint8.
+ * @param[in] dim dimensions to reduce; empty means reduce over all dimensions.
+ * @param[in] keepdim if true, reduced dimensions are kept with size 1. Dtypes: bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4324,15 +5141,18 @@ DIOPI_API diopiError_t diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiAmax(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t self, diopiSize_t dim, bool keepdim);
 
 /* ========================================================================
- * Softmax
+ * Family: softmax (softmax)
  * ======================================================================== */
 
 /**
- * @brief Softmax operator.
+ * @brief Softmax along one dimension: out = exp(input) / sum(exp(input)) over dim. Same semantics as
+ *        torch.nn.functional.softmax.
+ *
+ * Implementations subtract the maximum along dim first for numerical stability.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] dim Dtypes: int64.
+ * @param[out] out probabilities; same shape as input. Dtypes: float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[in] dim dimension normalized to sum to one; negative values count from the end. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4340,12 +5160,13 @@ DIOPI_API diopiError_t diopiAmax(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiSoftmax(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, int64_t dim);
 
 /**
- * @brief SoftmaxBackward operator.
+ * @brief Backward of diopiSoftmax via its result: grad_input = output * (grad_output - sum(grad_output * output,
+ *        dim)).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] output Dtypes: float32, float64.
- * @param[in] dim Dtypes: int64.
+ * @param[out] grad_input gradient for input; same shape as output. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the softmax result. Dtypes: float32, float64.
+ * @param[in] output result of the forward softmax. Dtypes: float32, float64.
+ * @param[in] dim softmax dimension used in the forward call. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4354,11 +5175,12 @@ DIOPI_API diopiError_t diopiSoftmaxBackward(diopiContextHandle_t ctx, diopiTenso
                                             diopiConstTensorHandle_t output, int64_t dim);
 
 /**
- * @brief LogSoftmax operator.
+ * @brief Log of softmax along one dimension: out = input - logsumexp(input, dim). Same semantics as
+ *        torch.nn.functional.log_softmax.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] dim Dtypes: int64.
+ * @param[out] out log-probabilities; same shape as input. Dtypes: float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[in] dim dimension over which the normalization is done. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4366,12 +5188,12 @@ DIOPI_API diopiError_t diopiSoftmaxBackward(diopiContextHandle_t ctx, diopiTenso
 DIOPI_API diopiError_t diopiLogSoftmax(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, int64_t dim);
 
 /**
- * @brief LogSoftmaxBackward operator.
+ * @brief Backward of diopiLogSoftmax via its result: grad_input = grad_output - exp(output) * sum(grad_output, dim).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64.
- * @param[in] grad_output Dtypes: float32, float64.
- * @param[in] output Dtypes: float32, float64.
- * @param[in] dim Dtypes: int64.
+ * @param[out] grad_input gradient for input; same shape as output. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the log-softmax result. Dtypes: float32, float64.
+ * @param[in] output result of the forward log-softmax. Dtypes: float32, float64.
+ * @param[in] dim dimension used in the forward call. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4380,16 +5202,22 @@ DIOPI_API diopiError_t diopiLogSoftmaxBackward(diopiContextHandle_t ctx, diopiTe
                                                diopiConstTensorHandle_t output, int64_t dim);
 
 /* ========================================================================
- * Indexing, gather and scatter
+ * Family: indexing_gather_scatter (indexing, gather and scatter)
  * ======================================================================== */
 
 /**
- * @brief Index operator.
+ * @brief Advanced (integer or boolean) indexing: returns input[indices[0], indices[1], ...], where a NULL entry keeps
+ *        the whole dimension. Same semantics as torch.ops.aten.index (tensor subscripting with index tensors).
+ *
+ * Index tensors are broadcast together; a boolean mask entry is equivalent to the index tensors of its nonzero
+ * positions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
- * @param[in] input Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
- * @param[in] indices Dtypes: int32, int64, uint8, bool.
- * @param[in] nums Dtypes: int64.
+ * @param[out] out result of the indexing; callee allocates it through diopiRequireTensor and stores the handle here.
+ *     Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
+ * @param[in] input tensor to index. Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
+ * @param[in] indices array of nums index tensors, one per leading dimension; NULL entries select the full dimension.
+ *     Dtypes: int32, int64, uint8, bool.
+ * @param[in] nums number of entries in indices, at most the rank of input. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4398,13 +5226,19 @@ DIOPI_API diopiError_t diopiIndex(diopiContextHandle_t ctx, diopiTensorHandle_t*
                                   diopiConstTensorHandle_t* indices, int64_t nums);
 
 /**
- * @brief IndexBackward operator.
+ * @brief Backward of diopiIndex: accumulates grad_output into a zero tensor shaped like the forward input at the
+ *        indexed positions, summing repeated indices.
+ *
+ * Equivalent to index_put with accumulate = true on a zero tensor.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64, float16.
- * @param[in,out] zeros_like_input Dtypes: float32, float64, float16.
- * @param[in] indices Dtypes: int32, int64, uint8, bool.
- * @param[in] nums Dtypes: int64.
- * @param[in] grad_output Dtypes: float32, float64, float16.
+ * @param[out] grad_input written with the gradient for input; same shape as the forward input. Dtypes: float32,
+ *     float64, float16.
+ * @param[in,out] zeros_like_input zero-filled scratch tensor shaped like the forward input; its content may be
+ *     modified. Dtypes: float32, float64, float16.
+ * @param[in] indices the same array of index tensors as in the forward call; NULL entries select whole dimensions.
+ *     Dtypes: int32, int64, uint8, bool.
+ * @param[in] nums number of entries in indices. Dtypes: int64.
+ * @param[in] grad_output gradient of the loss with respect to the indexing result. Dtypes: float32, float64, float16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4413,12 +5247,14 @@ DIOPI_API diopiError_t diopiIndexBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t* indices, int64_t nums, diopiConstTensorHandle_t grad_output);
 
 /**
- * @brief IndexSelect operator.
+ * @brief Gathers whole slices of `input` along dimension dim at the positions listed in a 1-D index. Same semantics
+ *        as torch.index_select.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
- * @param[in] input Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
- * @param[in] dim Dtypes: int64.
- * @param[in] index Dtypes: int32, int64.
+ * @param[out] out result; shape of input with size along dim replaced by len(index). Dtypes: int32, int16, int64,
+ *     uint8, int8, bool, float32, float64, float16.
+ * @param[in] input source tensor. Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
+ * @param[in] dim dimension along which slices are picked; negative values count from the end. Dtypes: int64.
+ * @param[in] index 1-D tensor of positions along dim. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4427,13 +5263,16 @@ DIOPI_API diopiError_t diopiIndexSelect(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t index);
 
 /**
- * @brief IndexSelectBackward operator.
+ * @brief Backward of diopiIndexSelect: adds each slice of the incoming gradient back into the input position it was
+ *        taken from, starting from zeros.
+ *
+ * Positions that appear several times in index receive the sum of their gradients.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64, float16.
- * @param[in] grad Dtypes: float32, float64, float16.
- * @param[in] input_sizes Dtypes: int32, int64.
- * @param[in] dim Dtypes: int64.
- * @param[in] index Dtypes: int32, int64.
+ * @param[out] grad_input written with the gradient for input, shape input_sizes. Dtypes: float32, float64, float16.
+ * @param[in] grad gradient of the index_select result. Dtypes: float32, float64, float16.
+ * @param[in] input_sizes shape of the forward input. Dtypes: int32, int64.
+ * @param[in] dim dimension used in the forward call. Dtypes: int64.
+ * @param[in] index 1-D positions used in the forward call. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4442,12 +5281,14 @@ DIOPI_API diopiError_t diopiIndexSelectBackward(diopiContextHandle_t ctx, diopiT
                                                 diopiSize_t input_sizes, int64_t dim, diopiConstTensorHandle_t index);
 
 /**
- * @brief Select operator.
+ * @brief Takes the slice of `input` at a single position along dimension dim, removing that dimension. Same semantics
+ *        as torch.select.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
- * @param[in] input Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
- * @param[in] dim Dtypes: int64.
- * @param[in] index Dtypes: int64.
+ * @param[out] out result with rank one less than input. Dtypes: int32, int16, int64, uint8, int8, bool, float32,
+ *     float64, float16.
+ * @param[in] input source tensor. Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
+ * @param[in] dim dimension to slice; negative values count from the end. Dtypes: int64.
+ * @param[in] index position along dim; negative values count from the end. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4455,13 +5296,16 @@ DIOPI_API diopiError_t diopiIndexSelectBackward(diopiContextHandle_t ctx, diopiT
 DIOPI_API diopiError_t diopiSelect(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, int64_t dim, int64_t index);
 
 /**
- * @brief SelectBackward operator.
+ * @brief Backward of diopiSelect: produces a zero tensor of the input shape whose slice at index along dim holds
+ *        grad_output.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
- * @param[in] grad_output Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
- * @param[in] input_sizes Dtypes: int32, int16, int64, uint8, int8.
- * @param[in] dim Dtypes: int64.
- * @param[in] index Dtypes: int64.
+ * @param[out] grad_input written with the gradient for input, shape input_sizes. Dtypes: int32, int16, int64, uint8,
+ *     int8, bool, float32, float64, float16.
+ * @param[in] grad_output gradient of the selected slice. Dtypes: int32, int16, int64, uint8, int8, bool, float32,
+ *     float64, float16.
+ * @param[in] input_sizes shape of the forward input. Dtypes: int32, int16, int64, uint8, int8.
+ * @param[in] dim dimension used in the forward call. Dtypes: int64.
+ * @param[in] index position used in the forward call. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4470,13 +5314,17 @@ DIOPI_API diopiError_t diopiSelectBackward(diopiContextHandle_t ctx, diopiTensor
                                            diopiSize_t input_sizes, int64_t dim, int64_t index);
 
 /**
- * @brief SelectScatter operator.
+ * @brief Copies `input` into `out` and then overwrites the slice at position index along dim with `src`. Same
+ *        semantics as torch.select_scatter.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] src Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim Dtypes: int64.
- * @param[in] index Dtypes: int64.
+ * @param[out] out result, same shape as input. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
+ *     bool.
+ * @param[in] input tensor providing all values outside the embedded slice. Dtypes: float32, float64, float16, int16,
+ *     int32, int64, uint8, int8, bool.
+ * @param[in] src slice to embed; shape of input with dim removed. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, uint8, int8, bool.
+ * @param[in] dim dimension on which the slice lies. Dtypes: int64.
+ * @param[in] index position of the slice along dim. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4485,15 +5333,19 @@ DIOPI_API diopiError_t diopiSelectScatter(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t src, int64_t dim, int64_t index);
 
 /**
- * @brief SliceScatter operator.
+ * @brief Copies `input` into `out` and then overwrites the strided range start:end:step along dim with `src`. Same
+ *        semantics as torch.slice_scatter.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] src Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim Dtypes: int64.
- * @param[in] start Dtypes: int64.
- * @param[in] end Dtypes: int64.
- * @param[in] step Dtypes: int64.
+ * @param[out] out result, same shape as input. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
+ *     bool.
+ * @param[in] input tensor providing all values outside the written range. Dtypes: float32, float64, float16, int16,
+ *     int32, int64, uint8, int8, bool.
+ * @param[in] src values to embed; shape matches input[start:end:step] along dim. Dtypes: float32, float64, float16,
+ *     int16, int32, int64, uint8, int8, bool.
+ * @param[in] dim dimension along which the range runs. Dtypes: int64.
+ * @param[in] start first index of the range. Dtypes: int64.
+ * @param[in] end exclusive end of the range. Dtypes: int64.
+ * @param[in] step stride between written indices, positive. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4502,14 +5354,15 @@ DIOPI_API diopiError_t diopiSliceScatter(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t src, int64_t dim, int64_t start, int64_t end, int64_t step);
 
 /**
- * @brief Slice operator.
+ * @brief Extracts the strided range start:end:step of `input` along dimension dim. Same semantics as Python slicing
+ *        input[..., start:end:step, ...] (torch.ops.aten.slice).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] null_out
- * @param[in] input
- * @param[in] dim
- * @param[in] start
- * @param[in] end
- * @param[in] step
+ * @param[out] null_out result; input's shape with the dim extent replaced by the number of selected indices
+ * @param[in] input source tensor
+ * @param[in] dim dimension to slice
+ * @param[in] start first index taken, clamped to the valid range
+ * @param[in] end exclusive stop index, clamped to the dimension size
+ * @param[in] step stride between taken indices, positive
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4518,15 +5371,16 @@ DIOPI_API diopiError_t diopiSlice(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   int64_t end, int64_t step);
 
 /**
- * @brief SliceBackward operator.
+ * @brief Backward of diopiSlice: places grad_output into the strided range start:end:step along dim of a zero tensor
+ *        with the input shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input_sizes
- * @param[in] dim
- * @param[in] start
- * @param[in] end
- * @param[in] step
+ * @param[out] grad_input written with the gradient for input, shape input_sizes
+ * @param[in] grad_output gradient of the sliced result
+ * @param[in] input_sizes shape of the forward input
+ * @param[in] dim dimension used in the forward call
+ * @param[in] start start index used in the forward call
+ * @param[in] end end index used in the forward call
+ * @param[in] step step used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4535,12 +5389,16 @@ DIOPI_API diopiError_t diopiSliceBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiSize_t input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
 
 /**
- * @brief MaskedScatter operator.
+ * @brief Copies `input` to `out`, then fills the positions where mask is true with consecutive elements of `source`
+ *        taken in row-major order. Same semantics as torch.Tensor.masked_scatter.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] mask Dtypes: bool.
- * @param[in] source Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[out] out result, same shape as input. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
+ *     bool.
+ * @param[in] input tensor providing values where mask is false. Dtypes: float32, float64, float16, int16, int32,
+ *     int64, uint8, int8, bool.
+ * @param[in] mask boolean mask broadcastable to input. Dtypes: bool.
+ * @param[in] source tensor whose leading elements, in order, fill the true positions; needs at least as many
+ *     elements. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4549,10 +5407,14 @@ DIOPI_API diopiError_t diopiMaskedScatter(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t mask, diopiConstTensorHandle_t source);
 
 /**
- * @brief Nonzero operator.
+ * @brief Returns the coordinates of all non-zero elements of `input`, one row per element in row-major order. Same
+ *        semantics as torch.nonzero.
+ *
+ * The output size depends on the data, which is why the callee allocates it.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int64.
- * @param[in] input Dtypes: float32, float16, float64, int16, int32, int64, uint8, int8, bool.
+ * @param[out] out (count, input rank) index matrix; callee allocates it through diopiRequireTensor and stores the
+ *     handle here. Dtypes: int32, int64.
+ * @param[in] input tensor to scan. Dtypes: float32, float16, float64, int16, int32, int64, uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4560,12 +5422,15 @@ DIOPI_API diopiError_t diopiMaskedScatter(diopiContextHandle_t ctx, diopiTensorH
 DIOPI_API diopiError_t diopiNonzero(diopiContextHandle_t ctx, diopiTensorHandle_t* out, diopiConstTensorHandle_t input);
 
 /**
- * @brief EmbeddingRenorm_ operator.
+ * @brief In place, rescales every row of the embedding table referenced in `indices` whose norm_type-norm exceeds
+ *        max_norm so that its norm becomes max_norm. Same semantics as torch.embedding_renorm_.
+ *
+ * Rows not referenced by indices are never touched.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] inout Dtypes: float32, float64.
- * @param[in] indices Dtypes: int32, int64.
- * @param[in] max_norm Dtypes: double.
- * @param[in] norm_type Dtypes: double.
+ * @param[in,out] inout embedding table (num_embeddings, embedding_dim), modified in place. Dtypes: float32, float64.
+ * @param[in] indices row indices whose rows are checked; duplicates are processed once. Dtypes: int32, int64.
+ * @param[in] max_norm largest allowed norm of a row. Dtypes: double.
+ * @param[in] norm_type order p of the norm, e.g. 2. Dtypes: double.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4574,14 +5439,16 @@ DIOPI_API diopiError_t diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTens
                                              double norm_type);
 
 /**
- * @brief Embedding operator.
+ * @brief Looks up rows of an embedding table: out[..., :] = weight[indices[...], :]. Same semantics as
+ *        torch.nn.functional.embedding.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] weight Dtypes: float32, float64.
- * @param[in] indices Dtypes: int32, int64.
- * @param[in] padding_idx Dtypes: int64.
- * @param[in] scale_grad_byfreq Dtypes: bool.
- * @param[in] sparse Dtypes: bool.
+ * @param[out] out result of shape indices.shape + (embedding_dim). Dtypes: float32, float64.
+ * @param[in] weight embedding table of shape (num_embeddings, embedding_dim). Dtypes: float32, float64.
+ * @param[in] indices integer row indices of any shape. Dtypes: int32, int64.
+ * @param[in] padding_idx row whose gradient is kept at zero (negative for none); forward values are unaffected.
+ *     Dtypes: int64.
+ * @param[in] scale_grad_byfreq only meaningful for the backward pass; ignored by the lookup. Dtypes: bool.
+ * @param[in] sparse only meaningful for the backward pass; ignored by the lookup. Dtypes: bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4590,15 +5457,16 @@ DIOPI_API diopiError_t diopiEmbedding(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t indices, int64_t padding_idx, bool scale_grad_byfreq, bool sparse);
 
 /**
- * @brief EmbeddingBackward operator.
+ * @brief Backward of diopiEmbedding: sums the incoming gradient rows into a dense weight-gradient table according to
+ *        the looked-up indices.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] grad Dtypes: float32, float64.
- * @param[in] indices Dtypes: int32, int64.
- * @param[in] num_weights Dtypes: int64.
- * @param[in] padding_idx Dtypes: int64.
- * @param[in] scale_grad_byfreq Dtypes: bool.
- * @param[in] sparse Dtypes: bool.
+ * @param[out] out written with the weight gradient, shape (num_weights, embedding_dim). Dtypes: float32, float64.
+ * @param[in] grad gradient of the lookup result, shape indices.shape + (embedding_dim). Dtypes: float32, float64.
+ * @param[in] indices row indices used in the forward call. Dtypes: int32, int64.
+ * @param[in] num_weights number of rows of the embedding table. Dtypes: int64.
+ * @param[in] padding_idx row whose gradient stays zero. Dtypes: int64.
+ * @param[in] scale_grad_byfreq if true, each row gradient is divided by how often that index occurs. Dtypes: bool.
+ * @param[in] sparse requests a sparse gradient in frameworks that support it; the result here is dense. Dtypes: bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4608,11 +5476,12 @@ DIOPI_API diopiError_t diopiEmbeddingBackward(diopiContextHandle_t ctx, diopiTen
                                               bool sparse);
 
 /**
- * @brief OneHot operator.
+ * @brief Encodes integer class labels as one-hot vectors along a new trailing dimension. Same semantics as
+ *        torch.nn.functional.one_hot.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int64.
- * @param[in] input Dtypes: int32, int64.
- * @param[in] num_classes Dtypes: int64.
+ * @param[out] out result of shape input.shape + (num_classes), holding 0 and 1. Dtypes: int32, int64.
+ * @param[in] input non-negative class labels. Dtypes: int32, int64.
+ * @param[in] num_classes length of each one-hot vector; -1 means max(input) + 1. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4620,12 +5489,16 @@ DIOPI_API diopiError_t diopiEmbeddingBackward(diopiContextHandle_t ctx, diopiTen
 DIOPI_API diopiError_t diopiOneHot(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, int64_t num_classes);
 
 /**
- * @brief Where operator.
+ * @brief Elementwise selection: out = condition ? input : other, after broadcasting all three. Same semantics as
+ *        torch.where(condition, input, other).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bool.
- * @param[in] condition Dtypes: uint8, bool.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bool.
- * @param[in] other Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bool.
+ * @param[out] out result with the broadcast shape of condition, input and other. Dtypes: float16, float32, float64,
+ *     int16, int32, int64, uint8, int8, bool.
+ * @param[in] condition boolean selector. Dtypes: uint8, bool.
+ * @param[in] input values taken where condition is true. Dtypes: float16, float32, float64, int16, int32, int64,
+ *     uint8, int8, bool.
+ * @param[in] other values taken where condition is false. Dtypes: float16, float32, float64, int16, int32, int64,
+ *     uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4634,12 +5507,13 @@ DIOPI_API diopiError_t diopiWhere(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
 
 /**
- * @brief MaskedFill operator.
+ * @brief Copies `input` to `out` and replaces the elements where mask is true with the value held in a 0-dim tensor.
+ *        Same semantics as torch.masked_fill with a tensor value.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] mask Dtypes: bool.
- * @param[in] value Dtypes: float32, float64, float16.
+ * @param[out] out result, same shape as input. Dtypes: float32, float64, float16.
+ * @param[in] input source tensor. Dtypes: float32, float64, float16.
+ * @param[in] mask boolean mask broadcastable to input. Dtypes: bool.
+ * @param[in] value 0-dim tensor holding the fill value. Dtypes: float32, float64, float16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4648,11 +5522,12 @@ DIOPI_API diopiError_t diopiMaskedFill(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t mask, diopiConstTensorHandle_t value);
 
 /**
- * @brief MaskedFillInp operator.
+ * @brief In-place version of diopiMaskedFill: overwrites the elements of `input` where mask is true with the value of
+ *        a 0-dim tensor.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16.
- * @param[in] mask Dtypes: bool.
- * @param[in] value Dtypes: float32, float64, float16.
+ * @param[in,out] input tensor modified in place. Dtypes: float32, float64, float16.
+ * @param[in] mask boolean mask broadcastable to input. Dtypes: bool.
+ * @param[in] value 0-dim tensor holding the fill value. Dtypes: float32, float64, float16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4661,12 +5536,13 @@ DIOPI_API diopiError_t diopiMaskedFillInp(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t value);
 
 /**
- * @brief MaskedFillScalar operator.
+ * @brief Copies `input` to `out` and replaces the elements where mask is true with a scalar. Same semantics as
+ *        torch.masked_fill with a number.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] mask Dtypes: bool.
- * @param[in] value Dtypes: float32, float64, float16.
+ * @param[out] out result, same shape as input. Dtypes: float32, float64, float16.
+ * @param[in] input source tensor. Dtypes: float32, float64, float16.
+ * @param[in] mask boolean mask broadcastable to input. Dtypes: bool.
+ * @param[in] value scalar fill value. Dtypes: float32, float64, float16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4675,11 +5551,12 @@ DIOPI_API diopiError_t diopiMaskedFillScalar(diopiContextHandle_t ctx, diopiTens
                                              diopiConstTensorHandle_t mask, const diopiScalar_t* value);
 
 /**
- * @brief MaskedFillInpScalar operator.
+ * @brief In-place version of diopiMaskedFillScalar: overwrites the elements of `input` where mask is true with a
+ *        scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input
- * @param[in] mask Dtypes: bool.
- * @param[in] value Dtypes: float32, float64, float16.
+ * @param[in,out] input tensor modified in place
+ * @param[in] mask boolean mask broadcastable to input. Dtypes: bool.
+ * @param[in] value scalar fill value. Dtypes: float32, float64, float16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4688,11 +5565,13 @@ DIOPI_API diopiError_t diopiMaskedFillInpScalar(diopiContextHandle_t ctx, diopiT
                                                 const diopiScalar_t* value);
 
 /**
- * @brief MaskedSelect operator.
+ * @brief Collects the elements of `input` at the positions where mask is true into a 1-D tensor, in row-major order.
+ *        Same semantics as torch.masked_select.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] mask
+ * @param[out] out 1-D result, one entry per true mask position; callee allocates it through diopiRequireTensor and
+ *     stores the handle here
+ * @param[in] input source tensor
+ * @param[in] mask boolean mask broadcastable with input
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4701,12 +5580,13 @@ DIOPI_API diopiError_t diopiMaskedSelect(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t mask);
 
 /**
- * @brief MaskedSelectBackward operator.
+ * @brief Backward of diopiMaskedSelect: scatters the 1-D gradient back to the positions where mask is true, leaving
+ *        zeros elsewhere.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] input
- * @param[in] mask
+ * @param[out] grad_input written with the gradient for input, same shape as input
+ * @param[in] grad_output 1-D gradient of the selected elements
+ * @param[in] input tensor from the forward call (used for its shape)
+ * @param[in] mask boolean mask from the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4715,13 +5595,14 @@ DIOPI_API diopiError_t diopiMaskedSelectBackward(diopiContextHandle_t ctx, diopi
                                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t mask);
 
 /**
- * @brief IndexFillScalar operator.
+ * @brief Copies `input` to `out` and sets every slice along dim whose position is listed in index to a scalar. Same
+ *        semantics as torch.index_fill with a number.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] dim
- * @param[in] index
- * @param[in] value
+ * @param[out] out result, same shape as input
+ * @param[in] input source tensor
+ * @param[in] dim dimension along which slices are filled
+ * @param[in] index 1-D positions along dim to fill
+ * @param[in] value scalar fill value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4730,13 +5611,14 @@ DIOPI_API diopiError_t diopiIndexFillScalar(diopiContextHandle_t ctx, diopiTenso
                                             diopiConstTensorHandle_t index, const diopiScalar_t* value);
 
 /**
- * @brief IndexFill operator.
+ * @brief Copies `input` to `out` and sets every slice along dim whose position is listed in index to the value of a
+ *        0-dim tensor. Same semantics as torch.index_fill with a tensor value.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] dim
- * @param[in] index
- * @param[in] value
+ * @param[out] out result, same shape as input
+ * @param[in] input source tensor
+ * @param[in] dim dimension along which slices are filled
+ * @param[in] index 1-D positions along dim to fill
+ * @param[in] value 0-dim tensor holding the fill value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4745,12 +5627,13 @@ DIOPI_API diopiError_t diopiIndexFill(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t index, diopiConstTensorHandle_t value);
 
 /**
- * @brief IndexFillInpScalar operator.
+ * @brief In-place version of diopiIndexFillScalar: sets the slices of `input` along dim at the listed positions to a
+ *        scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input
- * @param[in] dim
- * @param[in] index
- * @param[in] value
+ * @param[out] input tensor modified in place
+ * @param[in] dim dimension along which slices are filled
+ * @param[in] index 1-D positions along dim to fill
+ * @param[in] value scalar fill value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4759,12 +5642,13 @@ DIOPI_API diopiError_t diopiIndexFillInpScalar(diopiContextHandle_t ctx, diopiTe
                                                const diopiScalar_t* value);
 
 /**
- * @brief IndexFillInp operator.
+ * @brief In-place version of diopiIndexFill: sets the slices of `input` along dim at the listed positions to the
+ *        value of a 0-dim tensor.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input
- * @param[in] dim
- * @param[in] index
- * @param[in] value
+ * @param[out] input tensor modified in place
+ * @param[in] dim dimension along which slices are filled
+ * @param[in] index 1-D positions along dim to fill
+ * @param[in] value 0-dim tensor holding the fill value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4773,12 +5657,15 @@ DIOPI_API diopiError_t diopiIndexFillInp(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t value);
 
 /**
- * @brief Gather operator.
+ * @brief Picks values along dimension dim using an index tensor: out[i][j][k] = input[index[i][j][k]][j][k] for dim =
+ *        0, and analogously for other dims. Same semantics as torch.gather.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim Dtypes: int64.
- * @param[in] index Dtypes: int32, int64.
+ * @param[out] out result, same shape as index. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
+ *     bool.
+ * @param[in] input source tensor. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[in] dim dimension along which values are picked. Dtypes: int64.
+ * @param[in] index positions along dim; same rank as input, other extents not larger than input's. Dtypes: int32,
+ *     int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4787,13 +5674,19 @@ DIOPI_API diopiError_t diopiGather(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t index);
 
 /**
- * @brief GatherBackward operator.
+ * @brief Backward of diopiGather: scatter-adds grad_output into a zero tensor shaped like input at the gathered
+ *        positions.
+ *
+ * Positions gathered several times receive the sum of the corresponding gradients.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] grad_output Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim Dtypes: int64.
- * @param[in] index Dtypes: int32, int64.
+ * @param[out] grad_input written with the gradient for input, same shape as input. Dtypes: float32, float64, float16,
+ *     int16, int32, int64, uint8, int8, bool.
+ * @param[in] grad_output gradient of the gather result, same shape as index. Dtypes: float32, float64, float16,
+ *     int16, int32, int64, uint8, int8, bool.
+ * @param[in] input tensor from the forward call (used for its shape). Dtypes: float32, float64, float16, int16,
+ *     int32, int64, uint8, int8, bool.
+ * @param[in] dim dimension used in the forward call. Dtypes: int64.
+ * @param[in] index index tensor used in the forward call. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4802,13 +5695,17 @@ DIOPI_API diopiError_t diopiGatherBackward(diopiContextHandle_t ctx, diopiTensor
                                            diopiConstTensorHandle_t input, int64_t dim, diopiConstTensorHandle_t index);
 
 /**
- * @brief ScatterInp operator.
+ * @brief In place, writes the elements of `src` into `input` at positions given by index along dim, optionally
+ *        combining with the existing values. Same semantics as torch.Tensor.scatter_(dim, index, src, reduce=...).
+ *
+ * Without a reduction, the result is unspecified when several index entries hit the same position.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim
- * @param[in] src
- * @param[in] index
- * @param[in] reduce
+ * @param[in,out] input tensor modified in place. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
+ *     bool.
+ * @param[in] dim dimension along which index addresses positions
+ * @param[in] src values to write; at least as large as index in every dimension
+ * @param[in] index target positions along dim; same rank as input
+ * @param[in] reduce NULL or empty to overwrite, or "add" / "multiply" to combine with the existing value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4817,13 +5714,15 @@ DIOPI_API diopiError_t diopiScatterInp(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t index, const char* reduce);
 
 /**
- * @brief ScatterInpScalar operator.
+ * @brief In place, writes one scalar into `input` at every position given by index along dim, optionally combining
+ *        with the existing values. Same semantics as torch.Tensor.scatter_(dim, index, value, reduce=...).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim
- * @param[in] value
- * @param[in] index
- * @param[in] reduce
+ * @param[in,out] input tensor modified in place. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
+ *     bool.
+ * @param[in] dim dimension along which index addresses positions
+ * @param[in] value scalar written at every indexed position
+ * @param[in] index target positions along dim; same rank as input
+ * @param[in] reduce NULL or empty to overwrite, or "add" / "multiply" to combine with the existing value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4832,14 +5731,21 @@ DIOPI_API diopiError_t diopiScatterInpScalar(diopiContextHandle_t ctx, diopiTens
                                              diopiConstTensorHandle_t index, const char* reduce);
 
 /**
- * @brief Scatter operator.
+ * @brief Out-of-place scatter: out is a copy of `input` in which elements of `src` are written at positions given by
+ *        index along dim, optionally reduced with the existing values. Same semantics as torch.scatter.
+ *
+ * Without a reduction, the result is unspecified when several index entries hit the same position.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dim Dtypes: int64.
- * @param[in] src Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] index Dtypes: int32, int64.
- * @param[in] reduce Dtypes: string.
+ * @param[out] out result, same shape as input. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
+ *     bool.
+ * @param[in] input tensor supplying the initial values. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     uint8, int8, bool.
+ * @param[in] dim dimension along which index addresses positions. Dtypes: int64.
+ * @param[in] src values to write; at least as large as index in every dimension. Dtypes: float32, float64, float16,
+ *     int16, int32, int64, uint8, int8, bool.
+ * @param[in] index target positions along dim; same rank as input. Dtypes: int32, int64.
+ * @param[in] reduce NULL or empty to overwrite, or "add" / "multiply" to combine with the existing value. Dtypes:
+ *     string.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4848,14 +5754,16 @@ DIOPI_API diopiError_t diopiScatter(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t src, diopiConstTensorHandle_t index, const char* reduce);
 
 /**
- * @brief ScatterScalar operator.
+ * @brief Out-of-place scatter of a scalar: out is a copy of `input` with the scalar written at every position given
+ *        by index along dim, optionally reduced. Same semantics as torch.scatter with a number.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] dim
- * @param[in] value Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] index
- * @param[in] reduce
+ * @param[out] out result, same shape as input
+ * @param[in] input tensor supplying the initial values
+ * @param[in] dim dimension along which index addresses positions
+ * @param[in] value scalar written at every indexed position. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     uint8, int8, bool.
+ * @param[in] index target positions along dim; same rank as input
+ * @param[in] reduce NULL or empty to overwrite, or "add" / "multiply" to combine with the existing value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4864,13 +5772,19 @@ DIOPI_API diopiError_t diopiScatterScalar(diopiContextHandle_t ctx, diopiTensorH
                                           const diopiScalar_t* value, diopiConstTensorHandle_t index, const char* reduce);
 
 /**
- * @brief IndexPutInp operator.
+ * @brief In place, assigns `values` to input[indices[0], indices[1], ...] or adds them there when accumulate is set.
+ *        Same semantics as torch.Tensor.index_put_.
+ *
+ * With accumulate false and repeated indices, which value ends up stored is unspecified.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] values Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] indices Dtypes: int32, int64.
- * @param[in] indices_counts Dtypes: int64.
- * @param[in] accumulate
+ * @param[in,out] input tensor modified in place. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
+ *     bool.
+ * @param[in] values values broadcastable to the shape of the indexed region. Dtypes: float32, float64, float16,
+ *     int16, int32, int64, uint8, int8, bool.
+ * @param[in] indices array of indices_counts index tensors, one per leading dimension; NULL entries select whole
+ *     dimensions. Dtypes: int32, int64.
+ * @param[in] indices_counts number of entries in indices. Dtypes: int64.
+ * @param[in] accumulate if true, duplicates add up; if false, values overwrite
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4879,14 +5793,19 @@ DIOPI_API diopiError_t diopiIndexPutInp(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t* indices, int64_t indices_counts, bool accumulate);
 
 /**
- * @brief IndexPut operator.
+ * @brief Out-of-place version of diopiIndexPutInp: out is a copy of `input` whose region input[indices...] is
+ *        assigned or incremented by `values`. Same semantics as torch.index_put.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] values Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] indices Dtypes: int32, int64.
- * @param[in] indices_counts Dtypes: int64.
- * @param[in] accumulate
+ * @param[out] out result, same shape as input. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
+ *     bool.
+ * @param[in] input tensor supplying the initial values. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     uint8, int8, bool.
+ * @param[in] values values broadcastable to the shape of the indexed region. Dtypes: float32, float64, float16,
+ *     int16, int32, int64, uint8, int8, bool.
+ * @param[in] indices array of indices_counts index tensors, one per leading dimension; NULL entries select whole
+ *     dimensions. Dtypes: int32, int64.
+ * @param[in] indices_counts number of entries in indices. Dtypes: int64.
+ * @param[in] accumulate if true, duplicates add up; if false, values overwrite
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4895,16 +5814,18 @@ DIOPI_API diopiError_t diopiIndexPut(diopiContextHandle_t ctx, diopiTensorHandle
                                      diopiConstTensorHandle_t values, diopiConstTensorHandle_t* indices, int64_t indices_counts, bool accumulate);
 
 /* ========================================================================
- * Vision and interpolation
+ * Family: vision_interp (vision and interpolation)
  * ======================================================================== */
 
 /**
- * @brief Nms operator.
+ * @brief Non-maximum suppression: visits boxes by decreasing confidence and discards any box whose IoU with an
+ *        already kept box exceeds the threshold. Same semantics as torchvision.ops.nms.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] boxes Dtypes: float16, float32, float64.
- * @param[in] confidence Dtypes: float16, float32, float64.
- * @param[in] iou_threshold Dtypes: double.
+ * @param[out] out 1-D indices of kept boxes, highest score first; callee allocates it through diopiRequireTensor and
+ *     stores the handle here. Dtypes: float16, float32, float64.
+ * @param[in] boxes (N, 4) boxes as (x1, y1, x2, y2) corners. Dtypes: float16, float32, float64.
+ * @param[in] confidence (N) score per box. Dtypes: float16, float32, float64.
+ * @param[in] iou_threshold boxes overlapping a kept box by more than this IoU are dropped. Dtypes: double.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4913,16 +5834,20 @@ DIOPI_API diopiError_t diopiNms(diopiContextHandle_t ctx, diopiTensorHandle_t* o
                                 diopiConstTensorHandle_t confidence, double iou_threshold);
 
 /**
- * @brief RoiAlign operator.
+ * @brief RoIAlign pooling: for every region of interest, bilinearly samples the feature map on a regular grid and
+ *        averages the samples of each of the pooled_height x pooled_width bins. Same semantics as
+ *        torchvision.ops.roi_align.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float16, float32, float64.
- * @param[in] rois Dtypes: float16, float32, float64.
- * @param[in] spatial_scale Dtypes: double.
- * @param[in] pooled_height Dtypes: int64.
- * @param[in] pooled_width Dtypes: int64.
- * @param[in] sampling_ratio Dtypes: int64.
- * @param[in] aligned Dtypes: bool.
+ * @param[out] out result of shape (K, C, pooled_height, pooled_width). Dtypes: float16, float32, float64.
+ * @param[in] input feature map of shape (N, C, H, W). Dtypes: float16, float32, float64.
+ * @param[in] rois (K, 5) regions as (batch_index, x1, y1, x2, y2) in input-image coordinates. Dtypes: float16,
+ *     float32, float64.
+ * @param[in] spatial_scale factor mapping roi coordinates onto the feature map, e.g. 1/stride. Dtypes: double.
+ * @param[in] pooled_height number of output bins vertically. Dtypes: int64.
+ * @param[in] pooled_width number of output bins horizontally. Dtypes: int64.
+ * @param[in] sampling_ratio sample points per bin along each axis; 0 or less picks ceil(roi_size / bins) adaptively.
+ *     Dtypes: int64.
+ * @param[in] aligned if true, shifts box coordinates by -0.5 pixel for exact pixel alignment. Dtypes: bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4932,20 +5857,23 @@ DIOPI_API diopiError_t diopiRoiAlign(diopiContextHandle_t ctx, diopiTensorHandle
                                      int64_t sampling_ratio, bool aligned);
 
 /**
- * @brief RoiAlignBackward operator.
+ * @brief Backward of diopiRoiAlign: distributes each pooled gradient back to the feature-map pixels through the
+ *        bilinear sampling weights.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] grad Dtypes: float16, float32, float64.
- * @param[in] rois Dtypes: float16, float32, float64.
- * @param[in] spatial_scale Dtypes: double.
- * @param[in] pooled_height Dtypes: int64.
- * @param[in] pooled_width Dtypes: int64.
- * @param[in] batch_size Dtypes: int64.
- * @param[in] channels Dtypes: int64.
- * @param[in] height Dtypes: int64.
- * @param[in] width Dtypes: int64.
- * @param[in] sampling_ratio Dtypes: int64.
- * @param[in] aligned Dtypes: bool.
+ * @param[out] out written with the gradient of the feature map, shape (batch_size, channels, height, width). Dtypes:
+ *     float16, float32, float64.
+ * @param[in] grad gradient of the pooled result, shape (K, channels, pooled_height, pooled_width). Dtypes: float16,
+ *     float32, float64.
+ * @param[in] rois regions used in the forward call, shape (K, 5). Dtypes: float16, float32, float64.
+ * @param[in] spatial_scale scale used in the forward call. Dtypes: double.
+ * @param[in] pooled_height vertical bin count used in the forward call. Dtypes: int64.
+ * @param[in] pooled_width horizontal bin count used in the forward call. Dtypes: int64.
+ * @param[in] batch_size batch size N of the forward feature map. Dtypes: int64.
+ * @param[in] channels channel count C of the forward feature map. Dtypes: int64.
+ * @param[in] height height H of the forward feature map. Dtypes: int64.
+ * @param[in] width width W of the forward feature map. Dtypes: int64.
+ * @param[in] sampling_ratio sampling ratio used in the forward call. Dtypes: int64.
+ * @param[in] aligned alignment flag used in the forward call. Dtypes: bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4956,12 +5884,15 @@ DIOPI_API diopiError_t diopiRoiAlignBackward(diopiContextHandle_t ctx, diopiTens
                                              bool aligned);
 
 /**
- * @brief GridSample operator.
+ * @brief Samples `input` at the normalised locations given by `grid` using the chosen interpolation. Same semantics
+ *        as torch.nn.functional.grid_sample.
+ *
+ * Out-of-range locations read zeros (zero padding); corner alignment follows the align_corners = false convention.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] grid
- * @param[in] mode
+ * @param[out] out result of shape (N, C, H_out, W_out), or (N, C, D_out, H_out, W_out) for volumes
+ * @param[in] input source of shape (N, C, H_in, W_in) or (N, C, D_in, H_in, W_in)
+ * @param[in] grid sampling locations (N, H_out, W_out, 2) or (N, D_out, H_out, W_out, 3), in [-1, 1]
+ * @param[in] mode interpolation: "bilinear" or "nearest"
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4970,11 +5901,12 @@ DIOPI_API diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t grid, const char* mode);
 
 /**
- * @brief UpsampleNearest operator.
+ * @brief Resizes the spatial dimensions of `input` to `size` by nearest-neighbour sampling. Same semantics as
+ *        torch.nn.functional.interpolate(mode='nearest').
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] size
+ * @param[out] out result of shape (N, C) + size
+ * @param[in] input source of shape (N, C, spatial...) with 1 to 3 spatial dimensions
+ * @param[in] size target spatial extents, one per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4982,12 +5914,13 @@ DIOPI_API diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHand
 DIOPI_API diopiError_t diopiUpsampleNearest(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t size);
 
 /**
- * @brief UpsampleNearestBackward operator.
+ * @brief Backward of diopiUpsampleNearest: sums the output gradients of all output positions that copied the same
+ *        input pixel.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] out_size
- * @param[in] in_size
+ * @param[out] grad_input written with the gradient for input, shape in_size
+ * @param[in] grad_output gradient of the upsampled result
+ * @param[in] out_size spatial extents of the forward output
+ * @param[in] in_size full shape (N, C, spatial...) of the forward input
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4996,13 +5929,14 @@ DIOPI_API diopiError_t diopiUpsampleNearestBackward(diopiContextHandle_t ctx, di
                                                     diopiSize_t out_size, diopiSize_t in_size);
 
 /**
- * @brief UpsampleLinear operator.
+ * @brief Resizes the spatial dimensions of `input` to `size` by (multi)linear or bicubic interpolation. Same
+ *        semantics as torch.nn.functional.interpolate with mode linear, bilinear, bicubic or trilinear.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] size
- * @param[in] align_corners
- * @param[in] mode Dtypes: char *.
+ * @param[out] out result of shape (N, C) + size
+ * @param[in] input source of shape (N, C, spatial...) matching the chosen mode's rank
+ * @param[in] size target spatial extents, one per spatial dimension
+ * @param[in] align_corners if true, corner pixel centres of input and output coincide
+ * @param[in] mode "linear" (3-D), "bilinear" or "bicubic" (4-D), or "trilinear" (5-D). Dtypes: char *.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5011,14 +5945,15 @@ DIOPI_API diopiError_t diopiUpsampleLinear(diopiContextHandle_t ctx, diopiTensor
                                            bool align_corners, const char* mode);
 
 /**
- * @brief UpsampleLinearBackward operator.
+ * @brief Backward of diopiUpsampleLinear: distributes each output gradient to the input pixels with the interpolation
+ *        weights used in the forward pass.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] out_size
- * @param[in] in_size
- * @param[in] align_corners
- * @param[in] mode Dtypes: char *.
+ * @param[out] grad_input written with the gradient for input, shape in_size
+ * @param[in] grad_output gradient of the resized result
+ * @param[in] out_size spatial extents of the forward output
+ * @param[in] in_size full shape (N, C, spatial...) of the forward input
+ * @param[in] align_corners corner-alignment flag used in the forward call
+ * @param[in] mode interpolation mode used in the forward call. Dtypes: char *.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5027,20 +5962,25 @@ DIOPI_API diopiError_t diopiUpsampleLinearBackward(diopiContextHandle_t ctx, dio
                                                    diopiSize_t out_size, diopiSize_t in_size, bool align_corners, const char* mode);
 
 /* ========================================================================
- * Optimizers and mixed precision
+ * Family: optimizer_amp (optimizers and mixed precision)
  * ======================================================================== */
 
 /**
- * @brief Sgd operator.
+ * @brief Performs one stochastic gradient descent step on a single parameter, with optional weight decay, momentum,
+ *        dampening and Nesterov momentum. Same update rule as torch.optim.SGD.
+ *
+ * The caller is responsible for initialising buf before the first step.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] param Dtypes: float32, float64.
- * @param[in,out] grad Dtypes: float32, float64.
- * @param[in,out] buf Dtypes: float32, float64.
- * @param[in] lr Dtypes: float32, float64.
- * @param[in] momentum Dtypes: float32, float64.
- * @param[in] dampening Dtypes: float32, float64.
- * @param[in] weight_decay Dtypes: float32, float64.
- * @param[in] nesterov
+ * @param[in,out] param parameter updated in place. Dtypes: float32, float64.
+ * @param[in,out] grad gradient of param; may be overwritten with the decayed gradient. Dtypes: float32, float64.
+ * @param[in,out] buf momentum buffer shaped like param, updated in place; unused when momentum is 0. Dtypes: float32,
+ *     float64.
+ * @param[in] lr learning rate. Dtypes: float32, float64.
+ * @param[in] momentum momentum factor; 0 disables momentum. Dtypes: float32, float64.
+ * @param[in] dampening fraction (1 - dampening) of the gradient enters the momentum buffer. Dtypes: float32, float64.
+ * @param[in] weight_decay L2 penalty coefficient added to the gradient as weight_decay * param. Dtypes: float32,
+ *     float64.
+ * @param[in] nesterov whether to use the Nesterov form g + momentum * buf
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5049,14 +5989,17 @@ DIOPI_API diopiError_t diopiSgd(diopiContextHandle_t ctx, diopiTensorHandle_t pa
                                 double momentum, double dampening, double weight_decay, bool nesterov);
 
 /**
- * @brief ClipGradNorm operator.
+ * @brief Computes the total norm of a list of gradients as if concatenated, and rescales them in place when it
+ *        exceeds max_norm. Same semantics as torch.nn.utils.clip_grad_norm_.
+ *
+ * The scaling factor is max_norm / (total_norm + 1e-6) and is applied only when it is below 1.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in,out] grads Dtypes: float32, float64.
- * @param[in] num_grads Dtypes: int64.
- * @param[in] max_norm Dtypes: float32, float64.
- * @param[in] norm_type Dtypes: float32, float64.
- * @param[in] error_if_nonfinite
+ * @param[out] out pointer receiving the total norm measured before clipping. Dtypes: float32, float64.
+ * @param[in,out] grads array of num_grads gradient tensors, rescaled in place. Dtypes: float32, float64.
+ * @param[in] num_grads number of tensors in grads. Dtypes: int64.
+ * @param[in] max_norm largest allowed total norm. Dtypes: float32, float64.
+ * @param[in] norm_type order p of the norm; infinity uses the largest absolute value. Dtypes: float32, float64.
+ * @param[in] error_if_nonfinite if true, a NaN or infinite total norm makes the call fail
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5065,22 +6008,26 @@ DIOPI_API diopiError_t diopiClipGradNorm(diopiContextHandle_t ctx, double* out, 
                                          double norm_type, bool error_if_nonfinite);
 
 /**
- * @brief FusedAdamW operator.
+ * @brief Applies one AdamW step (decoupled weight decay, optional AMSGrad and maximisation) to a whole list of
+ *        parameters at once. Same semantics as torch._fused_adamw_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] params Dtypes: float16, float32, float64.
- * @param[in] grads Dtypes: float16, float32, float64.
- * @param[in,out] exp_avgs Dtypes: float16, float32, float64.
- * @param[in,out] exp_avg_sqs Dtypes: float16, float32, float64.
- * @param[in,out] max_exp_avg_sqs Dtypes: float16, float32, float64.
- * @param[in] state_steps Dtypes: int64.
- * @param[in] nums
- * @param[in] lr
- * @param[in] beta1
- * @param[in] beta2
- * @param[in] eps
- * @param[in] weight_decay
- * @param[in] amsgrad
- * @param[in] maximize
+ * @param[in,out] params array of nums parameters updated in place. Dtypes: float16, float32, float64.
+ * @param[in] grads array of nums gradients, one per parameter. Dtypes: float16, float32, float64.
+ * @param[in,out] exp_avgs array of nums first-moment running averages, updated in place. Dtypes: float16, float32,
+ *     float64.
+ * @param[in,out] exp_avg_sqs array of nums second-moment running averages, updated in place. Dtypes: float16,
+ *     float32, float64.
+ * @param[in,out] max_exp_avg_sqs array of nums running maxima of second moments, used and updated only with amsgrad.
+ *     Dtypes: float16, float32, float64.
+ * @param[in] state_steps array of nums step-count tensors used for bias correction. Dtypes: int64.
+ * @param[in] nums number of parameters in every array
+ * @param[in] lr learning rate
+ * @param[in] beta1 decay rate of the first-moment average
+ * @param[in] beta2 decay rate of the second-moment average
+ * @param[in] eps term added to the denominator for numerical stability
+ * @param[in] weight_decay decoupled decay: param is multiplied by 1 - lr * weight_decay
+ * @param[in] amsgrad whether to use the maximum of past second moments in the denominator
+ * @param[in] maximize if true, ascends the objective by negating the gradients
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5091,20 +6038,22 @@ DIOPI_API diopiError_t diopiFusedAdamW(diopiContextHandle_t ctx, diopiTensorHand
                                        double weight_decay, bool amsgrad, bool maximize);
 
 /**
- * @brief AdamW operator.
+ * @brief Applies one AdamW step to a single parameter: decoupled weight decay followed by the bias-corrected Adam
+ *        update. Same update rule as torch.optim.AdamW.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] param Dtypes: float16, float32, float64.
- * @param[in] grad Dtypes: float16, float32, float64.
- * @param[in,out] exp_avg Dtypes: float16, * float32, float64.
- * @param[in,out] exp_avg_sq Dtypes: float16, float32, float64.
- * @param[in,out] max_exp_avg_sq Dtypes: float16, float32, float64.
- * @param[in] lr
- * @param[in] beta1
- * @param[in] beta2
- * @param[in] eps
- * @param[in] weight_decay
- * @param[in] step Dtypes: int64.
- * @param[in] amsgrad
+ * @param[in,out] param parameter updated in place. Dtypes: float16, float32, float64.
+ * @param[in] grad gradient of param. Dtypes: float16, float32, float64.
+ * @param[in,out] exp_avg first-moment running average, updated in place. Dtypes: float16, * float32, float64.
+ * @param[in,out] exp_avg_sq second-moment running average, updated in place. Dtypes: float16, float32, float64.
+ * @param[in,out] max_exp_avg_sq running maximum of exp_avg_sq, used and updated only with amsgrad. Dtypes: float16,
+ *     float32, float64.
+ * @param[in] lr learning rate
+ * @param[in] beta1 decay rate of the first-moment average
+ * @param[in] beta2 decay rate of the second-moment average
+ * @param[in] eps term added to the denominator for numerical stability
+ * @param[in] weight_decay decoupled decay: param is multiplied by 1 - lr * weight_decay
+ * @param[in] step 1-based index of this step, used for bias correction. Dtypes: int64.
+ * @param[in] amsgrad whether to use the maximum of past second moments in the denominator
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5114,16 +6063,18 @@ DIOPI_API diopiError_t diopiAdamW(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   float weight_decay, int64_t step, bool amsgrad);
 
 /**
- * @brief Adadelta operator.
+ * @brief Applies one Adadelta step to a single parameter using running averages of squared gradients and squared
+ *        updates. Same update rule as torch.optim.Adadelta.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] param Dtypes: float16, float32, float64.
- * @param[in] grad Dtypes: float16, float32, float64.
- * @param[in,out] square_avg Dtypes: float16, float32, float64.
- * @param[in,out] acc_delta Dtypes: float16, float32, float64.
- * @param[in] lr Dtypes: float32.
- * @param[in] rho Dtypes: float32.
- * @param[in] eps Dtypes: float32.
- * @param[in] weight_decay Dtypes: float32.
+ * @param[in,out] param parameter updated in place. Dtypes: float16, float32, float64.
+ * @param[in] grad gradient of param. Dtypes: float16, float32, float64.
+ * @param[in,out] square_avg running average of squared gradients, updated in place. Dtypes: float16, float32,
+ *     float64.
+ * @param[in,out] acc_delta running average of squared updates, updated in place. Dtypes: float16, float32, float64.
+ * @param[in] lr coefficient scaling the computed update. Dtypes: float32.
+ * @param[in] rho decay rate of both running averages. Dtypes: float32.
+ * @param[in] eps term added inside the square roots for numerical stability. Dtypes: float32.
+ * @param[in] weight_decay L2 penalty coefficient added to the gradient. Dtypes: float32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5133,20 +6084,22 @@ DIOPI_API diopiError_t diopiAdadelta(diopiContextHandle_t ctx, diopiTensorHandle
                                      float weight_decay);
 
 /**
- * @brief Adam operator.
+ * @brief Applies one Adam step to a single parameter, with L2 weight decay folded into the gradient and optional
+ *        AMSGrad. Same update rule as torch.optim.Adam.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] param Dtypes: float16, float32, float64.
- * @param[in] grad Dtypes: float16, float32, float64.
- * @param[in,out] exp_avg Dtypes: float16, float32, * float64.
- * @param[in,out] exp_avg_sq Dtypes: float16, float32, float64.
- * @param[in,out] max_exp_avg_sq Dtypes: float16, float32, float64.
- * @param[in] lr Dtypes: float32.
- * @param[in] beta1 Dtypes: float32.
- * @param[in] beta2 Dtypes: float32.
- * @param[in] eps Dtypes: float32.
- * @param[in] weight_decay Dtypes: float32.
- * @param[in] step Dtypes: int64.
- * @param[in] amsgrad Dtypes: bool.
+ * @param[in,out] param parameter updated in place. Dtypes: float16, float32, float64.
+ * @param[in] grad gradient of param. Dtypes: float16, float32, float64.
+ * @param[in,out] exp_avg first-moment running average, updated in place. Dtypes: float16, float32, * float64.
+ * @param[in,out] exp_avg_sq second-moment running average, updated in place. Dtypes: float16, float32, float64.
+ * @param[in,out] max_exp_avg_sq running maximum of exp_avg_sq, used and updated only with amsgrad. Dtypes: float16,
+ *     float32, float64.
+ * @param[in] lr learning rate. Dtypes: float32.
+ * @param[in] beta1 decay rate of the first-moment average. Dtypes: float32.
+ * @param[in] beta2 decay rate of the second-moment average. Dtypes: float32.
+ * @param[in] eps term added to the denominator for numerical stability. Dtypes: float32.
+ * @param[in] weight_decay L2 penalty: weight_decay * param is added to the gradient. Dtypes: float32.
+ * @param[in] step 1-based index of this step, used for bias correction. Dtypes: int64.
+ * @param[in] amsgrad whether to use the maximum of past second moments in the denominator. Dtypes: bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5156,19 +6109,23 @@ DIOPI_API diopiError_t diopiAdam(diopiContextHandle_t ctx, diopiTensorHandle_t p
                                  float weight_decay, int64_t step, bool amsgrad);
 
 /**
- * @brief Rmsprop operator.
+ * @brief Applies one RMSprop step to a single parameter, dividing the gradient by a running root-mean-square,
+ *        optionally centred and with momentum. Same update rule as torch.optim.RMSprop.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] param Dtypes: float16, float32, float64.
- * @param[in] grad Dtypes: float16, float32, float64.
- * @param[in,out] square_avg Dtypes: float16, float32, float64.
- * @param[in,out] grad_avg Dtypes: float16, float32, float64.
- * @param[in,out] momentum_buf Dtypes: float16, float32, float64.
- * @param[in] lr Dtypes: float32.
- * @param[in] alpha Dtypes: float32.
- * @param[in] eps Dtypes: float32.
- * @param[in] weight_decay Dtypes: float32.
- * @param[in] momentum Dtypes: float32.
- * @param[in] centered Dtypes: bool.
+ * @param[in,out] param parameter updated in place. Dtypes: float16, float32, float64.
+ * @param[in] grad gradient of param. Dtypes: float16, float32, float64.
+ * @param[in,out] square_avg running average of squared gradients, updated in place. Dtypes: float16, float32,
+ *     float64.
+ * @param[out] grad_avg running average of gradients, used and updated only when centered. Dtypes: float16, float32,
+ *     float64.
+ * @param[in,out] momentum_buf momentum buffer, used and updated only when momentum > 0. Dtypes: float16, float32,
+ *     float64.
+ * @param[in] lr learning rate. Dtypes: float32.
+ * @param[in] alpha smoothing constant of the running averages. Dtypes: float32.
+ * @param[in] eps term added to the denominator for numerical stability. Dtypes: float32.
+ * @param[in] weight_decay L2 penalty coefficient added to the gradient. Dtypes: float32.
+ * @param[in] momentum momentum factor; 0 disables the momentum buffer. Dtypes: float32.
+ * @param[in] centered if true, normalises by the estimated variance sqrt(square_avg - grad_avg^2). Dtypes: bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5178,12 +6135,15 @@ DIOPI_API diopiError_t diopiRmsprop(diopiContextHandle_t ctx, diopiTensorHandle_
                                     float alpha, float eps, float weight_decay, float momentum, bool centered);
 
 /**
- * @brief AmpForeachNonFiniteCheckAndUnscaleInp operator.
+ * @brief Mixed-precision helper: multiplies every gradient in the list by inv_scale in place and raises found_inf to
+ *        1 if any value is NaN or infinite. Same semantics as torch._amp_foreach_non_finite_check_and_unscale_.
+ *
+ * found_inf is only ever set, never cleared, so the caller must zero it beforehand.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] scaled_grads
- * @param[in] num_scaled_grads
- * @param[out] found_inf
- * @param[in] inv_scale
+ * @param[out] scaled_grads array of num_scaled_grads gradients, unscaled in place
+ * @param[in] num_scaled_grads number of tensors in scaled_grads
+ * @param[out] found_inf single-element tensor set to 1.0 when a non-finite value is seen
+ * @param[in] inv_scale single-element tensor holding the reciprocal of the loss scale
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5193,14 +6153,17 @@ DIOPI_API diopiError_t diopiAmpForeachNonFiniteCheckAndUnscaleInp(diopiContextHa
                                                                   diopiConstTensorHandle_t inv_scale);
 
 /**
- * @brief AmpUpdateScaleInp operator.
+ * @brief Mixed-precision helper that adjusts the dynamic loss scale in place: backs off after an overflow and grows
+ *        it after growth_interval clean steps. Same semantics as torch._amp_update_scale_.
+ *
+ * On overflow the tracker resets to 0; when it reaches growth_interval the scale grows and the tracker resets.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] current_scale
- * @param[out] growth_tracker
- * @param[in] found_inf
- * @param[in] scale_growth_factor
- * @param[in] scale_backoff_factor
- * @param[in] growth_interval
+ * @param[out] current_scale single-element loss scale, updated in place
+ * @param[out] growth_tracker single-element count of consecutive overflow-free steps, updated in place
+ * @param[in] found_inf single-element tensor, non-zero if the last step overflowed
+ * @param[in] scale_growth_factor factor applied to the scale after growth_interval clean steps
+ * @param[in] scale_backoff_factor factor applied to the scale after an overflow
+ * @param[in] growth_interval number of consecutive clean steps before growing the scale
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5210,15 +6173,18 @@ DIOPI_API diopiError_t diopiAmpUpdateScaleInp(diopiContextHandle_t ctx, diopiTen
                                               int32_t growth_interval);
 
 /* ========================================================================
- * Shape manipulation
+ * Family: shape_manipulation (shape manipulation)
  * ======================================================================== */
 
 /**
- * @brief Tril operator.
+ * @brief Keeps the lower-triangular part of the last two dimensions of `input` and zeroes the rest. Same semantics as
+ *        torch.tril.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] diagonal Dtypes: int64.
+ * @param[out] out result, same shape as input. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
+ *     bool.
+ * @param[in] input tensor with at least 2 dimensions. Dtypes: float32, float64, float16, int16, int32, int64, uint8,
+ *     int8, bool.
+ * @param[in] diagonal offset of the kept boundary; 0 is the main diagonal, positive moves above it. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5226,12 +6192,16 @@ DIOPI_API diopiError_t diopiAmpUpdateScaleInp(diopiContextHandle_t ctx, diopiTen
 DIOPI_API diopiError_t diopiTril(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, int64_t diagonal);
 
 /**
- * @brief Cat operator.
+ * @brief Concatenates a list of tensors along an existing dimension. Same semantics as torch.cat.
+ *
+ * Empty 1-D tensors of shape (0) are skipped, as in PyTorch.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float16, float64, int16, int64, uint8, int8, bool, int32.
- * @param[in] tensors Dtypes: float32, float16, float64, int16, int64, uint8, int8, bool, int32.
- * @param[in] num_inputs Dtypes: int64.
- * @param[in] dim Dtypes: int64.
+ * @param[out] out result whose extent along dim is the sum of the inputs' extents. Dtypes: float32, float16, float64,
+ *     int16, int64, uint8, int8, bool, int32.
+ * @param[in] tensors array of num_inputs tensors agreeing in shape except along dim. Dtypes: float32, float16,
+ *     float64, int16, int64, uint8, int8, bool, int32.
+ * @param[in] num_inputs number of tensors in tensors. Dtypes: int64.
+ * @param[in] dim dimension along which to join. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5240,13 +6210,14 @@ DIOPI_API diopiError_t diopiCat(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 int64_t dim);
 
 /**
- * @brief SplitWithSizes operator.
+ * @brief Splits `input` along dim into consecutive chunks of the given sizes. Same semantics as
+ *        torch.split_with_sizes.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] outs
- * @param[in] num_outs Dtypes: int64.
- * @param[in] input Dtypes: float32, float16, float64, int16, int64, uint8, int8, bool, int32.
- * @param[in] splitSizes Dtypes: int32, int64.
- * @param[in] dim Dtypes: int64.
+ * @param[out] outs array of num_outs caller-allocated chunks, the i-th of extent splitSizes[i] along dim
+ * @param[in] num_outs number of chunks, equal to the length of splitSizes. Dtypes: int64.
+ * @param[in] input tensor to split. Dtypes: float32, float16, float64, int16, int64, uint8, int8, bool, int32.
+ * @param[in] splitSizes extent of each chunk along dim; must sum to input's extent. Dtypes: int32, int64.
+ * @param[in] dim dimension along which to split. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5255,12 +6226,14 @@ DIOPI_API diopiError_t diopiSplitWithSizes(diopiContextHandle_t ctx, diopiTensor
                                            const diopiSize_t splitSizes, int64_t dim);
 
 /**
- * @brief Stack operator.
+ * @brief Joins a list of equally shaped tensors along a new dimension inserted at dim. Same semantics as torch.stack.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float16, float64, int16, int64, uint8, int8, bool, int32.
- * @param[in] tensors Dtypes: float32, float16, float64, int16, int64, uint8, int8, bool, int32.
- * @param[in] numTensors Dtypes: int64.
- * @param[in] dim Dtypes: int64.
+ * @param[out] out result with one more dimension than the inputs, of extent numTensors at dim. Dtypes: float32,
+ *     float16, float64, int16, int64, uint8, int8, bool, int32.
+ * @param[in] tensors array of numTensors tensors of identical shape. Dtypes: float32, float16, float64, int16, int64,
+ *     uint8, int8, bool, int32.
+ * @param[in] numTensors number of tensors in tensors. Dtypes: int64.
+ * @param[in] dim position of the new dimension, from 0 to the input rank. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5269,12 +6242,13 @@ DIOPI_API diopiError_t diopiStack(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   int64_t dim);
 
 /**
- * @brief Transpose operator.
+ * @brief Swaps two dimensions of `input`. Same semantics as torch.transpose.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64, int16, int64, uint8, int8, bool, int32.
- * @param[in] input Dtypes: float16, float32, float64, int16, * int64, uint8, int8, bool, int32.
- * @param[in] dim0 Dtypes: int32, int64.
- * @param[in] dim1 Dtypes: int32, int64.
+ * @param[out] out result with dim0 and dim1 exchanged. Dtypes: float16, float32, float64, int16, int64, uint8, int8,
+ *     bool, int32.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, * int64, uint8, int8, bool, int32.
+ * @param[in] dim0 first dimension to swap. Dtypes: int32, int64.
+ * @param[in] dim1 second dimension to swap. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5282,13 +6256,15 @@ DIOPI_API diopiError_t diopiStack(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiTranspose(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, int64_t dim0, int64_t dim1);
 
 /**
- * @brief Unfold operator.
+ * @brief Extracts all windows of length size with stride step along dimension dim, appending the window contents as a
+ *        new last dimension. Same semantics as torch.Tensor.unfold.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float16, float32, float64.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] dim Dtypes: int64.
- * @param[in] size Dtypes: int64.
- * @param[in] step Dtypes: int64.
+ * @param[out] out result; extent at dim becomes (L - size) / step + 1, plus a trailing dimension of size. Dtypes:
+ *     float16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float32, float64, float16.
+ * @param[in] dim dimension to slide over. Dtypes: int64.
+ * @param[in] size length of each window. Dtypes: int64.
+ * @param[in] step distance between window starts. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5297,14 +6273,15 @@ DIOPI_API diopiError_t diopiUnfold(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    int64_t step);
 
 /**
- * @brief UnfoldBackward operator.
+ * @brief Backward of diopiUnfold: sums the gradients of overlapping windows back into a tensor with the original
+ *        input shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: float16, float32, float64.
- * @param[in] grad_output Dtypes: float16, float32, float64.
- * @param[in] input_sizes
- * @param[in] dim Dtypes: int64.
- * @param[in] size Dtypes: int64.
- * @param[in] step Dtypes: int64.
+ * @param[out] grad_input written with the gradient for input, shape input_sizes. Dtypes: float16, float32, float64.
+ * @param[in] grad_output gradient of the unfolded result. Dtypes: float16, float32, float64.
+ * @param[in] input_sizes shape of the forward input
+ * @param[in] dim dimension used in the forward call. Dtypes: int64.
+ * @param[in] size window length used in the forward call. Dtypes: int64.
+ * @param[in] step window stride used in the forward call. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5313,10 +6290,13 @@ DIOPI_API diopiError_t diopiUnfoldBackward(diopiContextHandle_t ctx, diopiTensor
                                            diopiSize_t input_sizes, int64_t dim, int64_t size, int64_t step);
 
 /**
- * @brief Expand operator.
+ * @brief Broadcasts `input` to the shape of `out`, repeating size-1 dimensions and prepending new leading ones as
+ *        needed. Same semantics as torch.Tensor.expand.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[out] out result; its shape is the target shape. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     uint8, int8, bool.
+ * @param[in] input tensor whose shape is broadcast-compatible with out. Dtypes: float32, float64, float16, int16,
+ *     int32, int64, uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5324,11 +6304,12 @@ DIOPI_API diopiError_t diopiUnfoldBackward(diopiContextHandle_t ctx, diopiTensor
 DIOPI_API diopiError_t diopiExpand(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief Permute operator.
+ * @brief Reorders the dimensions of `input` according to dims. Same semantics as torch.permute.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] dims Dtypes: int32, int64.
+ * @param[out] out result whose i-th dimension is input's dimension dims[i]. Dtypes: float32, float64, float16, int16,
+ *     int32, int64, uint8, int8, bool.
+ * @param[in] input source tensor. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[in] dims permutation of 0 .. rank-1. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5336,13 +6317,16 @@ DIOPI_API diopiError_t diopiExpand(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiPermute(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t dims);
 
 /**
- * @brief Pad operator.
+ * @brief Pads the trailing dimensions of `input` using constant, reflection, replication or circular padding. Same
+ *        semantics as torch.nn.functional.pad.
+ *
+ * Negative pad amounts crop instead of pad; reflect requires pads smaller than the padded dimension.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64, float16.
- * @param[in] input Dtypes: float32, float64, float16.
- * @param[in] pad
- * @param[in] mode
- * @param[in] value
+ * @param[out] out padded result. Dtypes: float32, float64, float16.
+ * @param[in] input tensor to pad. Dtypes: float32, float64, float16.
+ * @param[in] pad (before, after) pairs, starting with the last dimension and moving forward
+ * @param[in] mode "constant", "reflect", "replicate" or "circular"
+ * @param[in] value pointer to the fill value for constant mode; NULL means 0
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5351,12 +6335,13 @@ DIOPI_API diopiError_t diopiPad(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 const double* value);
 
 /**
- * @brief Roll operator.
+ * @brief Cyclically shifts elements of `input` along the given dimensions; elements pushed past the end reappear at
+ *        the start. Same semantics as torch.roll.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input Dtypes: float32, float64, float16, bool, int64, int32, int16, int8, uint8, bool.
- * @param[in] shifts
- * @param[in] dims
+ * @param[out] out result, same shape as input
+ * @param[in] input source tensor. Dtypes: float32, float64, float16, bool, int64, int32, int16, int8, uint8, bool.
+ * @param[in] shifts shift amount per listed dimension; may be negative
+ * @param[in] dims dimensions to roll; empty means the flattened tensor is rolled then reshaped
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5365,11 +6350,11 @@ DIOPI_API diopiError_t diopiRoll(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiSize_t dims);
 
 /**
- * @brief Flip operator.
+ * @brief Reverses the order of elements along the given dimensions. Same semantics as torch.flip.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] dims
+ * @param[out] out result, same shape as input
+ * @param[in] input source tensor
+ * @param[in] dims dimensions to reverse
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5377,11 +6362,13 @@ DIOPI_API diopiError_t diopiRoll(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiFlip(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t dims);
 
 /**
- * @brief Repeat operator.
+ * @brief Tiles `input` by repeating it the given number of times along each dimension. Same semantics as
+ *        torch.Tensor.repeat.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: float32, float64.
- * @param[in] input Dtypes: float32, float64.
- * @param[in] repeats_size Dtypes: int32, int64.
+ * @param[out] out result; each extent is the input extent times the repeat count. Dtypes: float32, float64.
+ * @param[in] input source tensor. Dtypes: float32, float64.
+ * @param[in] repeats_size repeat count per dimension; may be longer than input rank, adding leading dimensions.
+ *     Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5389,11 +6376,12 @@ DIOPI_API diopiError_t diopiFlip(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiRepeat(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t repeats_size);
 
 /**
- * @brief Triu operator.
+ * @brief Keeps the upper-triangular part of the last two dimensions of `input` and zeroes the rest. Same semantics as
+ *        torch.triu.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] diagonal
+ * @param[out] out result, same shape as input
+ * @param[in] input tensor with at least 2 dimensions
+ * @param[in] diagonal offset of the kept boundary; 0 is the main diagonal, positive moves above it
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5401,10 +6389,11 @@ DIOPI_API diopiError_t diopiRepeat(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiTriu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, int64_t diagonal);
 
 /**
- * @brief TriuInp operator.
+ * @brief In-place version of diopiTriu: zeroes the elements below the chosen diagonal of the last two dimensions.
+ *        Same semantics as torch.Tensor.triu_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input
- * @param[in] diagonal
+ * @param[in,out] input tensor with at least 2 dimensions, modified in place
+ * @param[in] diagonal offset of the kept boundary; 0 is the main diagonal, positive moves above it
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5412,18 +6401,22 @@ DIOPI_API diopiError_t diopiTriu(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiTriuInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, int64_t diagonal);
 
 /* ========================================================================
- * Sort, select and unique
+ * Family: sort_select_unique (sort, select and unique)
  * ======================================================================== */
 
 /**
- * @brief Sort operator.
+ * @brief Sorts `input` along one dimension, returning the sorted values and the positions they came from. Same
+ *        semantics as torch.sort.
+ *
+ * NaN values are ordered as larger than any other value.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] values Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
- * @param[out] indices Dtypes: int32, int64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
- * @param[in] dim Dtypes: int64.
- * @param[in] descending
- * @param[in] pStable
+ * @param[out] values sorted values, same shape as input. Dtypes: float16, float32, float64, int16, int32, int64,
+ *     uint8, int8.
+ * @param[out] indices original positions along dim of each sorted value, same shape as input. Dtypes: int32, int64.
+ * @param[in] input tensor to sort. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in] dim dimension to sort along. Dtypes: int64.
+ * @param[in] descending if true, largest values come first
+ * @param[in] pStable pointer to a flag requesting a stable sort; NULL means stability is not required
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5432,14 +6425,15 @@ DIOPI_API diopiError_t diopiSort(diopiContextHandle_t ctx, diopiTensorHandle_t v
                                  int64_t dim, bool descending, const bool* pStable);
 
 /**
- * @brief SortBackward operator.
+ * @brief Backward of value-selecting operations such as sort: scatters grad_output into a zero tensor of the input
+ *        shape at the positions recorded in indices along dim.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input
- * @param[in] grad_output
- * @param[in] dim
- * @param[in] indices
- * @param[in] sizes
- * @param[in] keepdim
+ * @param[out] grad_input written with the gradient for input, shape sizes
+ * @param[in] grad_output gradient of the selected values
+ * @param[in] dim dimension along which the values were selected
+ * @param[in] indices positions returned by the forward call
+ * @param[in] sizes shape of the forward input
+ * @param[in] keepdim whether grad_output and indices still contain dim; if false it is re-inserted first
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5448,15 +6442,17 @@ DIOPI_API diopiError_t diopiSortBackward(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t indices, diopiSize_t sizes, bool keepdim);
 
 /**
- * @brief Topk operator.
+ * @brief Returns the k largest (or smallest) values along a dimension together with their positions. Same semantics
+ *        as torch.topk.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] values Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
- * @param[out] indices Dtypes: int32, int64.
- * @param[in] input Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
- * @param[in] k Dtypes: int64.
- * @param[in] dim Dtypes: int64.
- * @param[in] largest
- * @param[in] sorted
+ * @param[out] values selected values; input shape with extent k at dim. Dtypes: float16, float32, float64, int16,
+ *     int32, int64, uint8, int8.
+ * @param[out] indices positions along dim of the selected values; same shape as values. Dtypes: int32, int64.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[in] k number of elements to select. Dtypes: int64.
+ * @param[in] dim dimension to search. Dtypes: int64.
+ * @param[in] largest if true picks the largest values, otherwise the smallest
+ * @param[in] sorted if true the k results are returned in sorted order
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5465,13 +6461,13 @@ DIOPI_API diopiError_t diopiTopk(diopiContextHandle_t ctx, diopiTensorHandle_t v
                                  int64_t k, int64_t dim, bool largest, bool sorted);
 
 /**
- * @brief Argsort operator.
+ * @brief Returns the positions that would sort `input` along a dimension. Same semantics as torch.argsort.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int32, int64.
- * @param[in] input Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
- * @param[in] stable
- * @param[in] dim Dtypes: int32, int64.
- * @param[in] descending
+ * @param[out] out sorting permutation along dim, same shape as input. Dtypes: int32, int64.
+ * @param[in] input tensor to sort. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ * @param[in] stable if true, equal elements keep their original relative order
+ * @param[in] dim pointer to the dimension to sort along; NULL selects the last dimension. Dtypes: int32, int64.
+ * @param[in] descending if true, positions of larger values come first
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5480,15 +6476,21 @@ DIOPI_API diopiError_t diopiArgsort(diopiContextHandle_t ctx, diopiTensorHandle_
                                     const int64_t* dim, bool descending);
 
 /**
- * @brief Unique operator.
+ * @brief Finds the distinct elements (or distinct slices along dim) of `input`, optionally with the inverse mapping
+ *        and occurrence counts. Same semantics as torch.unique.
+ *
+ * The number of distinct values is data dependent, so out and counts are allocated by the implementation.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: int64, float32, float64, float16, int16, int32, uint8, int8, bool.
- * @param[in] input Dtypes: int64, float32, float64, float16, int16, int32, uint8, int8, bool.
- * @param[in] dim
- * @param[in] sorted
- * @param[in] return_counts
- * @param[out] indices Dtypes: int32, int64.
- * @param[out] counts Dtypes: int32, int64.
+ * @param[out] out distinct values or slices; callee allocates it through diopiRequireTensor and stores the handle
+ *     here. Dtypes: int64, float32, float64, float16, int16, int32, uint8, int8, bool.
+ * @param[in] input source tensor. Dtypes: int64, float32, float64, float16, int16, int32, uint8, int8, bool.
+ * @param[in] dim pointer to the dimension whose slices are compared; NULL flattens input
+ * @param[in] sorted whether the distinct values are returned in ascending order
+ * @param[in] return_counts whether counts should be produced
+ * @param[out] indices if not NULL, written with each element's position in out (inverse mapping). Dtypes: int32,
+ *     int64.
+ * @param[out] counts occurrence counts; if return_counts, callee allocates it through diopiRequireTensor and stores
+ *     the handle here. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5497,14 +6499,19 @@ DIOPI_API diopiError_t diopiUnique(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    bool sorted, bool return_counts, diopiTensorHandle_t indices, diopiTensorHandle_t* counts);
 
 /* ========================================================================
- * Copy, cast and memory
+ * Family: copy_cast_memory (copy, cast and memory)
  * ======================================================================== */
 
 /**
- * @brief CopyInp operator.
+ * @brief Copies the values of src into dest in place, broadcasting src and converting dtype as needed. Same semantics
+ *        as torch.Tensor.copy_.
+ *
+ * dest keeps its own dtype, shape and layout; only its values change.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in] src Dtypes: float32, float64, float16, bool, int64, int32, int16, int8, uint8.
- * @param[out] dest Dtypes: float32, float64, float16, bool, int64, int32, int16, int8, uint8.
+ * @param[in] src source tensor, broadcastable to dest. Dtypes: float32, float64, float16, bool, int64, int32, int16,
+ *     int8, uint8.
+ * @param[out] dest destination overwritten in place. Dtypes: float32, float64, float16, bool, int64, int32, int16,
+ *     int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5512,10 +6519,12 @@ DIOPI_API diopiError_t diopiUnique(diopiContextHandle_t ctx, diopiTensorHandle_t
 DIOPI_API diopiError_t diopiCopyInp(diopiContextHandle_t ctx, diopiConstTensorHandle_t src, diopiTensorHandle_t dest);
 
 /**
- * @brief CastDtype operator.
+ * @brief Converts `input` elementwise to the dtype of `out`. Same semantics as torch.Tensor.to(dtype).
+ *
+ * Float-to-integer conversion truncates toward zero.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
+ * @param[out] out result of the same shape as input; its dtype selects the conversion target
+ * @param[in] input tensor to convert
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5523,11 +6532,13 @@ DIOPI_API diopiError_t diopiCopyInp(diopiContextHandle_t ctx, diopiConstTensorHa
 DIOPI_API diopiError_t diopiCastDtype(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief Contiguous operator.
+ * @brief Produces a dense copy of `input` laid out in the requested memory format. Same semantics as
+ *        torch.Tensor.contiguous(memory_format=...).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] input
- * @param[in] memoryFormat
+ * @param[out] out dense tensor in the requested layout; callee allocates it through diopiRequireTensor and stores the
+ *     handle here
+ * @param[in] input tensor to copy
+ * @param[in] memoryFormat target layout, e.g. contiguous (row-major) or channels-last
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5536,11 +6547,14 @@ DIOPI_API diopiError_t diopiContiguous(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiMemoryFormat_t memoryFormat);
 
 /**
- * @brief NativeMemoryFormatCast operator.
+ * @brief Converts a tensor into a vendor-specific (device-native) memory format identified by an integer code, such
+ *        as a blocked layout preferred by the hardware.
+ *
+ * The meaning of format codes is private to each vendor implementation.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in,out] in
- * @param[in] format
+ * @param[out] out converted tensor; callee stores the handle here, possibly `in` itself when no change is needed
+ * @param[in,out] in tensor to convert
+ * @param[in] format vendor-defined code of the target native format
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5548,10 +6562,10 @@ DIOPI_API diopiError_t diopiContiguous(diopiContextHandle_t ctx, diopiTensorHand
 DIOPI_API diopiError_t diopiNativeMemoryFormatCast(diopiContextHandle_t ctx, diopiTensorHandle_t* out, diopiTensorHandle_t in, int64_t format);
 
 /**
- * @brief GetNativeMemoryFormat operator.
+ * @brief Queries the vendor-specific (device-native) memory format currently used by a tensor.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in] input
- * @param[out] format
+ * @param[in] input tensor to inspect
+ * @param[out] format pointer receiving the vendor-defined format code
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5559,9 +6573,12 @@ DIOPI_API diopiError_t diopiNativeMemoryFormatCast(diopiContextHandle_t ctx, dio
 DIOPI_API diopiError_t diopiGetNativeMemoryFormat(diopiContextHandle_t ctx, diopiConstTensorHandle_t input, int64_t* format);
 
 /**
- * @brief TensorDestructionHook operator.
+ * @brief Notification called when the storage at a given address is being released, so the implementation can drop
+ *        any bookkeeping attached to it (for example cached native-format metadata).
+ *
+ * Implementations without per-tensor bookkeeping may simply return success.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in] ptr
+ * @param[in] ptr data address of the tensor being destroyed
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5569,15 +6586,16 @@ DIOPI_API diopiError_t diopiGetNativeMemoryFormat(diopiContextHandle_t ctx, diop
 DIOPI_API diopiError_t diopiTensorDestructionHook(diopiContextHandle_t ctx, void* ptr);
 
 /* ========================================================================
- * Complex numbers
+ * Family: complex (complex numbers)
  * ======================================================================== */
 
 /**
- * @brief Polar operator.
+ * @brief Builds complex numbers from magnitude and phase: out = abs * (cos(angle) + i * sin(angle)). Same semantics
+ *        as torch.polar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] abs
- * @param[in] angle
+ * @param[out] out complex result with the broadcast shape of abs and angle
+ * @param[in] abs non-negative magnitudes
+ * @param[in] angle phases in radians
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5585,11 +6603,12 @@ DIOPI_API diopiError_t diopiTensorDestructionHook(diopiContextHandle_t ctx, void
 DIOPI_API diopiError_t diopiPolar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t abs, diopiConstTensorHandle_t angle);
 
 /**
- * @brief Complex operator.
+ * @brief Builds complex numbers from real and imaginary parts: out = real + i * imag. Same semantics as
+ *        torch.complex.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] real
- * @param[in] imag
+ * @param[out] out complex result with the broadcast shape of real and imag
+ * @param[in] real real parts
+ * @param[in] imag imaginary parts, same dtype as real
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5597,10 +6616,13 @@ DIOPI_API diopiError_t diopiPolar(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiComplex(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t real, diopiConstTensorHandle_t imag);
 
 /**
- * @brief Conj operator.
+ * @brief Writes the complex conjugate of each element (imaginary part negated). Same semantics as torch.conj, but the
+ *        result is materialised.
+ *
+ * For real inputs the result equals the input.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] out
- * @param[in] input
+ * @param[out] out written with the conjugates; same shape as input
+ * @param[in] input source tensor
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5608,10 +6630,10 @@ DIOPI_API diopiError_t diopiComplex(diopiContextHandle_t ctx, diopiTensorHandle_
 DIOPI_API diopiError_t diopiConj(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief Imag operator.
+ * @brief Extracts the imaginary part of each complex element. Same semantics as torch.imag.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] out
- * @param[in] input
+ * @param[out] out real-valued result with the same shape as input
+ * @param[in] input complex source tensor
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5619,10 +6641,10 @@ DIOPI_API diopiError_t diopiConj(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiImag(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /**
- * @brief Real operator.
+ * @brief Extracts the real part of each complex element. Same semantics as torch.real.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] out
- * @param[in] input
+ * @param[out] out real-valued result with the same shape as input
+ * @param[in] input complex (or real) source tensor
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5630,23 +6652,30 @@ DIOPI_API diopiError_t diopiImag(diopiContextHandle_t ctx, diopiTensorHandle_t o
 DIOPI_API diopiError_t diopiReal(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input);
 
 /* ========================================================================
- * Library information
+ * Family: runtime_info (library information)
  * ======================================================================== */
 
 /**
- * @brief GetVendorName operator.
+ * @brief Returns a constant, NUL-terminated string naming the vendor or device this implementation targets.
+ *
+ * The string is owned by the library and must not be freed.
  * @return the vendor name, a static NUL-terminated string.
  */
 DIOPI_API const char* diopiGetVendorName(void);
 
 /**
- * @brief GetImplVersion operator.
+ * @brief Returns a constant, NUL-terminated string describing the version of the vendor implementation.
+ *
+ * The string is owned by the library and must not be freed.
  * @return the library version, a static NUL-terminated string.
  */
 DIOPI_API const char* diopiGetImplVersion(void);
 
 /**
- * @brief GetLastErrorString operator.
+ * @brief Returns a human-readable description of the most recent error recorded by the implementation, for
+ *        diagnostics after a failing call.
+ *
+ * The pointer stays valid only until the next failing call overwrites the message.
  * @return the message of the last failed call on this thread ("" if none).
  */
 DIOPI_API const char* diopiGetLastErrorString(void);

@@ -16,18 +16,24 @@ extern "C" {
 #endif
 
 /* ========================================================================
- * Rotary position embedding
+ * Family: llm_rotary (rotary position embedding)
  * ======================================================================== */
 
 /**
- * @brief RotaryEmbedding operator.
+ * @brief Applies rotary position embedding: feature pairs (a, b) of x are rotated by angle theta to (a cos - b sin, a
+ *        sin + b cos), with cos/sin given per position. Pairs are the two halves of the rotary width, or adjacent
+ *        elements when interleaved.
+ *
+ * If the rotary width (2 * cos.size(-1)) is smaller than head_dim, the remaining features are passed through
+ * unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bfloat16, float16, float32, float64.
- * @param[in] x Dtypes: bfloat16, float16, float32, float64.
- * @param[in] cos Dtypes: bfloat16, float16, float32, float64.
- * @param[in] sin Dtypes: bfloat16, float16, float32, float64.
- * @param[in] conj
- * @param[in] interleaved
+ * @param[out] out rotated result, same shape as x. Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] x input, e.g. (batch, seq_len, num_heads, head_dim). Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] cos cosines per position, last dimension half the rotary width; broadcastable over batch and heads.
+ *     Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] sin sines laid out exactly like cos. Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] conj if true rotates by -theta (the inverse), which gives the gradient of the forward rotation
+ * @param[in] interleaved true pairs elements (2i, 2i+1); false pairs element i with i + width/2
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -36,13 +42,16 @@ DIOPI_API diopiError_t diopiRotaryEmbedding(diopiContextHandle_t ctx, diopiTenso
                                             diopiConstTensorHandle_t cos, diopiConstTensorHandle_t sin, const bool conj, const bool interleaved);
 
 /**
- * @brief RotaryEmbeddingV2 operator.
+ * @brief Applies rotary position embedding in place to packed query and key tensors in the rotate-half form x * cos +
+ *        rotate_half(x) * sin, where rotate_half(x) = concat(-x2, x1) over the two halves of each head.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] query Dtypes: bfloat16, float16, float32, float64.
- * @param[in,out] key Dtypes: bfloat16, float16, float32, float64.
- * @param[in] cos Dtypes: bfloat16, float16, float32, float64.
- * @param[in] sin Dtypes: bfloat16, float16, float32, float64.
- * @param[in] dim
+ * @param[in,out] query queries (num_tokens, num_heads * dim) or 4-D; rotated in place. Dtypes: bfloat16, float16,
+ *     float32, float64.
+ * @param[in,out] key keys (num_tokens, num_kv_heads * dim) or 4-D; rotated in place. Dtypes: bfloat16, float16,
+ *     float32, float64.
+ * @param[in] cos cosines per token, broadcast over heads. Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] sin sines per token, laid out like cos. Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] dim size of one attention head, used to split the packed last dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -51,19 +60,24 @@ DIOPI_API diopiError_t diopiRotaryEmbeddingV2(diopiContextHandle_t ctx, diopiTen
                                               diopiConstTensorHandle_t cos, diopiConstTensorHandle_t sin, int64_t dim);
 
 /* ========================================================================
- * RMS normalization
+ * Family: llm_norm (rms normalization)
  * ======================================================================== */
 
 /**
- * @brief RMSNorm operator.
+ * @brief Root-mean-square normalisation over the trailing normalized_shape dimensions: out = input /
+ *        sqrt(mean(input^2) + eps) * weight + bias, also returning the inverse RMS.
+ *
+ * Unlike layer norm, the mean is not subtracted.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out Dtypes: bfloat16, float16, float32, float64.
- * @param[out] inv_rms Dtypes: float32, float64.
- * @param[in] input Dtypes: bfloat16, float16, float32, float64.
- * @param[in] normalized_shape
- * @param[in] weight Dtypes: bfloat16, float16, float32, float64.
- * @param[in] bias Dtypes: bfloat16, float16, float32, float64.
- * @param[in] eps
+ * @param[out] out normalised result, same shape as input. Dtypes: bfloat16, float16, float32, float64.
+ * @param[out] inv_rms written with 1 / sqrt(mean(input^2) + eps) per normalised group; leading dims of input. Dtypes:
+ *     float32, float64.
+ * @param[in] input tensor to normalise. Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] normalized_shape trailing dimensions over which the mean of squares is taken
+ * @param[in] weight scale of shape normalized_shape. Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] bias offset of shape normalized_shape; may be NULL for no offset. Dtypes: bfloat16, float16, float32,
+ *     float64.
+ * @param[in] eps small constant added under the square root
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -72,18 +86,22 @@ DIOPI_API diopiError_t diopiRMSNorm(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiSize_t normalized_shape, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, double eps);
 
 /**
- * @brief RMSNormBackward operator.
+ * @brief Backward of diopiRMSNorm: computes gradients for input, weight and (optionally) bias from the output
+ *        gradient and the saved inverse RMS.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: bfloat16, float16, float32, float64.
- * @param[out] grad_weight Dtypes: bfloat16, float16, float32, float64.
- * @param[out] grad_bias Dtypes: bfloat16, float16, float32, float64.
- * @param[in] grad_output Dtypes: bfloat16, float16, float32, float64.
- * @param[in] input Dtypes: bfloat16, float16, float32, float64.
- * @param[in] weight Dtypes: bfloat16, float16, float32, float64.
- * @param[in] bias Dtypes: bfloat16, float16, float32, float64.
- * @param[in] inv_rms Dtypes: bfloat16, float32, float64.
- * @param[in] normalized_shape
- * @param[in] eps
+ * @param[out] grad_input written with the gradient for input, same shape as input. Dtypes: bfloat16, float16,
+ *     float32, float64.
+ * @param[out] grad_weight written with the gradient for weight, shape normalized_shape. Dtypes: bfloat16, float16,
+ *     float32, float64.
+ * @param[out] grad_bias written with the gradient for bias; may be NULL when the forward had no bias. Dtypes:
+ *     bfloat16, float16, float32, float64.
+ * @param[in] grad_output gradient of the normalised output. Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] input input of the forward call. Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] weight scale used in the forward call. Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] bias offset used in the forward call; may be NULL. Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] inv_rms inverse RMS saved by the forward call. Dtypes: bfloat16, float32, float64.
+ * @param[in] normalized_shape trailing dimensions normalised in the forward call
+ * @param[in] eps constant used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -94,23 +112,26 @@ DIOPI_API diopiError_t diopiRMSNormBackward(diopiContextHandle_t ctx, diopiTenso
                                             diopiSize_t normalized_shape, double eps);
 
 /* ========================================================================
- * Attention
+ * Family: llm_attention (attention)
  * ======================================================================== */
 
 /**
- * @brief MultiHeadAttention operator.
+ * @brief Deprecated attention forward: out = dropout(softmax(scale * q k^T [causal mask])) v per batch and head, with
+ *        q, k, v laid out as (batch, seq, heads, head_dim).
+ *
+ * Superseded by diopiFlashAttention.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] q
- * @param[out] k
- * @param[out] v
- * @param[in] dropout_p
- * @param[in] is_causal
- * @param[in] return_debug_mask
- * @param[in] scale
- * @param[out] out
- * @param[out] softmax_lse
- * @param[in,out] gen
- * @param[out] debug_attn_mask
+ * @param[out] q queries (batch, seq_q, heads, head_dim); may be padded in place by the implementation
+ * @param[out] k keys (batch, seq_k, heads, head_dim); may be padded in place
+ * @param[out] v values (batch, seq_k, heads, head_dim); may be padded in place
+ * @param[in] dropout_p probability of dropping an attention weight
+ * @param[in] is_causal if true, query i only attends to keys j <= i
+ * @param[in] return_debug_mask if true, debug_attn_mask is filled
+ * @param[in] scale factor applied to q k^T before the softmax, usually 1/sqrt(head_dim)
+ * @param[out] out attention result, shape (batch, seq_q, heads, head_dim)
+ * @param[out] softmax_lse written with log(sum_j exp(scale * q_i . k_j)) per query row, shape (batch, heads, seq_q)
+ * @param[in,out] gen supplies the random state for dropout
+ * @param[out] debug_attn_mask (batch, heads, seq_q, seq_k) dropout keep pattern, written only when requested
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -120,21 +141,24 @@ DIOPI_API diopiError_t diopiMultiHeadAttention(diopiContextHandle_t ctx, diopiTe
                                                diopiTensorHandle_t softmax_lse, diopiGeneratorHandle_t gen, diopiTensorHandle_t debug_attn_mask);
 
 /**
- * @brief MultiHeadAttentionBackward operator.
+ * @brief Deprecated backward of diopiMultiHeadAttention: recomputes the attention probabilities from softmax_lse and
+ *        returns the gradients for q, k and v.
+ *
+ * Superseded by diopiFlashAttentionBackward.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in] grad_out
- * @param[in] q
- * @param[in] k
- * @param[in] v
- * @param[in] out
- * @param[in] softmax_lse
- * @param[in] dropout_p
- * @param[in] is_causal
- * @param[in,out] gen
- * @param[in] scale
- * @param[out] grad_q
- * @param[out] grad_k
- * @param[out] grad_v
+ * @param[in] grad_out gradient of the attention output, shape of out
+ * @param[in] q queries of the forward call
+ * @param[in] k keys of the forward call
+ * @param[in] v values of the forward call
+ * @param[in] out attention output of the forward call
+ * @param[in] softmax_lse row log-sum-exp saved by the forward call
+ * @param[in] dropout_p dropout probability of the forward call
+ * @param[in] is_causal causal flag of the forward call
+ * @param[in,out] gen random state matching the forward call, so the same dropout pattern is regenerated
+ * @param[in] scale score scale of the forward call
+ * @param[out] grad_q written with the gradient for q
+ * @param[out] grad_k written with the gradient for k
+ * @param[out] grad_v written with the gradient for v
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -146,23 +170,26 @@ DIOPI_API diopiError_t diopiMultiHeadAttentionBackward(diopiContextHandle_t ctx,
                                                        diopiTensorHandle_t grad_k, diopiTensorHandle_t grad_v);
 
 /**
- * @brief MultiHeadAttentionVarLen operator.
+ * @brief Deprecated variable-length attention forward: sequences are packed along the token axis and each attends
+ *        only within itself, out = dropout(softmax(scale * q k^T [causal])) v.
+ *
+ * Superseded by diopiFlashAttentionVarLen.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] q
- * @param[out] k
- * @param[out] v
- * @param[in] cum_seq_q
- * @param[in] cum_seq_k
- * @param[in] max_q
- * @param[in] max_k
- * @param[in] dropout_p
- * @param[in] is_causal
- * @param[in] return_debug_mask
- * @param[in] scale
- * @param[out] out
- * @param[out] softmax_lse
- * @param[in,out] gen
- * @param[out] debug_attn_mask
+ * @param[out] q packed queries (total_q, heads, head_dim); may be padded in place
+ * @param[out] k packed keys (total_k, heads, head_dim); may be padded in place
+ * @param[out] v packed values (total_k, heads, head_dim); may be padded in place
+ * @param[in] cum_seq_q (batch + 1) prefix sums of query lengths, starting at 0
+ * @param[in] cum_seq_k (batch + 1) prefix sums of key lengths, starting at 0
+ * @param[in] max_q longest query sequence in the batch
+ * @param[in] max_k longest key sequence in the batch
+ * @param[in] dropout_p probability of dropping an attention weight
+ * @param[in] is_causal if true, each query only attends to keys at or before its position
+ * @param[in] return_debug_mask if true, debug_attn_mask is filled
+ * @param[in] scale factor applied to q k^T before the softmax
+ * @param[out] out packed result (total_q, heads, head_dim)
+ * @param[out] softmax_lse written with row log-sum-exp of scaled scores, shape (batch, heads, max_q)
+ * @param[in,out] gen supplies the random state for dropout
+ * @param[out] debug_attn_mask (batch, heads, max_q, max_k) dropout keep pattern, written only when requested
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -174,25 +201,28 @@ DIOPI_API diopiError_t diopiMultiHeadAttentionVarLen(diopiContextHandle_t ctx, d
                                                      diopiTensorHandle_t debug_attn_mask);
 
 /**
- * @brief MultiHeadAttentionVarLenBackward operator.
+ * @brief Deprecated backward of diopiMultiHeadAttentionVarLen: gradients of packed variable-length attention with
+ *        respect to q, k and v.
+ *
+ * Superseded by diopiFlashAttentionVarLenBackward.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in] grad_out
- * @param[in] q
- * @param[in] k
- * @param[in] v
- * @param[in] out
- * @param[in] softmax_lse
- * @param[in] cum_seq_q
- * @param[in] cum_seq_k
- * @param[in] max_q
- * @param[in] max_k
- * @param[in] dropout_p
- * @param[in] is_causal
- * @param[in,out] gen
- * @param[in] scale
- * @param[out] grad_q
- * @param[out] grad_k
- * @param[out] grad_v
+ * @param[in] grad_out gradient of the packed output (total_q, heads, head_dim)
+ * @param[in] q packed queries of the forward call
+ * @param[in] k packed keys of the forward call
+ * @param[in] v packed values of the forward call
+ * @param[in] out packed output of the forward call
+ * @param[in] softmax_lse row log-sum-exp saved by the forward call
+ * @param[in] cum_seq_q query prefix sums used in the forward call
+ * @param[in] cum_seq_k key prefix sums used in the forward call
+ * @param[in] max_q longest query sequence
+ * @param[in] max_k longest key sequence
+ * @param[in] dropout_p dropout probability of the forward call
+ * @param[in] is_causal causal flag of the forward call
+ * @param[in,out] gen random state matching the forward call, so the same dropout pattern is regenerated
+ * @param[in] scale score scale of the forward call
+ * @param[out] grad_q written with the gradient for q
+ * @param[out] grad_k written with the gradient for k
+ * @param[out] grad_v written with the gradient for v
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -205,20 +235,26 @@ DIOPI_API diopiError_t diopiMultiHeadAttentionVarLenBackward(diopiContextHandle_
                                                              diopiTensorHandle_t grad_k, diopiTensorHandle_t grad_v);
 
 /**
- * @brief FlashAttention operator.
+ * @brief Memory-efficient exact attention: attention_out = dropout(softmax(softmax_scale * q k^T + alibi bias +
+ *        mask)) v, with optional causal and sliding-window masking. q is (batch, seq_q, heads_q, head_dim); k and v
+ *        are (batch, seq_k, heads_k, head_dim), heads_q a multiple of heads_k (grouped-query attention).
+ *
+ * softmax_lse is what the backward pass needs to rebuild the probabilities without storing the full score matrix.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] attention_out Dtypes: bfloat16, * float16.
- * @param[out] softmax_lse Dtypes: float32.
- * @param[in,out] gen
- * @param[in] q Dtypes: bfloat16, float16.
- * @param[in] k Dtypes: bfloat16, float16.
- * @param[in] v Dtypes: bfloat16, float16.
- * @param[in] alibi_slopes Dtypes: float32.
- * @param[in] p_dropout
- * @param[in] softmax_scale
- * @param[in] is_causal
- * @param[in] window_size_left
- * @param[in] window_size_right
+ * @param[out] attention_out result, shape (batch, seq_q, heads_q, head_dim). Dtypes: bfloat16, * float16.
+ * @param[out] softmax_lse written with log(sum_j exp(scaled score_ij)) per query row, shape (batch, heads_q, seq_q).
+ *     Dtypes: float32.
+ * @param[in,out] gen supplies the random state for dropout; advanced by the call
+ * @param[in] q queries (batch, seq_q, heads_q, head_dim). Dtypes: bfloat16, float16.
+ * @param[in] k keys (batch, seq_k, heads_k, head_dim). Dtypes: bfloat16, float16.
+ * @param[in] v values (batch, seq_k, heads_k, head_dim). Dtypes: bfloat16, float16.
+ * @param[in] alibi_slopes optional per-head ALiBi slopes (heads_q); adds -slope * |i - j| to scores; NULL disables.
+ *     Dtypes: float32.
+ * @param[in] p_dropout probability of dropping an attention weight; 0 disables dropout
+ * @param[in] softmax_scale factor applied to q k^T, usually 1/sqrt(head_dim)
+ * @param[in] is_causal if true, query i only attends to keys j <= i
+ * @param[in] window_size_left keys more than this many positions before the query are masked; -1 means unlimited
+ * @param[in] window_size_right keys more than this many positions after the query are masked; -1 means unlimited
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -229,24 +265,28 @@ DIOPI_API diopiError_t diopiFlashAttention(diopiContextHandle_t ctx, diopiTensor
                                            bool is_causal, int32_t window_size_left, int32_t window_size_right);
 
 /**
- * @brief FlashAttentionBackward operator.
+ * @brief Backward of diopiFlashAttention: recomputes the attention probabilities from softmax_lse and returns the
+ *        gradients for q, k and v.
+ *
+ * For grouped-query attention the gradients of query heads sharing a key/value head are summed into grad_k and
+ * grad_v.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_q Dtypes: bfloat16, float16.
- * @param[out] grad_k Dtypes: bfloat16, float16.
- * @param[out] grad_v Dtypes: bfloat16, float16.
- * @param[in] grad_output Dtypes: bfloat16, float16.
- * @param[in,out] gen
- * @param[in] q Dtypes: bfloat16, float16.
- * @param[in] k Dtypes: bfloat16, float16.
- * @param[in] v Dtypes: bfloat16, float16.
- * @param[in] alibi_slopes Dtypes: float32.
- * @param[in] attention_out Dtypes: bfloat16, * float16.
- * @param[in] softmax_lse Dtypes: float32.
- * @param[in] p_dropout
- * @param[in] softmax_scale
- * @param[in] is_causal
- * @param[in] window_size_left
- * @param[in] window_size_right
+ * @param[out] grad_q written with the gradient for q, same shape as q. Dtypes: bfloat16, float16.
+ * @param[out] grad_k written with the gradient for k, same shape as k. Dtypes: bfloat16, float16.
+ * @param[out] grad_v written with the gradient for v, same shape as v. Dtypes: bfloat16, float16.
+ * @param[in] grad_output gradient of attention_out. Dtypes: bfloat16, float16.
+ * @param[in,out] gen random state matching the forward call, so the same dropout pattern is regenerated
+ * @param[in] q queries of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] k keys of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] v values of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] alibi_slopes ALiBi slopes of the forward call; NULL if none were used. Dtypes: float32.
+ * @param[in] attention_out output of the forward call. Dtypes: bfloat16, * float16.
+ * @param[in] softmax_lse row log-sum-exp saved by the forward call. Dtypes: float32.
+ * @param[in] p_dropout dropout probability of the forward call
+ * @param[in] softmax_scale score scale of the forward call
+ * @param[in] is_causal causal flag of the forward call
+ * @param[in] window_size_left left window of the forward call
+ * @param[in] window_size_right right window of the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -259,26 +299,37 @@ DIOPI_API diopiError_t diopiFlashAttentionBackward(diopiContextHandle_t ctx, dio
                                                    int32_t window_size_left, int32_t window_size_right);
 
 /**
- * @brief CustomizedFlashAttention operator.
+ * @brief Flash attention variant for backends that keep softmax statistics and the dropout mask explicitly:
+ *        attention_out = dropout(softmax(softmax_scale * q k^T + mask)) v, with q, k, v in the layout named by
+ *        input_layout.
+ *
+ * Some backends reject ALiBi slopes or sliding windows and derive the causal pattern solely from attention_mask.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] attention_out Dtypes: bfloat16, float16.
- * @param[out] dropout_mask
- * @param[out] softmax_max Dtypes: float32.
- * @param[out] softmax_sum Dtypes: float32.
- * @param[out] softmax_out Dtypes: float32.
- * @param[in,out] gen
- * @param[in] q Dtypes: bfloat16, float16.
- * @param[in] k Dtypes: bfloat16, float16.
- * @param[in] v Dtypes: bfloat16, float16.
- * @param[in] alibi_slopes Dtypes: float32.
- * @param[in] attention_mask Dtypes: bool.
- * @param[in] p_dropout
- * @param[in] softmax_scale
- * @param[in] is_causal
- * @param[in] window_size_left
- * @param[in] window_size_right
- * @param[in] head_num
- * @param[in] input_layout Dtypes: char*.
+ * @param[out] attention_out result, laid out like q. Dtypes: bfloat16, float16.
+ * @param[out] dropout_mask packed dropout keep bits; callee allocates it through diopiRequireTensor and stores the
+ *     handle here (left unset without dropout)
+ * @param[out] softmax_max per-row maximum of the scaled scores; callee allocates it through diopiRequireTensor and
+ *     stores the handle here. Dtypes: float32.
+ * @param[out] softmax_sum per-row sum of exp(score - max); callee allocates it through diopiRequireTensor and stores
+ *     the handle here. Dtypes: float32.
+ * @param[out] softmax_out backend-specific softmax by-product, possibly empty; callee allocates it through
+ *     diopiRequireTensor and stores the handle here. Dtypes: float32.
+ * @param[in,out] gen supplies the random state for dropout
+ * @param[in] q queries in input_layout. Dtypes: bfloat16, float16.
+ * @param[in] k keys in input_layout; may have fewer heads than q. Dtypes: bfloat16, float16.
+ * @param[in] v values laid out like k. Dtypes: bfloat16, float16.
+ * @param[in] alibi_slopes optional per-head ALiBi slopes (heads_q); adds -slope * |i - j| to scores; NULL disables.
+ *     Dtypes: float32.
+ * @param[in] attention_mask optional boolean mask broadcast over scores, true marks excluded pairs; supply it when
+ *     is_causal. Dtypes: bool.
+ * @param[in] p_dropout probability of dropping an attention weight; 0 disables dropout
+ * @param[in] softmax_scale factor applied to q k^T, usually 1/sqrt(head_dim)
+ * @param[in] is_causal if true, query i only attends to keys j <= i
+ * @param[in] window_size_left keys more than this many positions before the query are masked; -1 means unlimited
+ * @param[in] window_size_right keys more than this many positions after the query are masked; -1 means unlimited
+ * @param[in] head_num number of query heads; needed to split H in 3-D layouts
+ * @param[in] input_layout "BSH", "SBH", "BSND" or "BNSD" (B batch, S sequence, N heads, D head_dim, H = N*D). Dtypes:
+ *     char*.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -291,29 +342,30 @@ DIOPI_API diopiError_t diopiCustomizedFlashAttention(diopiContextHandle_t ctx, d
                                                      int32_t window_size_left, int32_t window_size_right, int32_t head_num, const char* input_layout);
 
 /**
- * @brief CustomizedFlashAttentionBackward operator.
+ * @brief Backward of diopiCustomizedFlashAttention: uses the saved softmax statistics and dropout mask to compute the
+ *        gradients for q, k and v.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_q Dtypes: bfloat16, float16.
- * @param[out] grad_k Dtypes: bfloat16, float16.
- * @param[out] grad_v Dtypes: bfloat16, float16.
- * @param[in] grad_output Dtypes: bfloat16, float16.
- * @param[in] q Dtypes: bfloat16, float16.
- * @param[in] k Dtypes: bfloat16, float16.
- * @param[in] v Dtypes: bfloat16, float16.
- * @param[in] alibi_slopes Dtypes: float32.
- * @param[in] attention_out Dtypes: bfloat16, float16.
- * @param[in] attention_mask Dtypes: bool.
- * @param[in] dropout_mask
- * @param[in] softmax_max Dtypes: float32.
- * @param[in] softmax_sum Dtypes: float32.
- * @param[in] softmax_out Dtypes: float32.
- * @param[in] p_dropout
- * @param[in] softmax_scale
- * @param[in] is_causal
- * @param[in] window_size_left
- * @param[in] window_size_right
- * @param[in] head_num
- * @param[in] input_layout Dtypes: char*.
+ * @param[out] grad_q written with the gradient for q, same layout as q. Dtypes: bfloat16, float16.
+ * @param[out] grad_k written with the gradient for k, same layout as k. Dtypes: bfloat16, float16.
+ * @param[out] grad_v written with the gradient for v, same layout as v. Dtypes: bfloat16, float16.
+ * @param[in] grad_output gradient of attention_out. Dtypes: bfloat16, float16.
+ * @param[in] q queries of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] k keys of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] v values of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] alibi_slopes ALiBi slopes of the forward call; NULL if none were used. Dtypes: float32.
+ * @param[in] attention_out output of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] attention_mask mask of the forward call; NULL if none was used. Dtypes: bool.
+ * @param[in] dropout_mask dropout mask produced by the forward call; NULL when dropout was off
+ * @param[in] softmax_max row maxima produced by the forward call. Dtypes: float32.
+ * @param[in] softmax_sum row sums produced by the forward call. Dtypes: float32.
+ * @param[in] softmax_out softmax by-product produced by the forward call. Dtypes: float32.
+ * @param[in] p_dropout dropout probability of the forward call
+ * @param[in] softmax_scale score scale of the forward call
+ * @param[in] is_causal causal flag of the forward call
+ * @param[in] window_size_left left window of the forward call
+ * @param[in] window_size_right right window of the forward call
+ * @param[in] head_num number of query heads of the forward call
+ * @param[in] input_layout layout string of the forward call. Dtypes: char*.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -329,24 +381,31 @@ DIOPI_API diopiError_t diopiCustomizedFlashAttentionBackward(diopiContextHandle_
                                                              const char* input_layout);
 
 /**
- * @brief FlashAttentionVarLen operator.
+ * @brief Variable-length flash attention: sequences are packed along the token axis and each query attends only to
+ *        keys of its own sequence, out = dropout(softmax(softmax_scale * q k^T + alibi + mask)) v. q is (total_q,
+ *        heads_q, head_dim); k, v are (total_k, heads_k, head_dim).
+ *
+ * When a query sequence is shorter than its key sequence, positions are aligned at the end: query i corresponds to
+ * key position i + len_k - len_q.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] attention_out Dtypes: bfloat16, float16.
- * @param[out] softmax_lse Dtypes: float32.
- * @param[in,out] gen
- * @param[in] q Dtypes: bfloat16, float16.
- * @param[in] k Dtypes: bfloat16, float16.
- * @param[in] v Dtypes: bfloat16, float16.
- * @param[in] cum_seq_q Dtypes: int32.
- * @param[in] cum_seq_kv Dtypes: int32.
- * @param[in] alibi_slopes Dtypes: float32.
- * @param[in] max_seqlen_q
- * @param[in] max_seqlen_kv
- * @param[in] p_dropout
- * @param[in] softmax_scale
- * @param[in] is_causal
- * @param[in] window_size_left
- * @param[in] window_size_right
+ * @param[out] attention_out packed result (total_q, heads_q, head_dim). Dtypes: bfloat16, float16.
+ * @param[out] softmax_lse written with row log-sum-exp of scaled scores, shape (batch, heads_q, max_seqlen_q).
+ *     Dtypes: float32.
+ * @param[in,out] gen supplies the random state for dropout; advanced by the call
+ * @param[in] q packed queries (total_q, heads_q, head_dim). Dtypes: bfloat16, float16.
+ * @param[in] k packed keys (total_k, heads_k, head_dim). Dtypes: bfloat16, float16.
+ * @param[in] v packed values (total_k, heads_k, head_dim). Dtypes: bfloat16, float16.
+ * @param[in] cum_seq_q (batch + 1) prefix sums of query lengths, starting at 0. Dtypes: int32.
+ * @param[in] cum_seq_kv (batch + 1) prefix sums of key/value lengths, starting at 0. Dtypes: int32.
+ * @param[in] alibi_slopes optional per-head ALiBi slopes (heads_q); adds -slope * |i - j| to scores; NULL disables.
+ *     Dtypes: float32.
+ * @param[in] max_seqlen_q longest query sequence in the batch
+ * @param[in] max_seqlen_kv longest key/value sequence in the batch
+ * @param[in] p_dropout probability of dropping an attention weight; 0 disables dropout
+ * @param[in] softmax_scale factor applied to q k^T, usually 1/sqrt(head_dim)
+ * @param[in] is_causal if true, queries only attend to keys at or before their aligned position
+ * @param[in] window_size_left keys more than this many positions before the query are masked; -1 means unlimited
+ * @param[in] window_size_right keys more than this many positions after the query are masked; -1 means unlimited
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -358,28 +417,29 @@ DIOPI_API diopiError_t diopiFlashAttentionVarLen(diopiContextHandle_t ctx, diopi
                                                  float softmax_scale, bool is_causal, int32_t window_size_left, int32_t window_size_right);
 
 /**
- * @brief FlashAttentionVarLenBackward operator.
+ * @brief Backward of diopiFlashAttentionVarLen: gradients of packed variable-length attention with respect to q, k
+ *        and v, recomputed from softmax_lse.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_q
- * @param[out] grad_k
- * @param[out] grad_v
- * @param[in] grad_output Dtypes: bfloat16, float16.
- * @param[in,out] gen
- * @param[in] q Dtypes: bfloat16, float16.
- * @param[in] k Dtypes: bfloat16, float16.
- * @param[in] v Dtypes: bfloat16, float16.
- * @param[in] cum_seq_q Dtypes: int32.
- * @param[in] cum_seq_kv Dtypes: int32.
- * @param[in] alibi_slopes Dtypes: float32.
- * @param[in] attention_out Dtypes: bfloat16, float16.
- * @param[in] softmax_lse Dtypes: float32.
- * @param[in] max_seqlen_q
- * @param[in] max_seqlen_kv
- * @param[in] p_dropout
- * @param[in] softmax_scale
- * @param[in] is_causal
- * @param[in] window_size_left
- * @param[in] window_size_right
+ * @param[out] grad_q written with the gradient for q, same shape as q
+ * @param[out] grad_k written with the gradient for k, same shape as k
+ * @param[out] grad_v written with the gradient for v, same shape as v
+ * @param[in] grad_output gradient of attention_out. Dtypes: bfloat16, float16.
+ * @param[in,out] gen random state matching the forward call, so the same dropout pattern is regenerated
+ * @param[in] q packed queries of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] k packed keys of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] v packed values of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] cum_seq_q query prefix sums used in the forward call. Dtypes: int32.
+ * @param[in] cum_seq_kv key/value prefix sums used in the forward call. Dtypes: int32.
+ * @param[in] alibi_slopes ALiBi slopes of the forward call; NULL if none were used. Dtypes: float32.
+ * @param[in] attention_out output of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] softmax_lse row log-sum-exp saved by the forward call. Dtypes: float32.
+ * @param[in] max_seqlen_q longest query sequence
+ * @param[in] max_seqlen_kv longest key/value sequence
+ * @param[in] p_dropout dropout probability of the forward call
+ * @param[in] softmax_scale score scale of the forward call
+ * @param[in] is_causal causal flag of the forward call
+ * @param[in] window_size_left left window of the forward call
+ * @param[in] window_size_right right window of the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -394,28 +454,39 @@ DIOPI_API diopiError_t diopiFlashAttentionVarLenBackward(diopiContextHandle_t ct
                                                          bool is_causal, int32_t window_size_left, int32_t window_size_right);
 
 /**
- * @brief CustomizedFlashAttentionVarLen operator.
+ * @brief Variable-length variant of diopiCustomizedFlashAttention: packed sequences in (total_tokens, heads,
+ *        head_dim) layout, each attending only within itself, with explicit softmax statistics and dropout mask
+ *        returned for the backward pass.
+ *
+ * Whether cum_seq_q / cum_seq_kv carry a leading 0 is backend dependent; some backends expect only the end offsets of
+ * each sequence.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] attention_out Dtypes: bfloat16, float16.
- * @param[out] dropout_mask
- * @param[out] softmax_max Dtypes: float32.
- * @param[out] softmax_sum Dtypes: float32.
- * @param[out] softmax_out Dtypes: float32.
- * @param[in,out] gen
- * @param[in] q Dtypes: bfloat16, float16.
- * @param[in] k Dtypes: bfloat16, float16.
- * @param[in] v Dtypes: bfloat16, float16.
- * @param[in] cum_seq_q
- * @param[in] cum_seq_kv
- * @param[in] alibi_slopes Dtypes: float32.
- * @param[in] attention_mask Dtypes: bool.
- * @param[in] max_seqlen_q
- * @param[in] max_seqlen_kv
- * @param[in] p_dropout
- * @param[in] softmax_scale
- * @param[in] is_causal
- * @param[in] window_size_left
- * @param[in] window_size_right
+ * @param[out] attention_out packed result (total_q, heads_q, head_dim). Dtypes: bfloat16, float16.
+ * @param[out] dropout_mask packed dropout keep bits; callee allocates it through diopiRequireTensor and stores the
+ *     handle here (left unset without dropout)
+ * @param[out] softmax_max per-row maximum of the scaled scores; callee allocates it through diopiRequireTensor and
+ *     stores the handle here. Dtypes: float32.
+ * @param[out] softmax_sum per-row sum of exp(score - max); callee allocates it through diopiRequireTensor and stores
+ *     the handle here. Dtypes: float32.
+ * @param[out] softmax_out backend-specific softmax by-product, possibly empty; callee allocates it through
+ *     diopiRequireTensor and stores the handle here. Dtypes: float32.
+ * @param[in,out] gen supplies the random state for dropout; advanced by the call
+ * @param[in] q packed queries (total_q, heads_q, head_dim). Dtypes: bfloat16, float16.
+ * @param[in] k packed keys (total_k, heads_k, head_dim). Dtypes: bfloat16, float16.
+ * @param[in] v packed values (total_k, heads_k, head_dim). Dtypes: bfloat16, float16.
+ * @param[in] cum_seq_q host array of cumulative query lengths marking sequence boundaries
+ * @param[in] cum_seq_kv host array of cumulative key/value lengths marking sequence boundaries
+ * @param[in] alibi_slopes optional per-head ALiBi slopes (heads_q); adds -slope * |i - j| to scores; NULL disables.
+ *     Dtypes: float32.
+ * @param[in] attention_mask optional boolean mask broadcast over scores, true marks excluded pairs; supply it when
+ *     is_causal. Dtypes: bool.
+ * @param[in] max_seqlen_q longest query sequence in the batch
+ * @param[in] max_seqlen_kv longest key/value sequence in the batch
+ * @param[in] p_dropout probability of dropping an attention weight; 0 disables dropout
+ * @param[in] softmax_scale factor applied to q k^T, usually 1/sqrt(head_dim)
+ * @param[in] is_causal if true, queries only attend to keys at or before their position
+ * @param[in] window_size_left keys more than this many positions before the query are masked; -1 means unlimited
+ * @param[in] window_size_right keys more than this many positions after the query are masked; -1 means unlimited
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -430,31 +501,32 @@ DIOPI_API diopiError_t diopiCustomizedFlashAttentionVarLen(diopiContextHandle_t 
                                                            bool is_causal, int32_t window_size_left, int32_t window_size_right);
 
 /**
- * @brief CustomizedFlashAttentionVarLenBackward operator.
+ * @brief Backward of diopiCustomizedFlashAttentionVarLen: uses the saved softmax statistics and dropout mask to
+ *        compute gradients for the packed q, k and v.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_q
- * @param[out] grad_k
- * @param[out] grad_v
- * @param[in] grad_output Dtypes: bfloat16, float16.
- * @param[in] q Dtypes: bfloat16, float16.
- * @param[in] k Dtypes: bfloat16, float16.
- * @param[in] v Dtypes: bfloat16, float16.
- * @param[in] cum_seq_q
- * @param[in] cum_seq_kv
- * @param[in] alibi_slopes Dtypes: float32.
- * @param[in] attention_out Dtypes: bfloat16, float16.
- * @param[in] attention_mask Dtypes: bool.
- * @param[in] dropout_mask
- * @param[in] softmax_max Dtypes: float32.
- * @param[in] softmax_sum Dtypes: float32.
- * @param[in] softmax_out Dtypes: float32.
- * @param[in] max_seqlen_q
- * @param[in] max_seqlen_kv
- * @param[in] p_dropout
- * @param[in] softmax_scale
- * @param[in] is_causal
- * @param[in] window_size_left
- * @param[in] window_size_right
+ * @param[out] grad_q written with the gradient for q, same shape as q
+ * @param[out] grad_k written with the gradient for k, same shape as k
+ * @param[out] grad_v written with the gradient for v, same shape as v
+ * @param[in] grad_output gradient of attention_out. Dtypes: bfloat16, float16.
+ * @param[in] q packed queries of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] k packed keys of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] v packed values of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] cum_seq_q query boundaries used in the forward call
+ * @param[in] cum_seq_kv key/value boundaries used in the forward call
+ * @param[in] alibi_slopes ALiBi slopes of the forward call; NULL if none were used. Dtypes: float32.
+ * @param[in] attention_out output of the forward call. Dtypes: bfloat16, float16.
+ * @param[in] attention_mask mask of the forward call; NULL if none was used. Dtypes: bool.
+ * @param[in] dropout_mask dropout mask produced by the forward call; NULL when dropout was off
+ * @param[in] softmax_max row maxima produced by the forward call. Dtypes: float32.
+ * @param[in] softmax_sum row sums produced by the forward call. Dtypes: float32.
+ * @param[in] softmax_out softmax by-product produced by the forward call. Dtypes: float32.
+ * @param[in] max_seqlen_q longest query sequence
+ * @param[in] max_seqlen_kv longest key/value sequence
+ * @param[in] p_dropout dropout probability of the forward call
+ * @param[in] softmax_scale score scale of the forward call
+ * @param[in] is_causal causal flag of the forward call
+ * @param[in] window_size_left left window of the forward call
+ * @param[in] window_size_right right window of the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -471,13 +543,16 @@ DIOPI_API diopiError_t diopiCustomizedFlashAttentionVarLenBackward(diopiContextH
                                                                    int32_t window_size_right);
 
 /**
- * @brief ScaledMaskedSoftmax operator.
+ * @brief Softmax over the last dimension of scale * input after masked positions are set to a large negative value:
+ *        output = softmax(masked_fill(scale * input, mask, -inf-like)). Mirrors the fused scaled masked softmax of
+ *        Megatron-style transformers.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] output Dtypes: bfloat16, float16, float32.
- * @param[in] input Dtypes: bfloat16, float16, float32.
- * @param[in] mask Dtypes: bfloat16, float16, float32.
- * @param[in] scale
- * @param[in] fixed_triu_mask
+ * @param[out] output softmax probabilities, same shape as input. Dtypes: bfloat16, float16, float32.
+ * @param[in] input attention scores, e.g. (batch, heads, seq_q, seq_k). Dtypes: bfloat16, float16, float32.
+ * @param[in] mask boolean mask broadcastable to input; true marks excluded positions. Dtypes: bfloat16, float16,
+ *     float32.
+ * @param[in] scale factor applied to input before masking and softmax
+ * @param[in] fixed_triu_mask if true, ignores mask and excludes the strict upper triangle (causal)
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -486,14 +561,16 @@ DIOPI_API diopiError_t diopiScaledMaskedSoftmax(diopiContextHandle_t ctx, diopiT
                                                 diopiConstTensorHandle_t mask, double scale, bool fixed_triu_mask);
 
 /**
- * @brief ScaledMaskedSoftmaxBackward operator.
+ * @brief Backward of diopiScaledMaskedSoftmax: grad_input = scale * output * (grad_output - sum(grad_output * output,
+ *        last dim)), zero at masked positions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input Dtypes: bfloat16, float16, float32.
- * @param[in] grad_output Dtypes: bfloat16, float16, float32.
- * @param[in] output
- * @param[in] mask Dtypes: bfloat16, float16, float32.
- * @param[in] scale
- * @param[in] fixed_triu_mask
+ * @param[out] grad_input written with the gradient for input, same shape as output. Dtypes: bfloat16, float16,
+ *     float32.
+ * @param[in] grad_output gradient of the softmax output. Dtypes: bfloat16, float16, float32.
+ * @param[in] output softmax probabilities produced by the forward call
+ * @param[in] mask mask of the forward call. Dtypes: bfloat16, float16, float32.
+ * @param[in] scale scale of the forward call
+ * @param[in] fixed_triu_mask causal-mask flag of the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -503,18 +580,22 @@ DIOPI_API diopiError_t diopiScaledMaskedSoftmaxBackward(diopiContextHandle_t ctx
                                                         diopiConstTensorHandle_t mask, double scale, bool fixed_triu_mask);
 
 /**
- * @brief PromptFlashAttention operator.
+ * @brief Prefill-stage attention for inference: for each sequence, out = softmax(q k^T / sqrt(dim) + mask) v with
+ *        causal masking, where query/key/value are packed as (batch * max_input_len, heads * dim) with each sequence
+ *        padded to max_input_len. Key/value may have fewer heads (grouped-query attention).
+ *
+ * Rows beyond a sequence's actual length are padding and their output is unspecified.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] out
- * @param[in] query
- * @param[in] key
- * @param[in] value
- * @param[in] atten_mask
- * @param[in] actual_seq_lengths
- * @param[in] max_input_len
- * @param[in] num_heads
- * @param[in] num_kv_heads
- * @param[in] dim
+ * @param[out] out result, laid out like query; written in place
+ * @param[in] query queries (batch * max_input_len, num_heads * dim)
+ * @param[in] key keys (batch * max_input_len, num_kv_heads * dim)
+ * @param[in] value values laid out like key
+ * @param[in] atten_mask boolean mask added to the causal pattern, true marks excluded pairs; may be NULL
+ * @param[in] actual_seq_lengths real (unpadded) length of each sequence, one entry per batch item
+ * @param[in] max_input_len padded length of every sequence in the packed tensors
+ * @param[in] num_heads number of query heads
+ * @param[in] num_kv_heads number of key/value heads; num_heads must be a multiple of it
+ * @param[in] dim size of one attention head; the score scale is 1/sqrt(dim)
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -525,19 +606,22 @@ DIOPI_API diopiError_t diopiPromptFlashAttention(diopiContextHandle_t ctx, diopi
                                                  int64_t dim);
 
 /* ========================================================================
- * LLM inference kernels
+ * Family: llm_inference (llm inference kernels)
  * ======================================================================== */
 
 /**
- * @brief ApplyPenalty operator.
+ * @brief Penalises already generated tokens in next-token logits: for each batch row b and each listed token t with
+ *        count c, logits[b, t] -= c * frequency_penalty[b] + presence_penalty[b].
+ *
+ * Tokens not listed for a row are left unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] logits
- * @param[in] presence_penalty
- * @param[in] frequency_penalty
- * @param[in] p_token_ids
- * @param[in] p_token_counts
- * @param[in] p_cumsum_seq_len
- * @param[in] p_max_len_in_batch
+ * @param[in,out] logits (batch, vocab) scores, modified in place
+ * @param[in] presence_penalty (batch) flat penalty subtracted once for every token that has appeared
+ * @param[in] frequency_penalty (batch) penalty multiplied by each token's occurrence count
+ * @param[in] p_token_ids concatenated distinct token ids of all rows
+ * @param[in] p_token_counts occurrence count of each entry of p_token_ids
+ * @param[in] p_cumsum_seq_len (batch + 1) offsets delimiting each row's slice of p_token_ids
+ * @param[in] p_max_len_in_batch largest number of distinct tokens of any row
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -547,14 +631,15 @@ DIOPI_API diopiError_t diopiApplyPenalty(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t p_token_counts, diopiConstTensorHandle_t p_cumsum_seq_len, int p_max_len_in_batch);
 
 /**
- * @brief ApplyPenaltyV2 operator.
+ * @brief Penalises already generated tokens with repetition, frequency and presence penalties: each listed logit l
+ *        becomes (l > 0 ? l / r : l * r) - count * frequency - presence. Token positions index the flattened logits.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] logits
- * @param[in] presence_penalty
- * @param[in] frequency_penalty
- * @param[in] repetition_penalty
- * @param[in] p_token_ids
- * @param[in] p_token_counts
+ * @param[in,out] logits scores, modified in place; addressed as a flattened 1-D array
+ * @param[in] presence_penalty flat penalty per listed entry, broadcastable to p_token_ids
+ * @param[in] frequency_penalty penalty per listed entry multiplied by its count, broadcastable to p_token_ids
+ * @param[in] repetition_penalty divisor for positive and multiplier for negative logits, broadcastable to p_token_ids
+ * @param[in] p_token_ids positions in the flattened logits (row * vocab + token) to penalise
+ * @param[in] p_token_counts occurrence count of each entry of p_token_ids
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -564,11 +649,14 @@ DIOPI_API diopiError_t diopiApplyPenaltyV2(diopiContextHandle_t ctx, diopiTensor
                                            diopiConstTensorHandle_t p_token_ids, diopiConstTensorHandle_t p_token_counts);
 
 /**
- * @brief DestIndexCopyKV operator.
+ * @brief Writes newly computed key or value vectors into a preallocated KV cache: out[dest_loc[i]] = k[i] for every
+ *        token i.
+ *
+ * Rows of the cache not named in dest_loc are left untouched.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] k
- * @param[in] dest_loc
+ * @param[out] out KV cache (max_total_tokens, heads, head_dim), rows overwritten in place
+ * @param[in] k new entries (seq_len, heads, head_dim)
+ * @param[in] dest_loc (seq_len) cache row for each new entry
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -577,15 +665,18 @@ DIOPI_API diopiError_t diopiDestIndexCopyKV(diopiContextHandle_t ctx, diopiTenso
                                             diopiConstTensorHandle_t dest_loc);
 
 /**
- * @brief TokenAttentionInference operator.
+ * @brief Decode-stage attention scores over a token-indexed KV cache: for batch item b and head h, score[h,
+ *        b_start_loc[b] + t] = q[b, h] . K[loc_t, h] / sqrt(head_dim) for each of the b_seq_len[b] cached tokens.
+ *
+ * Only scores are produced; softmax and the value reduction are done by diopiTokenSoftmaxReduceVInference.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] token_attention_out
- * @param[in] q
- * @param[in] k
- * @param[in] b_loc
- * @param[in] b_start_loc
- * @param[in] b_seq_len
- * @param[in] max_input_len
+ * @param[out] token_attention_out scores (heads, total_tokens), total_tokens = sum of b_seq_len
+ * @param[in] q current queries (batch, heads, head_dim), one token per sequence
+ * @param[in] k key cache (max_total_tokens, heads, head_dim)
+ * @param[in] b_loc (batch, max_input_len) cache rows of each sequence's tokens, right-aligned
+ * @param[in] b_start_loc (batch) offset of each sequence's scores in the output
+ * @param[in] b_seq_len (batch) number of cached tokens per sequence
+ * @param[in] max_input_len column count of b_loc; a sequence's tokens occupy its last b_seq_len columns
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -595,16 +686,17 @@ DIOPI_API diopiError_t diopiTokenAttentionInference(diopiContextHandle_t ctx, di
                                                     diopiConstTensorHandle_t b_seq_len, int max_input_len);
 
 /**
- * @brief TokenSoftmaxReduceVInference operator.
+ * @brief Second half of decode-stage token attention: for each sequence and head, applies softmax to its slice of
+ *        scores and returns the probability-weighted sum of the cached value vectors.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] out
- * @param[in] logics
- * @param[in] v
- * @param[in] b_loc
- * @param[in] b_start_loc
- * @param[in] b_seq_len
- * @param[in] max_input_len
- * @param[in] other_kv_index
+ * @param[out] out result (batch, heads, head_dim), written in place
+ * @param[in] logics scores (heads, total_tokens) as produced by diopiTokenAttentionInference
+ * @param[in] v value cache (max_total_tokens, heads, head_dim)
+ * @param[in] b_loc (batch, max_input_len) cache rows of each sequence's tokens, right-aligned
+ * @param[in] b_start_loc (batch) offset of each sequence's scores in logics
+ * @param[in] b_seq_len (batch) number of cached tokens per sequence
+ * @param[in] max_input_len column count of b_loc
+ * @param[in] other_kv_index valid cache row read for padded positions so no garbage is loaded
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -615,19 +707,21 @@ DIOPI_API diopiError_t diopiTokenSoftmaxReduceVInference(diopiContextHandle_t ct
                                                          int other_kv_index);
 
 /**
- * @brief PagedAttention operator.
+ * @brief Decode-stage attention over a paged KV cache: each sequence's single query token attends to its cached
+ *        tokens, out = softmax(q K^T / sqrt(dim) [+ mask]) V, where K and V are gathered block by block through
+ *        block_table.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] out
- * @param[in] q
- * @param[in] k
- * @param[in] v
- * @param[in] attenMask
- * @param[in] actual_seq_lengths
- * @param[in] num_heads
- * @param[in] num_kv_heads
- * @param[in] dim
- * @param[in] block_table
- * @param[in] block_size
+ * @param[out] out result (batch, num_heads * dim), written in place
+ * @param[in] q current queries (batch, num_heads * dim), one token per sequence
+ * @param[in] k paged key cache; each block holds block_size tokens of num_kv_heads * dim features
+ * @param[in] v paged value cache laid out like k
+ * @param[in] attenMask optional mask over cached positions, true marks excluded; may be NULL
+ * @param[in] actual_seq_lengths number of cached tokens per sequence, one entry per batch item
+ * @param[in] num_heads number of query heads
+ * @param[in] num_kv_heads number of key/value heads; num_heads must be a multiple of it
+ * @param[in] dim size of one attention head; the score scale is 1/sqrt(dim)
+ * @param[in] block_table (batch, max_blocks_per_seq) ids of the cache blocks holding each sequence, in order
+ * @param[in] block_size number of tokens stored per cache block
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -638,15 +732,16 @@ DIOPI_API diopiError_t diopiPagedAttention(diopiContextHandle_t ctx, diopiTensor
                                            int64_t block_size);
 
 /**
- * @brief ContextAttentionInference operator.
+ * @brief Prefill-stage attention on packed sequences without padding: for each sequence, out = softmax(q k^T /
+ *        sqrt(head_dim) with causal mask) v, tokens of different sequences never interacting.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] context_attention_out
- * @param[in] q
- * @param[in] k
- * @param[in] v
- * @param[in] b_start_loc
- * @param[in] b_seq_len
- * @param[in] max_input_len
+ * @param[in,out] context_attention_out result (total_tokens, heads, head_dim), written in place
+ * @param[in] q packed queries (total_tokens, heads, head_dim)
+ * @param[in] k packed keys (total_tokens, heads, head_dim)
+ * @param[in] v packed values (total_tokens, heads, head_dim)
+ * @param[in] b_start_loc (batch) index of each sequence's first token in the packed tensors
+ * @param[in] b_seq_len (batch) length of each sequence
+ * @param[in] max_input_len longest sequence length in the batch
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -656,20 +751,22 @@ DIOPI_API diopiError_t diopiContextAttentionInference(diopiContextHandle_t ctx, 
                                                       diopiConstTensorHandle_t b_start_loc, diopiConstTensorHandle_t b_seq_len, int max_input_len);
 
 /* ========================================================================
- * Distributed fused operators
+ * Family: llm_distributed (distributed fused operators)
  * ======================================================================== */
 
 /**
- * @brief MatmulAllReduce operator.
+ * @brief Fused tensor-parallel matmul and all-reduce: every rank computes x1 @ x2 (+ bias) and the partial results
+ *        are reduced across the communication group into `out`.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out
- * @param[in] x1 Dtypes: bfloat16, float16, float32, float64.
- * @param[in] x2 Dtypes: bfloat16, float16, float32, float64.
- * @param[in] bias Dtypes: bfloat16, float16, float32, float64.
- * @param[in] group
- * @param[in] reduce_op
- * @param[in] comm_turn
- * @param[in] stream_mode
+ * @param[out] out reduced result (..., M, N), identical on all ranks
+ * @param[in] x1 local left operand (..., M, K). Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] x2 local right operand (K, N). Dtypes: bfloat16, float16, float32, float64.
+ * @param[in] bias optional (N) bias, counted once in the reduced result; may be NULL. Dtypes: bfloat16, float16,
+ *     float32, float64.
+ * @param[in] group name of the communicator group to reduce over
+ * @param[in] reduce_op reduction applied across ranks, e.g. "sum"
+ * @param[in] comm_turn communication scheduling hint; 0 for the default
+ * @param[in] stream_mode backend-specific communication stream mode
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
