@@ -1,24 +1,126 @@
-"""abs, neg, exp, sqrt, tanh: out of place and in place."""
-from conformance.gen import positive, randn, special
+"""Elementwise unary math, out of place and in place: abs, neg, sign, sgn,
+floor, ceil, sqrt, rsqrt, reciprocal, trigonometric and hyperbolic functions
+and their inverses, exp, expm1, log, log2, log10, log1p, erf, erfinv, isnan.
+
+Inputs stay inside each function's domain (a separate special-value case per
+function feeds NaN, +-inf and +-0, and out-of-domain values along with them).
+Integer and bool inputs of a floating-point function give a float32 output,
+as in PyTorch.
+
+Dtypes left out where the interface documents them:
+- the in-place forms of sin, cos, tan, asin, acos, log and log2 document
+  integer inputs, but their result is not an integer: ATen refuses
+  `int_tensor.sin_()` ("result type Float can't be cast"), so no integer
+  in-place cases exist (impl/torch returns diopiDtypeNotSupported).
+"""
+from configs.complex import COMPLEX, crandn, cspecial
+from conformance.gen import nonzero, positive, randn, special, uniform
 from conformance.reftorch import torch
-from conformance.spec import FLOAT, NUMERIC, SIGNED, Op, T
+from conformance.spec import FLOAT, INT, Op, T
 
-SHAPES = (((2, 3),), ((),), ((0, 5),), ((3, 4, 5, 6),), ((1024, 1025),))
-SMALL = SHAPES[:4]
+SHAPES = (
+    ((2, 3),),
+    ((),),            # 0-d
+    ((0, 5),),        # empty
+    ((7,),),          # shorter than a vector register
+    ((3, 4, 5, 6),),
+    ((65, 67),),      # vector body plus a ragged tail
+)
+LARGE = (((1024, 1025),),)  # > 1M elements, float32 only
+INPLACE_SHAPES = (((2, 3),), ((),), ((0, 5),), ((7,),), ((3, 4, 5, 6),))
+SPECIAL_SHAPES = (((5, 32),),)
 
-abs = Op("diopiAbs", lambda input: torch.abs(input), tensors=dict(input=T()), shapes=SHAPES, dtypes=FLOAT + SIGNED)
-abs_special = Op("diopiAbs", lambda input: torch.abs(input), tensors=dict(input=T(special())), shapes=((( 64,),),),
-                 dtypes=FLOAT + SIGNED, name="abs_special")
-abs_inp = Op("diopiAbsInp", lambda input: input.abs_(), tensors=dict(input=T()), shapes=SMALL, dtypes=FLOAT + SIGNED)
-neg = Op("diopiNeg", lambda input: torch.neg(input), tensors=dict(input=T()), shapes=SHAPES, dtypes=FLOAT + SIGNED)
-neg_inp = Op("diopiNegInp", lambda input: input.neg_(), tensors=dict(input=T()), shapes=SMALL, dtypes=FLOAT + SIGNED)
-exp = Op("diopiExp", lambda input: torch.exp(input), tensors=dict(input=T()), shapes=SHAPES, dtypes=FLOAT)
-exp_special = Op("diopiExp", lambda input: torch.exp(input), tensors=dict(input=T(special())), shapes=(((64,),),),
-                 dtypes=FLOAT, name="exp_special")
-exp_inp = Op("diopiExpInp", lambda input: input.exp_(), tensors=dict(input=T()), shapes=SMALL, dtypes=FLOAT)
-sqrt = Op("diopiSqrt", lambda input: torch.sqrt(input), tensors=dict(input=T(positive(0.0, 9.0))), shapes=SHAPES, dtypes=FLOAT)
-sqrt_special = Op("diopiSqrt", lambda input: torch.sqrt(input), tensors=dict(input=T(special())), shapes=(((64,),),),
-                  dtypes=FLOAT, name="sqrt_special")
-sqrt_inp = Op("diopiSqrtInp", lambda input: input.sqrt_(), tensors=dict(input=T(positive(0.0, 9.0))), shapes=SMALL, dtypes=FLOAT)
-tanh = Op("diopiTanh", lambda input: torch.tanh(input), tensors=dict(input=T(randn(scale=3))), shapes=SHAPES, dtypes=FLOAT)
-tanh_inp = Op("diopiTanhInp", lambda input: input.tanh_(), tensors=dict(input=T()), shapes=SMALL, dtypes=FLOAT)
+BOOL = ("bool",)
+# Undocumented functions still get a few integer inputs (promotion to float32).
+FEW_INT = ("int32", "int64", "uint8")
+
+
+def unary(cname, fn, gen=randn(), dtypes=FLOAT, *, large=False, special_dtypes=None, inplace=True, inplace_dtypes=FLOAT):
+    """The Ops of diopi<cname> and diopi<cname>Inp for torch function `fn`:
+    regular inputs from `gen`, special values, and (unless inplace=False) the
+    in-place form with the same inputs."""
+    stem = "".join("_" + c.lower() if c.isupper() else c for c in cname).lstrip("_")
+    ops = [
+        Op(f"diopi{cname}", lambda input: getattr(torch, fn)(input), tensors=dict(input=T(gen)),
+           shapes=SHAPES + (LARGE if large else ()), dtypes=dtypes),
+        Op(f"diopi{cname}", lambda input: getattr(torch, fn)(input), tensors=dict(input=T(special())),
+           shapes=SPECIAL_SHAPES, dtypes=special_dtypes or dtypes, name=f"{stem}_special"),
+    ]
+    if inplace:
+        ops += [
+            Op(f"diopi{cname}Inp", lambda input: getattr(input, fn + "_")(), tensors=dict(input=T(gen)),
+               shapes=INPLACE_SHAPES, dtypes=inplace_dtypes),
+            Op(f"diopi{cname}Inp", lambda input: getattr(input, fn + "_")(), tensors=dict(input=T(special())),
+               shapes=SPECIAL_SHAPES, dtypes=FLOAT, name=f"{stem}_inp_special"),
+        ]
+    return tuple(ops)
+
+
+# ---------------------------------------------------------------- sign and magnitude
+# Integer extremes are included: abs(INT_MIN) and neg(INT_MIN) wrap around in two's complement.
+abs = unary("Abs", "abs", randn(), FLOAT + INT, large=True, inplace_dtypes=FLOAT + INT)
+neg = unary("Neg", "neg", randn(), FLOAT + INT, inplace_dtypes=FLOAT + INT)
+sign = unary("Sign", "sign", randn(), FLOAT + INT + BOOL, inplace=False)
+sgn = unary("Sgn", "sgn", randn(), FLOAT + INT + BOOL, inplace_dtypes=FLOAT + INT)
+# For complex z, sgn(z) = z / |z| (0 for z = 0).
+sgn_complex = (
+    Op("diopiSgn", lambda input: torch.sgn(input), tensors=dict(input=T(crandn())), shapes=SHAPES, dtypes=COMPLEX,
+       name="sgn_complex"),
+    Op("diopiSgn", lambda input: torch.sgn(input), tensors=dict(input=T(cspecial())), shapes=SPECIAL_SHAPES,
+       dtypes=COMPLEX, name="sgn_complex_special"),
+    Op("diopiSgnInp", lambda input: input.sgn_(), tensors=dict(input=T(crandn())), shapes=INPLACE_SHAPES,
+       dtypes=COMPLEX, name="sgn_inp_complex"),
+)
+
+# ---------------------------------------------------------------- rounding
+floor = unary("Floor", "floor", randn(scale=4), FLOAT)
+ceil = unary("Ceil", "ceil", randn(scale=4), FLOAT)
+# Magnitudes past 2^10 (float16), 2^7 (bfloat16) and beyond: values that are already integers must come back unchanged.
+floor_wide = Op("diopiFloor", lambda input: torch.floor(input), tensors=dict(input=T(randn(scale=3000))),
+                shapes=(((7,),), ((65, 67),)), dtypes=FLOAT, name="floor_wide")
+ceil_wide = Op("diopiCeil", lambda input: torch.ceil(input), tensors=dict(input=T(randn(scale=3000))),
+               shapes=(((7,),), ((65, 67),)), dtypes=FLOAT, name="ceil_wide")
+
+# ---------------------------------------------------------------- roots and reciprocal
+# sqrt documents float16 and float32; float64 and bfloat16 are kept (ATen supports them).
+sqrt = unary("Sqrt", "sqrt", positive(0.0, 9.0), FLOAT, large=True)
+rsqrt = unary("Rsqrt", "rsqrt", positive(0.05, 9.0), FLOAT + FEW_INT)
+reciprocal = unary("Reciprocal", "reciprocal", nonzero(0.1, 8.0), FLOAT + FEW_INT)
+
+# ---------------------------------------------------------------- trigonometric
+sin = unary("Sin", "sin", randn(scale=3), FLOAT + INT, large=True)
+cos = unary("Cos", "cos", randn(scale=3), FLOAT + INT)
+# Away from the poles at +-pi/2 (integers: -1, 0, 1).
+tan = unary("Tan", "tan", uniform(-1.4, 1.4), FLOAT + INT)
+asin = unary("Asin", "asin", uniform(-1.0, 1.0), FLOAT + INT)
+acos = unary("Acos", "acos", uniform(-1.0, 1.0), FLOAT + INT)
+atan = unary("Atan", "atan", randn(scale=3), FLOAT + FEW_INT)
+
+# ---------------------------------------------------------------- hyperbolic
+sinh = unary("Sinh", "sinh", randn(scale=2), FLOAT + FEW_INT)
+cosh = unary("Cosh", "cosh", randn(scale=2), FLOAT + FEW_INT)
+# diopiTanh is filed under activation in families.tsv; its cases live here with the other unary functions.
+tanh = unary("Tanh", "tanh", randn(scale=3), FLOAT + FEW_INT, large=True)
+asinh = unary("Asinh", "asinh", randn(scale=3), FLOAT + FEW_INT)
+acosh = unary("Acosh", "acosh", uniform(1.0, 8.0), FLOAT + FEW_INT)
+atanh = unary("Atanh", "atanh", uniform(-0.95, 0.95), FLOAT + ("int32",))
+
+# ---------------------------------------------------------------- exponentials and logarithms
+exp = unary("Exp", "exp", randn(), FLOAT + INT + BOOL, large=True)
+expm1 = unary("Expm1", "expm1", randn(), FLOAT + INT + BOOL)
+log = unary("Log", "log", positive(0.01, 20.0), FLOAT + INT, large=True)
+log2 = unary("Log2", "log2", positive(0.01, 20.0), FLOAT + INT)
+log10 = unary("Log10", "log10", positive(0.01, 20.0), FLOAT + FEW_INT)
+log1p = unary("Log1p", "log1p", uniform(-0.9, 5.0), FLOAT + FEW_INT)
+
+# ---------------------------------------------------------------- error function
+erf = unary("Erf", "erf", randn(scale=2), FLOAT + FEW_INT)
+erfinv = unary("Erfinv", "erfinv", uniform(-0.99, 0.99), FLOAT + ("int32",))
+
+# ---------------------------------------------------------------- classification
+isnan = (
+    Op("diopiIsNan", lambda input: torch.isnan(input), tensors=dict(input=T(special())),
+       shapes=SHAPES + LARGE, dtypes=FLOAT + INT + BOOL),
+    Op("diopiIsNan", lambda input: torch.isnan(input), tensors=dict(input=T(special(p=0.9))),
+       shapes=SPECIAL_SHAPES, dtypes=FLOAT, name="is_nan_mostly_special"),
+)
