@@ -37,6 +37,8 @@ def parse_args(argv):
     p.add_argument("--layout", nargs="+", default=[], choices=["contiguous", "noncontig", "channels_last"],
                    help="run_test: only these layouts (default: every layout a case allows)")
     p.add_argument("--nhwc", action="store_true", help="run_test: only the channels-last variants (ops on 4-D/5-D tensors)")
+    p.add_argument("--device_config", default=None, help="run_test: the vendor's device_configs.py (default: "
+                   "impl/<vendor name>/device_configs.py when it exists; 'none' for none)")
     p.add_argument("--jobs", type=int, default=1, help="run_test: worker processes")
     p.add_argument("--timeout", type=float, default=20.0, help="run_test: seconds per case before a timeout verdict "
                    "(plus 1 s per 20 MB of case data)")
@@ -64,7 +66,7 @@ def gen_data(args):
 
 
 def run_test(args):
-    from conformance import binding, execute, expand, report, runner, store
+    from conformance import binding, device_config, execute, expand, report, runner, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
     if args.nhwc:
@@ -76,20 +78,30 @@ def run_test(args):
     # Refuse altered baselines before anything runs.
     for func in sorted(files):
         store.load_function(args.data_dir, func, manifest)
-    items = []
+    devcfg = _device_config(args, impl, binding, device_config)
+    items, skipped = [], []
     for func in sorted(files):
         for index, (name, dtype, layouts, nbytes) in enumerate(files[func]["index"]):
             if args.filter_dtype and dtype not in args.filter_dtype:
                 continue
             if args.case and name not in args.case:
                 continue
+            reason = devcfg.skip_reason(name)
+            tol = devcfg.tolerance(name)
             for layout in layouts:
                 if args.layout and layout not in args.layout:
                     continue
-                items.append(runner.WorkItem(func, index, layout, name, args.timeout + nbytes / 20e6))
-    if not items:
+                item = runner.WorkItem(func, index, layout, name, args.timeout + nbytes / 20e6, tol)
+                (skipped if reason else items).append((item, reason))
+    if not items and not skipped:
         raise UsageError("no cases selected")
     rep = report.Report()
+    for item, reason in skipped:
+        rep.add(item, {"verdict": execute.SKIPPED, "message": f"{os.path.basename(devcfg.path)}: {reason}"})
+    items = [i for i, _ in items]
+    if not args.fname and not args.case and not args.filter_dtype:
+        for table, pattern in devcfg.unused():
+            print(f"warning: {devcfg.path}: {table} entry {pattern!r} matches no case", file=sys.stderr)
     progress = report.Progress(len(items))
 
     def on_result(item, result):
@@ -100,17 +112,35 @@ def run_test(args):
     if runtime is None and not os.path.exists(os.path.join(os.path.dirname(os.path.abspath(impl)), "libdiopirt.so")):
         runtime = os.path.join(paths.default_lib_dir("torch"), "libdiopirt.so")
     try:
-        info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result)
+        info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result) if items else {}
     except runner.WorkerFailed as e:
         raise binding.LoadError(str(e)) from None
     progress.close()
     print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
+    if devcfg.path:
+        print(f"device config: {devcfg.path}")
     rep.print_summary()
     csv_path = rep.write(args.report_dir, args.impl_lib, None if args.data_dir == paths.DEFAULT_DATA_DIR else args.data_dir,
                          {"library": info, "impl_lib": impl, "data_dir": args.data_dir})
     print(f"report: {csv_path}")
     t = rep.totals()
     return 1 if any(t[v] for v in execute.FAILING) else 0
+
+
+def _device_config(args, impl, binding, device_config):
+    """The vendor's skip list and tolerances: --device_config, else
+    impl/<vendor>/device_configs.py for the vendor the library names."""
+    if args.device_config == "none":
+        return device_config.DeviceConfig()
+    path = args.device_config
+    if path is None:
+        try:
+            vendor = binding.Library(impl, args.runtime_lib).info()["vendor"]
+        except binding.LoadError:
+            return device_config.DeviceConfig()
+        candidate = os.path.join(paths.REPO_ROOT, "impl", os.path.basename(vendor), "device_configs.py")
+        path = candidate if vendor and os.path.exists(candidate) else None
+    return device_config.load(path) if path else device_config.DeviceConfig()
 
 
 def coverage(args):

@@ -17,10 +17,11 @@ from . import binding, execute, store
 
 
 class WorkItem:
-    __slots__ = ("func", "index", "layout", "name", "timeout")
+    __slots__ = ("func", "index", "layout", "name", "timeout", "tol")
 
-    def __init__(self, func, index, layout, name, timeout):
+    def __init__(self, func, index, layout, name, timeout, tol=None):
         self.func, self.index, self.layout, self.name, self.timeout = func, index, layout, name, timeout
+        self.tol = tol or {}  # the vendor's tolerance overrides for this case
 
 
 def _worker_main(conn, impl_path, runtime_path, data_dir):
@@ -39,12 +40,15 @@ def _worker_main(conn, impl_path, runtime_path, data_dir):
             return
         if msg is None:
             return
-        func, index, layout = msg
+        func, index, layout, tol = msg
         try:
             if func not in cache:
                 cache.clear()  # one function's cases at a time keeps memory flat
                 cache[func] = store.load_function(data_dir, func, manifest)
-            result = execute.run_case(lib, cache[func][index], layout)
+            record = cache[func][index]
+            if tol:
+                record = dict(record, tol=dict(record.get("tol") or {}, **tol))
+            result = execute.run_case(lib, record, layout)
         except store.BaselineError as e:
             result = {"verdict": execute.FAILED, "message": f"baseline refused: {e}"}
         except Exception as e:
@@ -84,7 +88,7 @@ class _Worker:
     def submit(self, item):
         self.item = item
         self.deadline = time.monotonic() + item.timeout
-        self.parent.send((item.func, item.index, item.layout))
+        self.parent.send((item.func, item.index, item.layout, item.tol))
 
     def kill(self):
         if self.proc.is_alive():
