@@ -51,7 +51,10 @@ def _encode_output(value, values=True):
 
 
 def _call(fn, kwargs):
-    sig = inspect.signature(fn)
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):  # builtins such as torch.lt: pass everything by name
+        return fn(**kwargs)
     if any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values()):
         return fn(**kwargs)
     return fn(**{k: v for k, v in kwargs.items() if k in sig.parameters})
