@@ -339,7 +339,7 @@ def _result(verdict, message="", **extra):
     return r
 
 
-def _check_output(name, produced, expected, tol_over):
+def _check_output(name, produced, expected, tol_over, accumulation=None):
     """A failure message for one output, or None."""
     if expected is None:
         return None, None
@@ -347,7 +347,7 @@ def _check_output(name, produced, expected, tol_over):
         if not isinstance(produced, list) or len(produced) != len(expected):
             return f"{name}: expected {len(expected)} tensors", None
         for i, (pv, ev) in enumerate(zip(produced, expected)):
-            msg, mm = _check_output(f"{name}[{i}]", pv, ev, tol_over)
+            msg, mm = _check_output(f"{name}[{i}]", pv, ev, tol_over, accumulation)
             if msg:
                 return msg, mm
         return None, None
@@ -356,7 +356,7 @@ def _check_output(name, produced, expected, tol_over):
         arr, adtype = produced
         if adtype != edtype:
             return f"{name}: dtype {adtype}, expected {edtype}", None
-        mm = compare.compare(arr, exp, edtype, tolerances.resolve(edtype, tol_over))
+        mm = compare.compare(arr, exp, edtype, tolerances.resolve(edtype, tol_over, accumulation))
         return (f"{name}: {mm.describe()}", mm) if mm else (None, None)
     # plain numbers (bool*/double* outputs)
     if isinstance(expected, float):
@@ -482,7 +482,7 @@ def _run_once(lib, fn_model, cfn, record, layout, variant):
             produced[name] = value
             if record.get("checks") is not None:
                 continue  # random outputs: property checks by the caller
-            msg, mm = _check_output(name, value, record["outputs"].get(name), record.get("tol"))
+            msg, mm = _check_output(name, value, record["outputs"].get(name), record.get("tol"), record.get("accumulation"))
             if msg:
                 if _unwritten(call, name, value, record["outputs"].get(name)):
                     unwritten.append(name)

@@ -113,6 +113,8 @@ def run_case(case, device="cpu"):
     }
     if random:
         record["checks"] = list(_call(case.op.checks, kwargs))
+    if case.op.accumulation is not None:
+        record["accumulation"] = int(_call(case.op.accumulation, kwargs))
     return record
 
 

@@ -68,6 +68,7 @@ class Op:
     extra: tuple = ()                  # names given to ref/prepare but not to the C function
     large_dtypes: tuple = ("float32",)  # dtypes of the cases above LARGE_ELEMENTS (else the first dtype)
     checks: Optional[Callable] = None  # random ops: fn(**args) -> property checks (see random_checks.py)
+    accumulation: Optional[Callable] = None  # fn(**args) -> terms summed per output element (scales tolerances)
     prepare: Optional[Callable] = None  # torch: derive more arguments from the generated ones
     tol: dict = dataclasses.field(default_factory=dict)  # dtype -> (atol, rtol)
     tol_reason: str = ""

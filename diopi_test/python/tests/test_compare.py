@@ -73,3 +73,11 @@ def test_tolerance_overrides_win_over_defaults():
     assert tolerances.resolve("float16") == tolerances.DEFAULT["float16"]
     assert tolerances.resolve("float16", {"float16": [0.1, 0.2]}) == (0.1, 0.2)
     assert tolerances.resolve("int32") is None
+
+
+def test_tolerance_grows_with_accumulation_length():
+    base = tolerances.resolve("float32")
+    assert tolerances.resolve("float32", accumulation=8) == base
+    atol, rtol = tolerances.resolve("float32", accumulation=16 * 64)
+    assert atol == pytest.approx(base[0] * 8) and rtol == pytest.approx(base[1] * 8)
+    assert tolerances.resolve("int32", accumulation=4096) is None
