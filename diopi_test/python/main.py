@@ -3,6 +3,7 @@
   python main.py --mode gen_data [--fname add ...]          baselines from PyTorch
   python main.py --mode run_test [--fname add] [--impl_lib PATH]   replay (numpy + cffi only)
   python main.py --mode coverage [--impl_lib PATH]          declared / implemented / cases / passing
+  python main.py --mode fuzz [--fname add] [--impl_lib PATH]  malformed calls: errors, never crashes
 
 Exit codes: 0 all selected cases passed (or were skipped / not implemented),
 1 some case failed, errored, crashed or timed out, 2 bad usage or bad input.
@@ -22,7 +23,7 @@ class UsageError(Exception):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="main.py", description="DIOPI conformance harness")
-    p.add_argument("--mode", choices=["gen_data", "run_test", "coverage"])
+    p.add_argument("--mode", choices=["gen_data", "run_test", "coverage", "fuzz"])
     p.add_argument("--get_model_list", action="store_true", help="list the model case sets and exit")
     p.add_argument("--model_name", default=None, help="only the operators of this model (see --get_model_list)")
     p.add_argument("--fname", nargs="+", default=[], help="operators to select: snake name (add selects add, add_inp, "
@@ -108,9 +109,7 @@ def run_test(args):
         rep.add(item, result)
         progress.update(result["verdict"])
 
-    runtime = args.runtime_lib
-    if runtime is None and not os.path.exists(os.path.join(os.path.dirname(os.path.abspath(impl)), "libdiopirt.so")):
-        runtime = os.path.join(paths.default_lib_dir("torch"), "libdiopirt.so")
+    runtime = _runtime_for(args, impl)
     try:
         info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result) if items else {}
     except runner.WorkerFailed as e:
@@ -127,6 +126,14 @@ def run_test(args):
     return 1 if any(t[v] for v in execute.FAILING) else 0
 
 
+def _runtime_for(args, impl):
+    """--runtime_lib, else libdiopirt.so beside the library, else the in-tree build's."""
+    if args.runtime_lib:
+        return args.runtime_lib
+    beside = os.path.join(os.path.dirname(os.path.abspath(impl)), "libdiopirt.so")
+    return beside if os.path.exists(beside) else os.path.join(paths.default_lib_dir("torch"), "libdiopirt.so")
+
+
 def _device_config(args, impl, binding, device_config):
     """The vendor's skip list and tolerances: --device_config, else
     impl/<vendor>/device_configs.py for the vendor the library names."""
@@ -135,7 +142,7 @@ def _device_config(args, impl, binding, device_config):
     path = args.device_config
     if path is None:
         try:
-            vendor = binding.Library(impl, args.runtime_lib).info()["vendor"]
+            vendor = binding.Library(impl, _runtime_for(args, impl)).info()["vendor"]
         except binding.LoadError:
             return device_config.DeviceConfig()
         candidate = os.path.join(paths.REPO_ROOT, "impl", os.path.basename(vendor), "device_configs.py")
@@ -143,11 +150,46 @@ def _device_config(args, impl, binding, device_config):
     return device_config.load(path) if path else device_config.DeviceConfig()
 
 
+def fuzz(args):
+    from conformance import binding, execute, expand, fuzz as fz, header, report, runner, store
+
+    impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    manifest = store.read_manifest(args.data_dir)
+    lib = binding.Library(impl, _runtime_for(args, impl))
+    funcs = sorted(f for f in manifest["files"] if expand.matches(f, args.fname) and lib.function(f) is not None)
+    if not funcs:
+        raise UsageError("no implemented function with baselines matches the selection")
+    items = []
+    for func in funcs:
+        records = store.load_function(args.data_dir, func, manifest)
+        base = fz.pick_base(records)
+        for k, (label, _) in enumerate(fz.mutations(header.load()[func], records[base])):
+            items.append(runner.WorkItem(func, base, "contiguous", f"{records[base]['name']}::fuzz:{label}", args.timeout, mutation=k))
+    rep = report.Report()
+    progress = report.Progress(len(items), label="fuzz")
+
+    def on_result(item, result):
+        rep.add(item, result)
+        progress.update(result["verdict"])
+
+    runtime = _runtime_for(args, impl)
+    info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result)
+    progress.close()
+    print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
+    rep.print_summary()
+    rep.write(args.report_dir, args.impl_lib, None, {"library": info, "impl_lib": impl, "mode": "fuzz"})
+    t = rep.totals()
+    bad = sum(t[v] for v in execute.FAILING)
+    print(f"fuzz: {len(items)} malformed calls over {len(funcs)} functions "
+          f"({len(items) / len(funcs):.1f} per function), {bad} unsafe")
+    return 1 if bad else 0
+
+
 def coverage(args):
     from conformance import binding, coverage as cov, expand, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
-    lib = binding.Library(impl, args.runtime_lib)
+    lib = binding.Library(impl, _runtime_for(args, impl))
     try:
         manifest = store.read_manifest(args.data_dir)
     except store.BaselineError:
@@ -181,7 +223,7 @@ def main(argv=None):
             return 0
         if args.model_name:
             args.fname = list(args.fname) + expand.model_functions(args.model_name)
-        return {"gen_data": gen_data, "run_test": run_test, "coverage": coverage}[args.mode](args)
+        return {"gen_data": gen_data, "run_test": run_test, "coverage": coverage, "fuzz": fuzz}[args.mode](args)
     except known as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -60,6 +60,9 @@ def _layout_strides(shape, layout):
             strides[i] = acc
             acc *= max(shape[i], 1)
         return strides
+    if layout == "stride0" and len(shape) >= 1:
+        st = _contiguous_strides(shape)
+        return [0] + st[1:]  # every index of dim 0 aliases the same row (an expanded view)
     if layout == "channels_last" and len(shape) in (4, 5):
         order = [1] + list(range(len(shape) - 1, 1, -1)) + [0]   # fastest first: C, W, H, (D), N
         strides, acc = [0] * len(shape), 1
@@ -175,14 +178,24 @@ class Call:
         self.generators = []
         self.keep = []           # cffi objects that must outlive the call
         self.sentinels = []      # (name, Tensor) outputs pre-filled with a sentinel
+        self.by_name = {}        # param -> Tensor
         self.args = [self._arg(p) for p in fn.params]
+        alias = record.get("fuzz_alias")
+        if alias:  # pass an input's tensor as an output too (overlapping in/out)
+            out_name, in_name = alias
+            names = [p.name for p in fn.params]
+            self.args[names.index(out_name)] = self.by_name[in_name].handle
+            self.read_only = [(n, t) for n, t in self.read_only if n != in_name]
         self.meta = [(t, metadata(lib, t.handle)) for t in self.tensors]
 
     # -- argument construction
-    def _new_tensor(self, enc, layout):
+    def _new_tensor(self, enc, layout, name=None):
         array, dtype = store.decode_array(enc)
+        layout = self.record.get("fuzz_layouts", {}).get(name, layout)
         t = Tensor.from_array(self.lib, array, dtype, layout)
         self.tensors.append(t)
+        if name:
+            self.by_name[name] = t
         return t
 
     def _expected(self, name):
@@ -198,12 +211,12 @@ class Call:
         if k == "tensor_in":
             if value is None:
                 return ffi.NULL
-            t = self._new_tensor(value, self.layout)
+            t = self._new_tensor(value, self.layout, p.name)
             self.read_only.append((p.name, t))
             return t.handle
         if k == "tensor_out":
             if given and value is not None:  # in-place: input value, checked as output
-                t = self._new_tensor(value, self.layout)
+                t = self._new_tensor(value, self.layout, p.name)
             else:
                 exp = self._expected(p.name)
                 if exp is None:
@@ -211,6 +224,7 @@ class Call:
                 shape, dtype = store.array_meta(exp)
                 t = Tensor.sentinel(self.lib, shape, dtype, self.sentinel_variant, self.layout)
                 self.tensors.append(t)
+                self.by_name[p.name] = t
                 self.sentinels.append((p.name, t))
             self.outputs.append((p.name, t.read))
             return t.handle
@@ -498,5 +512,35 @@ def _run_once(lib, fn_model, cfn, record, layout, variant):
             prefix = f"left elements of {', '.join(unwritten)} unwritten; " if unwritten else ""
             return _result(verdict, prefix + "; ".join(problems), **extra), produced
         return _result(PASSED), produced
+    finally:
+        call.close()
+
+
+def run_fuzz(lib, record):
+    """One malformed call: passes when the library returns a result or an
+    error with a message, and stayed inside its tensors."""
+    fn_model = header.load().get(record["func"])
+    cfn = lib.function(record["func"]) if fn_model else None
+    if cfn is None:
+        return _result(NOT_IMPLEMENTED, f"{record['func']} is not exported by the library")
+    try:
+        call = Call(lib, fn_model, record, "contiguous")
+    except (CaseError, store.BaselineError, KeyError) as e:
+        return _result(SKIPPED, f"mutation not applicable: {e}")
+    try:
+        rc = cfn(*call.args)
+        lib.rt.dt_context_sync(call.ctx)
+        if rc != 0 and not lib.last_error().strip():
+            return _result(NO_MESSAGE, f"{record['fuzz']}: returned error {rc} with an empty diopiGetLastErrorString()")
+        for t in call.tensors:
+            if lib.rt.dt_tensor_guard_ok(t.handle) != 1:
+                return _result(OOB_WRITE, f"{record['fuzz']}: wrote outside a tensor's storage")
+        for t, meta in call.meta:
+            if metadata(lib, t.handle) != meta:
+                return _result(METADATA, f"{record['fuzz']}: changed tensor metadata")
+        modified = [name for name, t in call.read_only if t.storage_bytes() != t.initial]
+        if modified:
+            return _result(INPUT_MODIFIED, f"{record['fuzz']}: modified read-only input " + ", ".join(modified))
+        return _result(PASSED, f"{record['fuzz']}: " + ("error: " + lib.last_error()[:200] if rc else "returned success"))
     finally:
         call.close()

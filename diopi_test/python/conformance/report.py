@@ -14,8 +14,8 @@ CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max
 class Progress:
     """A one-line progress bar on a terminal; a line per 10% otherwise."""
 
-    def __init__(self, total, stream=sys.stderr):
-        self.total, self.stream, self.done = total, stream, 0
+    def __init__(self, total, stream=sys.stderr, label="run_test"):
+        self.total, self.stream, self.done, self.label = total, stream, 0, label
         self.counts = dict.fromkeys(VERDICTS, 0)
         self.tty = stream.isatty()
         self.t0 = time.time()
@@ -32,7 +32,7 @@ class Progress:
             self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} not passed: {bad}")
             self.stream.flush()
         elif frac >= self._next_mark or self.done == self.total:
-            self.stream.write(f"[run_test] {self.done}/{self.total} cases, {bad} not passed, {time.time() - self.t0:.0f} s\n")
+            self.stream.write(f"[{self.label}] {self.done}/{self.total} cases, {bad} not passed, {time.time() - self.t0:.0f} s\n")
             self.stream.flush()
             while self._next_mark <= frac:
                 self._next_mark += 0.1

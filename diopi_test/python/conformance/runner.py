@@ -13,15 +13,16 @@ import signal
 import time
 import traceback
 
-from . import binding, execute, store
+from . import binding, execute, fuzz, header, store
 
 
 class WorkItem:
-    __slots__ = ("func", "index", "layout", "name", "timeout", "tol")
+    __slots__ = ("func", "index", "layout", "name", "timeout", "tol", "mutation")
 
-    def __init__(self, func, index, layout, name, timeout, tol=None):
+    def __init__(self, func, index, layout, name, timeout, tol=None, mutation=None):
         self.func, self.index, self.layout, self.name, self.timeout = func, index, layout, name, timeout
-        self.tol = tol or {}  # the vendor's tolerance overrides for this case
+        self.tol = tol or {}      # the vendor's tolerance overrides for this case
+        self.mutation = mutation  # fuzz mode: index into fuzz.mutations() of the case
 
 
 def _worker_main(conn, impl_path, runtime_path, data_dir):
@@ -40,15 +41,19 @@ def _worker_main(conn, impl_path, runtime_path, data_dir):
             return
         if msg is None:
             return
-        func, index, layout, tol = msg
+        func, index, layout, tol, mutation = msg
         try:
             if func not in cache:
                 cache.clear()  # one function's cases at a time keeps memory flat
                 cache[func] = store.load_function(data_dir, func, manifest)
             record = cache[func][index]
-            if tol:
-                record = dict(record, tol=dict(record.get("tol") or {}, **tol))
-            result = execute.run_case(lib, record, layout)
+            if mutation is not None:
+                label, mutated = fuzz.mutations(header.load()[func], record)[mutation]
+                result = execute.run_fuzz(lib, mutated)
+            else:
+                if tol:
+                    record = dict(record, tol=dict(record.get("tol") or {}, **tol))
+                result = execute.run_case(lib, record, layout)
         except store.BaselineError as e:
             result = {"verdict": execute.FAILED, "message": f"baseline refused: {e}"}
         except Exception as e:
@@ -88,7 +93,7 @@ class _Worker:
     def submit(self, item):
         self.item = item
         self.deadline = time.monotonic() + item.timeout
-        self.parent.send((item.func, item.index, item.layout, item.tol))
+        self.parent.send((item.func, item.index, item.layout, item.tol, item.mutation))
 
     def kill(self):
         if self.proc.is_alive():
