@@ -6,6 +6,8 @@ baseline contains only builtins: the loader admits no global at all, and a
 pickle that tries to import or call anything is refused before it runs.
 Every file is listed in `<data>/manifest.json` with its sha256; a file
 whose hash differs, or that the manifest does not list, is refused.
+Large generated inputs may be stored as a draw recipe plus digest and
+regenerated on load (conformance/regen.py).
 """
 import hashlib
 import io
@@ -17,7 +19,7 @@ import time
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, regen
 
 SCHEMA = "diopi-conformance-baseline/1"
 MANIFEST = "manifest.json"
@@ -160,8 +162,13 @@ def load_function(data_dir, func, manifest=None):
     if not isinstance(payload, dict) or payload.get("schema") != SCHEMA or payload.get("func") != func:
         raise BaselineError(f"{func}: {path} is not a {SCHEMA} file for {func}")
     cases = payload.get("cases")
-    if not isinstance(cases, list):
+    if not isinstance(cases, list) or not all(isinstance(c, dict) for c in cases):
         raise BaselineError(f"{func}: {path} holds no case list")
+    try:
+        for c in cases:
+            regen.expand(c)
+    except (regen.RegenError, KeyError, TypeError, ValueError) as e:
+        raise BaselineError(f"{func}: {path}: {e}") from None
     return cases
 
 
