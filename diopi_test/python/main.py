@@ -67,7 +67,7 @@ def gen_data(args):
 
 
 def run_test(args):
-    from conformance import binding, device_config, execute, expand, report, runner, store
+    from conformance import binding, device_config, execute, expand, header, report, runner, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
     if args.nhwc:
@@ -115,6 +115,10 @@ def run_test(args):
     except runner.WorkerFailed as e:
         raise binding.LoadError(str(e)) from None
     progress.close()
+    for func, verdict, message in info.get("checks", []):
+        if expand.matches(func, args.fname) and not args.case and not args.filter_dtype:
+            rep.add(runner.WorkItem(func, -1, "contiguous", f"library::{header.snake(func)}", 0.0),
+                    {"verdict": verdict, "message": message})
     print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
     if devcfg.path:
         print(f"device config: {devcfg.path}")
@@ -186,7 +190,7 @@ def fuzz(args):
 
 
 def coverage(args):
-    from conformance import binding, coverage as cov, expand, store
+    from conformance import binding, coverage as cov, execute, expand, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
     lib = binding.Library(impl, _runtime_for(args, impl))
@@ -194,7 +198,7 @@ def coverage(args):
         manifest = store.read_manifest(args.data_dir)
     except store.BaselineError:
         manifest = None
-    configured = {op.func for _, op in expand.load_ops()}
+    configured = {op.func for _, op in expand.load_ops()} | set(execute.LIBRARY_CHECKS)
     summary = cov.load_summary(args.report_dir)
     if summary is not None and summary.get("impl_lib") != lib.impl_path:
         summary = None  # the last report is of another library

@@ -544,3 +544,36 @@ def run_fuzz(lib, record):
         return _result(PASSED, f"{record['fuzz']}: " + ("error: " + lib.last_error()[:200] if rc else "returned success"))
     finally:
         call.close()
+
+
+# ---------------------------------------------------------------- library checks
+# The runtime_info functions take no tensors, so they get no baselines: the
+# harness checks what the standard promises of them in every run instead.
+LIBRARY_CHECKS = {
+    "diopiGetVendorName": "returns a non-empty printable name",
+    "diopiGetImplVersion": "returns a non-empty printable version",
+    "diopiGetLastErrorString": "returns a valid C string before any error",
+}
+
+
+def _printable(text, limit=256):
+    return 0 < len(text) <= limit and text.isprintable()
+
+
+def library_checks(lib):
+    """[func, verdict, message] for each function of LIBRARY_CHECKS, run in
+    the worker (a crash here ends that worker like any case would)."""
+    out = []
+    for func, what in LIBRARY_CHECKS.items():
+        fn = lib.function(func)
+        if fn is None:
+            out.append([func, NOT_IMPLEMENTED, f"{func} is not exported by the library"])
+            continue
+        ptr = fn()
+        if ptr == lib.ffi.NULL:
+            out.append([func, FAILED, f"{func}() returned NULL; the standard asks that it {what}"])
+            continue
+        text = lib.string(ptr)
+        ok = _printable(text) if func != "diopiGetLastErrorString" else (text == "" or text.isprintable())
+        out.append([func, PASSED if ok else FAILED, f"{func}() -> {text[:80]!r}" + ("" if ok else f"; the standard asks that it {what}")])
+    return out

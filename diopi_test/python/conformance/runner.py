@@ -32,7 +32,12 @@ def _worker_main(conn, impl_path, runtime_path, data_dir):
     except Exception as e:
         conn.send(("fatal", f"{e}"))
         return
-    conn.send(("ready", lib.info()))
+    try:
+        info = dict(lib.info(), checks=execute.library_checks(lib))
+    except Exception as e:  # a Python-level failure; a crash ends the worker instead
+        conn.send(("fatal", f"library checks: {e}"))
+        return
+    conn.send(("ready", info))
     cache = {}
     while True:
         try:

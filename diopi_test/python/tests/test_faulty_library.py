@@ -45,6 +45,8 @@ EXPECTED = {
     "diopiSqrt": {"no_message"},
     "diopiTanh": {"metadata_changed"},
     "diopiSigmoid": {"not_implemented"},
+    "diopiGetVendorName": {"passed"},     # library checks run with every run_test
+    "diopiGetImplVersion": {"failed"},    # returns an empty string
 }
 
 

@@ -24,7 +24,8 @@
 static const char* g_error = "";
 
 DIOPI_API const char* diopiGetVendorName(void) { return "faulty"; }
-DIOPI_API const char* diopiGetImplVersion(void) { return "faulty 0"; }
+/* Defect: an empty version string (library checks). */
+DIOPI_API const char* diopiGetImplVersion(void) { return ""; }
 DIOPI_API const char* diopiGetLastErrorString(void) { return g_error; }
 
 /* Offset (in elements) of the i-th element in row-major order. */
