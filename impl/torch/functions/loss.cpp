@@ -53,6 +53,23 @@ at::Tensor chainReduced(const at::Tensor& dloss, const at::Tensor& gradOutput, i
     return g.sum_to_size(inputSizes);
 }
 
+// ATen's CTC kernels index targets by the lengths without bounds checks: validate them first.
+void checkCtc(const at::Tensor& lp, const at::Tensor& tg, const at::Tensor& il, const at::Tensor& tl) {
+    if (lp.dim() != 3) fail("log_probs must be (T, N, C)");
+    int64_t T = lp.size(0), N = lp.size(1);
+    if (il.numel() != N || tl.numel() != N) fail("input_lengths and target_lengths need one entry per batch element");
+    if (N == 0) return;
+    if (il.min().item<int64_t>() < 0 || il.max().item<int64_t>() > T) fail("input_lengths must lie in [0, T]");
+    if (tl.min().item<int64_t>() < 0) fail("target_lengths must not be negative");
+    if (tg.dim() == 2) {
+        if (tg.size(0) != N || tl.max().item<int64_t>() > tg.size(1)) fail("padded targets must be (N, S) with S >= every target length");
+    } else if (tg.dim() == 1) {
+        if (tl.sum().item<int64_t>() > tg.numel()) fail("concatenated targets are shorter than the sum of target_lengths");
+    } else {
+        fail("targets must be 1-d (concatenated) or 2-d (padded)");
+    }
+}
+
 at::Tensor longTargets(const at::Tensor& t, const char* name) {
     if (at::isFloatingType(t.scalar_type()) || t.scalar_type() == at::kBool) fail(std::string(name) + " must hold integer class indices");
     return t.to(at::kLong);
@@ -374,6 +391,7 @@ diopiError_t diopiCTCLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out, dio
     at::Tensor tg = longTargets(tensor(targets, "targets"), "targets");
     at::Tensor il = longTargets(tensor(input_lengths, "input_lengths"), "input_lengths");
     at::Tensor tl = longTargets(tensor(target_lengths, "target_lengths"), "target_lengths");
+    checkCtc(lp, tg, il, tl);
     // ATen's CPU CTC kernel indexes its arguments as if dense: hand it contiguous copies.
     lp = lp.contiguous();
     tg = tg.contiguous();
@@ -400,14 +418,18 @@ diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
     at::Tensor il = longTargets(tensor(input_lengths, "input_lengths"), "input_lengths");
     at::Tensor tl = longTargets(tensor(target_lengths, "target_lengths"), "target_lengths");
     at::Tensor go = tensor(grad_output, "grad_output");
+    checkCtc(lp, tg, il, tl);
     int64_t n = lp.size(1);
+    at::Tensor nllT = tensor(neg_log_likelihood, "neg_log_likelihood"), alphaT = tensor(log_alpha, "log_alpha");
+    if (nllT.numel() != n) fail("neg_log_likelihood needs one entry per batch element");
+    if (alphaT.dim() != 3 || alphaT.size(0) != n || alphaT.size(1) != lp.size(0))
+        fail("log_alpha must be (N, T, 2 * max target length + 1) as the forward returned it");
     at::Tensor perSample;
     if (red == at::Reduction::Mean) perSample = go.expand({n}) / tl.clamp_min(1).to(lp.scalar_type()) / static_cast<double>(n);
     else if (red == at::Reduction::Sum) perSample = go.expand({n});
     else perSample = go;
     at::Tensor g = at::_ctc_loss_backward(perSample.contiguous(), lp.contiguous(), tg.contiguous(), il.contiguous(), tl.contiguous(),
-                                          tensor(neg_log_likelihood, "neg_log_likelihood").contiguous(),
-                                          tensor(log_alpha, "log_alpha").contiguous(), blank, zero_infinity);
+                                          nllT.contiguous(), alphaT.contiguous(), blank, zero_infinity);
     assign(grad_input, g, "grad_input");
     DIOPI_IMPL_END
 }

@@ -61,6 +61,18 @@ at::Tensor longIndices(diopiConstTensorHandle_t h) {
 
 // ---- max pooling
 
+// ATen's backward kernels trust their arguments to come from a matching forward and read out of
+// bounds otherwise: check what can be checked without recomputing the forward.
+void checkBackward(const at::Tensor& go, const at::Tensor& x, int64_t n, const at::Tensor& idx) {
+    if (go.dim() != x.dim()) fail("grad_output and input must have the same rank");
+    if (go.sizes().slice(0, go.dim() - n) != x.sizes().slice(0, x.dim() - n))
+        fail("grad_output and input must agree in their batch and channel dimensions");
+    bool emptySpatial = false;
+    for (int64_t d = x.dim() - n; d < x.dim(); ++d) emptySpatial |= x.size(d) == 0;
+    if (emptySpatial && go.numel() != 0) fail("input has an empty spatial dimension but grad_output is not empty");
+    if (idx.defined() && idx.sizes() != go.sizes()) fail("indices must have grad_output's shape");
+}
+
 std::tuple<at::Tensor, at::Tensor> maxPool(const at::Tensor& x, int64_t n, const Window& w, bool ceil) {
     if (n == 1) {
         Window l = lift1d(w);
@@ -72,6 +84,7 @@ std::tuple<at::Tensor, at::Tensor> maxPool(const at::Tensor& x, int64_t n, const
 }
 
 at::Tensor maxPoolBackward(const at::Tensor& go, const at::Tensor& x, int64_t n, const Window& w, bool ceil, at::Tensor idx) {
+    checkBackward(go, x, n, idx);
     if (!idx.defined()) idx = std::get<1>(maxPool(x, n, w, ceil));
     if (n == 1) {
         Window l = lift1d(w);
@@ -98,6 +111,7 @@ at::Tensor avgPool(const at::Tensor& x, int64_t n, const Window& w, bool ceil, b
 
 at::Tensor avgPoolBackward(const at::Tensor& go, const at::Tensor& x, int64_t n, const Window& w, bool ceil, bool countIncludePad,
                            std::optional<int64_t> divisor) {
+    checkBackward(go, x, n, at::Tensor());
     for (int64_t d : w.dilation)
         if (d != 1) fail("average pooling takes no dilation (all entries must be 1)");
     if (divisor && *divisor == 0) fail("divisor_override must not be 0");
@@ -124,7 +138,7 @@ at::Tensor adaptiveAvg(const at::Tensor& x, int64_t n, const std::vector<int64_t
 }
 
 at::Tensor adaptiveAvgBackward(const at::Tensor& go, const at::Tensor& x, int64_t n) {
-    if (go.dim() != x.dim()) fail("grad_output and input must have the same rank");
+    checkBackward(go, x, n, at::Tensor());
     if (n == 1) return at::_adaptive_avg_pool2d_backward(go.unsqueeze(-2), x.unsqueeze(-2)).squeeze(-2);
     if (n == 2) return at::_adaptive_avg_pool2d_backward(go, x);
     return at::_adaptive_avg_pool3d_backward(go, x);
@@ -137,7 +151,7 @@ std::tuple<at::Tensor, at::Tensor> adaptiveMax(const at::Tensor& x, int64_t n, c
 }
 
 at::Tensor adaptiveMaxBackward(const at::Tensor& go, const at::Tensor& x, int64_t n, at::Tensor idx) {
-    if (go.dim() != x.dim()) fail("grad_output and input must have the same rank");
+    checkBackward(go, x, n, idx);
     if (!idx.defined()) {
         std::vector<int64_t> size(go.sizes().end() - n, go.sizes().end());
         idx = std::get<1>(adaptiveMax(x, n, size));
