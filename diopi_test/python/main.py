@@ -23,7 +23,7 @@ class UsageError(Exception):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="main.py", description="DIOPI conformance harness")
-    p.add_argument("--mode", choices=["gen_data", "run_test", "coverage", "fuzz"])
+    p.add_argument("--mode", choices=["gen_data", "run_test", "coverage", "fuzz", "bench"])
     p.add_argument("--get_model_list", action="store_true", help="list the model case sets and exit")
     p.add_argument("--model_name", default=None, help="only the operators of this model (see --get_model_list)")
     p.add_argument("--fname", nargs="+", default=[], help="operators to select: snake name (add selects add, add_inp, "
@@ -44,6 +44,9 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=20.0, help="run_test: seconds per case before a timeout verdict "
                    "(plus 1 s per 20 MB of case data)")
     p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test: where error_report.csv goes")
+    p.add_argument("--baseline_lib", default=None, help="bench: library the --impl_lib one is timed against "
+                   "(default: build/torch/lib/libdiopi_impl.so)")
+    p.add_argument("--bench_dtype", default="float32", help="bench: dtype of the timed cases (default: %(default)s)")
     args = p.parse_args(argv)
     if not args.mode and not args.get_model_list:
         p.error("--mode is required")
@@ -216,6 +219,26 @@ def coverage(args):
     return 0
 
 
+def bench(args):
+    from conformance import bench as bm, binding, expand, store
+
+    base = args.baseline_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    if not args.impl_lib:
+        raise UsageError("bench needs --impl_lib (the library timed against --baseline_lib)")
+    runtime = args.runtime_lib or os.path.join(os.path.dirname(os.path.abspath(args.impl_lib)), "libdiopirt.so")
+    manifest = store.read_manifest(args.data_dir)
+    funcs = sorted(f for f in manifest["files"] if expand.matches(f, args.fname))
+    if not funcs:
+        raise UsageError(f"no baselines match --fname {' '.join(args.fname)} in {args.data_dir}")
+    names = [binding.Library(p, runtime).info()["vendor"] for p in (base, args.impl_lib)]
+    rows = bm.run(base, args.impl_lib, runtime, args.data_dir, funcs, args.bench_dtype,
+                  log=lambda m: print(m, file=sys.stderr))
+    print(f"bench: {names[1]} ({args.impl_lib}) against {names[0]} ({base}), {args.bench_dtype}, "
+          f"largest contiguous case per function, median of repeated calls")
+    bm.print_table(rows, names[0], names[1], sys.stdout)
+    return 0
+
+
 def main(argv=None):
     args = parse_args(argv)
     from conformance import binding, expand, store
@@ -227,7 +250,7 @@ def main(argv=None):
             return 0
         if args.model_name:
             args.fname = list(args.fname) + expand.model_functions(args.model_name)
-        return {"gen_data": gen_data, "run_test": run_test, "coverage": coverage, "fuzz": fuzz}[args.mode](args)
+        return {"gen_data": gen_data, "run_test": run_test, "coverage": coverage, "fuzz": fuzz, "bench": bench}[args.mode](args)
     except known as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
