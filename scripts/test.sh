@@ -1,17 +1,41 @@
 #!/usr/bin/env bash
-# Everything CI checks: set up, build, replay the full conformance suite on
-# impl/torch, then the unit and integration tests.
+# Everything CI checks, from a fresh clone:
+#   1. impl/torch: build, generate the full suite's baselines, replay them, fuzz the C ABI;
+#   2. impl/cpu (through the adaptor): build, replay the same baselines in a
+#      virtual environment without torch, fuzz it, and replay once more with
+#      AddressSanitizer + UndefinedBehaviorSanitizer;
+#   3. the unit and integration tests (headers, harness, adaptor).
+# Prints a timing line per stage; stops at the first failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-bash "$root/scripts/setup.sh"
-t0=$(date +%s)
-bash "$root/scripts/build_impl.sh" torch
-t1=$(date +%s)
-cd "$root/diopi_test/python"
-python3 main.py --mode gen_data
-t2=$(date +%s)
-python3 main.py --mode run_test --jobs "$(nproc)"
-t3=$(date +%s)
-echo "timing: build $((t1 - t0)) s, gen_data $((t2 - t1)) s, run_test $((t3 - t2)) s"
-cd "$root"
-python3 -m pytest -q
+py=python3
+jobs=$(nproc)
+timings=()
+
+stage() {  # stage <label> <command...>
+  local label=$1 t0 t1
+  shift
+  echo "== $label"
+  t0=$(date +%s)
+  "$@"
+  t1=$(date +%s)
+  timings+=("$(printf '%-28s %5d s' "$label" $((t1 - t0)))")
+  echo "== $label: $((t1 - t0)) s"
+}
+
+harness() { (cd "$root/diopi_test/python" && "$@"); }
+
+stage "setup" bash "$root/scripts/setup.sh"
+stage "build impl/torch" bash "$root/scripts/build_impl.sh" torch
+stage "gen_data (full suite)" harness $py main.py --mode gen_data
+stage "run_test impl/torch" harness $py main.py --mode run_test --jobs "$jobs"
+stage "fuzz impl/torch" harness $py main.py --mode fuzz --jobs "$jobs" --report_dir "$root/reports/fuzz-torch"
+stage "build impl/cpu" bash "$root/scripts/build_impl.sh" cpu
+stage "run_test impl/cpu (no torch)" bash "$root/scripts/replay_without_torch.sh" cpu
+stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
+  --report_dir "$root/reports/fuzz-cpu"
+stage "sanitizers impl/cpu" bash "$root/scripts/sanitize.sh" cpu
+stage "unit and integration tests" $py -m pytest -q -p no:cacheprovider
+
+echo "timing:"
+printf '  %s\n' "${timings[@]}"

@@ -17,6 +17,9 @@ def ffi():
     f = cffi.FFI()
     f.cdef(header.cdef_source(extra_headers=[os.path.join(paths.TESTRT_INCLUDE_DIR, "diopi_test", "device_hooks.h"),
                                              paths.TESTRT_HEADER]))
+    # Not part of the standard: libraries built with the adaptor (adaptor/) export
+    # it to tell which conversions their last call made.
+    f.cdef("const char* diopiAdaptorLastConversions(void);")
     return f
 
 
@@ -60,6 +63,12 @@ class Library:
     def last_error(self):
         fn = self.function("diopiGetLastErrorString")
         return self.string(fn()) if fn else ""
+
+    def conversions(self):
+        """What the adaptor converted in the last call ("" if nothing), or
+        None for a library not built with the adaptor."""
+        fn = self.function("diopiAdaptorLastConversions")
+        return self.string(fn()) if fn else None
 
     def info(self):
         out = {}

@@ -470,6 +470,7 @@ def _run_once(lib, fn_model, cfn, record, layout, variant):
     try:
         rc = cfn(*call.args)
         lib.rt.dt_context_sync(call.ctx)
+        conversions = lib.conversions()
         if rc != 0:
             msg = lib.last_error()
             if rc == _DIOPI_NO_IMPLEMENT:
@@ -511,7 +512,7 @@ def _run_once(lib, fn_model, cfn, record, layout, variant):
             verdict = UNWRITTEN if unwritten else FAILED
             prefix = f"left elements of {', '.join(unwritten)} unwritten; " if unwritten else ""
             return _result(verdict, prefix + "; ".join(problems), **extra), produced
-        return _result(PASSED), produced
+        return (_result(PASSED, conversions=conversions) if conversions else _result(PASSED)), produced
     finally:
         call.close()
 

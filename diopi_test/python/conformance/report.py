@@ -2,11 +2,15 @@
 import csv
 import json
 import os
+import re
 import shlex
 import sys
 import time
 
 from .execute import FAILING, PASSED, SKIPPED, VERDICTS
+
+# A dtype change in the adaptor's conversion summary, e.g. "input:int64->int32".
+_DTYPE_CAST = re.compile(r"\b(?:u?int(?:8|16|32|64)|float(?:16|32|64)|bfloat16|bool|complex(?:64|128))->")
 
 CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max_rel", "mismatches", "first_index", "repro"]
 
@@ -55,11 +59,24 @@ class Report:
     def __init__(self):
         self.rows = []           # (item, result)
         self.per_func = {}
+        self.converted = {}      # func -> [passed cases the adaptor converted, of which dtype casts]
 
     def add(self, item, result):
         self.rows.append((item, result))
         counts = self.per_func.setdefault(item.func, dict.fromkeys(VERDICTS, 0))
         counts[result["verdict"]] += 1
+        conv = result.get("conversions")
+        if conv and result["verdict"] == PASSED:
+            c = self.converted.setdefault(item.func, [0, 0])
+            c[0] += 1
+            c[1] += bool(_DTYPE_CAST.search(conv))
+
+    def conversion_summary(self):
+        """Passed cases that went through the adaptor's conversions: (cases, of which
+        dtype casts, functions)."""
+        cases = sum(c[0] for c in self.converted.values())
+        casts = sum(c[1] for c in self.converted.values())
+        return cases, casts, len(self.converted)
 
     def totals(self):
         t = dict.fromkeys(VERDICTS, 0)
@@ -101,6 +118,10 @@ class Report:
         blind = self.layout_only_failures()
         if blind:
             print(f"\nfailing only with non-contiguous layouts: {', '.join(blind)} (strides or memory format ignored?)", file=stream)
+        cases, casts, funcs = self.conversion_summary()
+        if cases:
+            print(f"\npassed through the adaptor's conversions: {cases} cases of {funcs} functions "
+                  f"({casts} only through dtype casts the vendor does not support natively)", file=stream)
         detail = ", ".join(f"{t[k]} {k}" for k in VERDICTS if k not in (PASSED, SKIPPED))
         print(f"\nfunctions: {len(self.per_func)}, cases: {sum(t.values())} ({detail})", file=stream)
         # Closing line: "failed" counts every failing verdict; not_implemented is neither.
@@ -117,7 +138,9 @@ class Report:
                             "reason": r["message"], "max_abs": r.get("max_abs", ""), "max_rel": r.get("max_rel", ""),
                             "mismatches": r.get("mismatches", ""), "first_index": r.get("first_index", ""),
                             "repro": repro_command(item.name, item.layout, impl_lib, data_dir)})
-        summary = dict(meta, totals=self.totals(), functions=self.per_func)
+        cases, casts, _ = self.conversion_summary()
+        summary = dict(meta, totals=self.totals(), functions=self.per_func,
+                       adaptor={"converted_cases": cases, "cast_cases": casts, "per_function": self.converted})
         with open(os.path.join(report_dir, "summary.json"), "w") as f:
             json.dump(summary, f, indent=1, sort_keys=True)
         return csv_path

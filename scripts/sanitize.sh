@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds a vendor library and the test runtime with AddressSanitizer and
+# UndefinedBehaviorSanitizer, replays the conformance suite on it and fails
+# if a sanitizer reported anything (a report also ends its case as
+# `crashed`, since recovery is off).
+#   bash scripts/sanitize.sh cpu [extra run_test arguments]
+set -euo pipefail
+vendor=${1:-cpu}
+shift || true
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/build/$vendor-sanitize
+DIOPI_BUILD_DIR=$build bash "$root/scripts/build_impl.sh" "$vendor" -DDIOPI_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+logs=$root/reports/$vendor-sanitize/logs
+rm -rf "$logs" && mkdir -p "$logs"
+# Python itself is not instrumented: the ASan runtime has to come first.
+asan=$(${CXX:-g++} -print-file-name=libasan.so)
+export LD_PRELOAD=$asan
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:log_path=$logs/asan
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan
+rc=0
+(cd "$root/diopi_test/python" && python3 main.py --mode run_test --jobs "$(nproc)" --timeout 60 \
+  --impl_lib "$build/lib/libdiopi_impl.so" --report_dir "$root/reports/$vendor-sanitize" "$@") || rc=$?
+unset LD_PRELOAD
+if compgen -G "$logs/*" >/dev/null; then
+  echo "sanitizer reports in $logs:" >&2
+  head -n 40 "$logs"/* >&2
+  exit 1
+fi
+echo "sanitizers: no reports"
+exit $rc
