@@ -1,6 +1,7 @@
 // Optimizer steps (sgd, adam, adamw, fused adamw, adadelta, rmsprop), gradient clipping and AMP loss-scaling helpers.
-// Each step updates its parameter and state tensors in place; the formulas are spelled out operation by
-// operation so that the rounding of every intermediate is the reference's.
+// Each step updates its parameter and state tensors in place. Half-precision tensors are stepped in float32
+// (float64 stays float64) and every updated tensor is rounded once when written back, so that the result is the
+// exact step rounded to the parameter's dtype rather than a chain of half-precision roundings.
 #include "helper.hpp"
 
 #include <cmath>
@@ -9,6 +10,17 @@ using namespace impl::aten;
 
 namespace {
 
+at::ScalarType computeType(const at::Tensor& t) { return t.scalar_type() == at::kDouble ? at::kDouble : at::kFloat; }
+
+/// The compute-precision copy of an in-place tensor, written back (rounded once) by flush().
+struct Work {
+    at::Tensor dst, val;
+    explicit Work(const at::Tensor& t) : dst(t), val(t.defined() ? t.to(computeType(t)) : at::Tensor()) {}
+    void flush() {
+        if (dst.defined()) dst.copy_(val);
+    }
+};
+
 struct AdamArgs {
     double lr, beta1, beta2, eps, weightDecay, step;
     bool amsgrad, decoupled, maximize;
@@ -16,9 +28,13 @@ struct AdamArgs {
 
 // One Adam(W) step. Adam adds weight_decay * param to the gradient (L2); AdamW shrinks the parameter
 // by lr * weight_decay first (decoupled). Bias corrections use the current step count (>= 1).
-void adamStep(at::Tensor param, const at::Tensor& grad, at::Tensor expAvg, at::Tensor expAvgSq, at::Tensor maxExpAvgSq, const AdamArgs& a) {
+void adamStep(const at::Tensor& paramT, const at::Tensor& gradT, const at::Tensor& expAvgT, const at::Tensor& expAvgSqT,
+              const at::Tensor& maxExpAvgSqT, const AdamArgs& a) {
     if (a.step < 1) fail("step must be at least 1");
-    if (a.amsgrad && !maxExpAvgSq.defined()) fail("amsgrad needs max_exp_avg_sq");
+    if (a.amsgrad && !maxExpAvgSqT.defined()) fail("amsgrad needs max_exp_avg_sq");
+    Work wp(paramT), wm(expAvgT), wv(expAvgSqT), wx(a.amsgrad ? maxExpAvgSqT : at::Tensor());
+    at::Tensor param = wp.val, expAvg = wm.val, expAvgSq = wv.val, maxExpAvgSq = wx.val;
+    at::Tensor grad = gradT.to(param.scalar_type());
     at::Tensor g = a.maximize ? grad.neg() : grad;
     if (a.decoupled) param.mul_(1 - a.lr * a.weightDecay);
     else if (a.weightDecay != 0) g = g.add(param, a.weightDecay);
@@ -33,6 +49,7 @@ void adamStep(at::Tensor param, const at::Tensor& grad, at::Tensor expAvg, at::T
         denom = (expAvgSq.sqrt() / std::sqrt(bc2)).add_(a.eps);
     }
     param.addcdiv_(expAvg, denom, -a.lr / bc1);
+    for (Work* w : {&wp, &wm, &wv, &wx}) w->flush();
 }
 
 }  // namespace
@@ -103,14 +120,16 @@ diopiError_t diopiAdadelta(diopiContextHandle_t ctx, diopiTensorHandle_t param, 
                            diopiTensorHandle_t acc_delta, float lr, float rho, float eps, float weight_decay) {
     DIOPI_IMPL_BEGIN
     double lr_ = lr, rho_ = rho, eps_ = eps, wd = weight_decay;
-    at::Tensor p = tensor(param, "param"), sq = tensor(square_avg, "square_avg"), acc = tensor(acc_delta, "acc_delta");
-    at::Tensor g = tensor(grad, "grad");
+    Work wp(tensor(param, "param")), wsq(tensor(square_avg, "square_avg")), wacc(tensor(acc_delta, "acc_delta"));
+    at::Tensor p = wp.val, sq = wsq.val, acc = wacc.val;
+    at::Tensor g = tensor(grad, "grad").to(p.scalar_type());
     if (wd != 0) g = g.add(p, wd);
     sq.mul_(rho_).addcmul_(g, g, 1 - rho_);
     at::Tensor std_ = sq.add(eps_).sqrt_();
     at::Tensor delta = acc.add(eps_).sqrt_().div_(std_).mul_(g);
     acc.mul_(rho_).addcmul_(delta, delta, 1 - rho_);
     p.add_(delta, -lr_);
+    for (Work* w : {&wp, &wsq, &wacc}) w->flush();
     DIOPI_IMPL_END
 }
 
@@ -120,13 +139,15 @@ diopiError_t diopiRmsprop(diopiContextHandle_t ctx, diopiTensorHandle_t param, d
                           float momentum, bool centered) {
     DIOPI_IMPL_BEGIN
     double lr_ = lr, alpha_ = alpha, eps_ = eps, wd = weight_decay, mom = momentum;
-    at::Tensor p = tensor(param, "param"), sq = tensor(square_avg, "square_avg");
-    at::Tensor g = tensor(grad, "grad");
+    Work wp(tensor(param, "param")), wsq(tensor(square_avg, "square_avg"));
+    Work wga(centered ? tensor(grad_avg, "grad_avg") : at::Tensor()), wb(mom > 0 ? tensor(momentum_buf, "momentum_buf") : at::Tensor());
+    at::Tensor p = wp.val, sq = wsq.val;
+    at::Tensor g = tensor(grad, "grad").to(p.scalar_type());
     if (wd != 0) g = g.add(p, wd);
     sq.mul_(alpha_).addcmul_(g, g, 1 - alpha_);
     at::Tensor avg;
     if (centered) {
-        at::Tensor ga = tensor(grad_avg, "grad_avg");
+        at::Tensor ga = wga.val;
         ga.mul_(alpha_).add_(g, 1 - alpha_);
         avg = sq.addcmul(ga, ga, -1).sqrt_();
     } else {
@@ -134,12 +155,13 @@ diopiError_t diopiRmsprop(diopiContextHandle_t ctx, diopiTensorHandle_t param, d
     }
     avg.add_(eps_);
     if (mom > 0) {
-        at::Tensor b = tensor(momentum_buf, "momentum_buf");
+        at::Tensor b = wb.val;
         b.mul_(mom).addcdiv_(g, avg);
         p.add_(b, -lr_);
     } else {
         p.addcdiv_(g, avg, -lr_);
     }
+    for (Work* w : {&wp, &wsq, &wga, &wb}) w->flush();
     DIOPI_IMPL_END
 }
 

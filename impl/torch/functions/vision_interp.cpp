@@ -274,7 +274,9 @@ diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHandle_t out, 
     else
         fail(std::string("mode must be \"bilinear\", \"nearest\" or \"bicubic\", got \"") + mode + "\"");
     if (m == 2 && x.dim() != 4) fail("mode \"bicubic\" needs a 4-D input");
-    assign(out, at::grid_sampler(x, gr.to(x.scalar_type()), m, /*padding_mode=zeros*/ 0, /*align_corners=*/false));
+    // Half types sample in float32 (coordinates in half precision would be off by a sizeable fraction of a pixel).
+    auto ct = x.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+    assign(out, at::grid_sampler(x.to(ct), gr.to(ct), m, /*padding_mode=zeros*/ 0, /*align_corners=*/false));
     DIOPI_IMPL_END
 }
 
