@@ -179,9 +179,12 @@ diopiError_t diopiCholeskyBackward(diopiContextHandle_t ctx, diopiTensorHandle_t
 diopiError_t diopiTriangularSolve(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t cloned_mat, diopiConstTensorHandle_t b,
                                   diopiConstTensorHandle_t mat, bool upper, bool transpose, bool unitriangular) {
     DIOPI_IMPL_BEGIN
-    auto [x, m] = at::triangular_solve(tensor(b, "b"), tensor(mat, "mat"), upper, transpose, unitriangular);
+    at::Tensor a = tensor(mat, "mat");
+    auto [x, m] = at::triangular_solve(tensor(b, "b"), a, upper, transpose, unitriangular);
     assign(out, x);
-    if (cloned_mat) assign(cloned_mat, m, "cloned_mat");
+    // The header's cloned_mat is a copy of mat; ATen's copy has the batch dims broadcast against b. Either shape is
+    // accepted.
+    if (cloned_mat) assign(cloned_mat, tensor(cloned_mat, "cloned_mat").sizes() == a.sizes() ? a : m, "cloned_mat");
     DIOPI_IMPL_END
 }
 

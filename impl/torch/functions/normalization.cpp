@@ -31,6 +31,13 @@ at::Tensor channelView(const at::Tensor& v, const at::Tensor& x, const char* nam
     return v.view(shape);
 }
 
+/// An optional per-channel vector (weight, bias, running or saved statistic) must be 1-D of size C: ATen's CPU kernels
+/// index it by channel without checking.
+void checkChannelVec(const at::Tensor& v, const at::Tensor& x, const char* name) {
+    if (v.defined() && (v.dim() != 1 || v.size(0) != x.size(1)))
+        fail(std::string(name) + " must be 1-D of size C=" + std::to_string(x.size(1)) + ", got shape " + c10::str(v.sizes()));
+}
+
 at::Tensor requireBatched(diopiConstTensorHandle_t h, const char* name) {
     at::Tensor x = tensor(h, name);
     if (x.dim() < 2) fail(std::string(name) + " must have at least 2 dims (N, C, ...), got " + std::to_string(x.dim()) + "-D");
@@ -99,7 +106,9 @@ InstanceView instanceView(const at::Tensor& x, int64_t axisArg, const at::Tensor
     v.moved = x.movedim(axis, 1);
     v.n = v.moved.size(0);
     v.c = v.moved.size(1);
-    v.flat = v.moved.reshape({1, v.n * v.c, -1});
+    int64_t l = 1;  // spatial extent, spelled out: -1 cannot be inferred for an empty batch
+    for (int64_t d = 2; d < v.moved.dim(); ++d) l *= v.moved.size(d);
+    v.flat = v.moved.reshape({1, v.n * v.c, l});
     auto perInstance = [&](const at::Tensor& p, const char* name) {
         if (!p.defined()) return at::Tensor();
         if (p.dim() != 1 || p.size(0) != v.c) fail(std::string(name) + " must be 1-D of size C=" + std::to_string(v.c));
@@ -125,7 +134,19 @@ diopiError_t diopiBatchNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
     if (rm.defined() != rv.defined()) fail("running_mean and running_var must both be given or both be NULL");
     if (!training && !rm.defined()) fail("evaluation mode (training=false) needs running_mean and running_var");
     if (eps < 0) fail("eps must be >= 0");
-    auto [o, sm, si] = at::native_batch_norm(x, optional(weight), optional(bias), rm, rv, training, momentum, eps);
+    checkChannelVec(optTensor(weight), x, "weight");
+    checkChannelVec(optTensor(bias), x, "bias");
+    checkChannelVec(rm, x, "running_mean");
+    checkChannelVec(rv, x, "running_var");
+    // Half types normalize in float: ATen's half CPU kernel loses about 1% on short channels.
+    at::ScalarType acc = opmath(x.scalar_type());
+    auto up = [&](const at::Tensor& t) { return t.defined() ? t.to(acc).contiguous() : t; };
+    at::Tensor rmA = up(rm), rvA = up(rv);
+    auto [o, sm, si] = at::native_batch_norm(x.to(acc), up(optTensor(weight)), up(optTensor(bias)), rmA, rvA, training, momentum, eps);
+    if (training && rm.defined()) {  // the running statistics were updated in the float copies
+        rm.copy_(rmA);
+        rv.copy_(rvA);
+    }
     assign(out, o);
     if (!training) {  // statistics used: the running ones
         sm = rm;
@@ -147,6 +168,18 @@ diopiError_t diopiBatchNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
     at::Tensor rm = optTensor(running_mean), rv = optTensor(running_var);
     if (training && (!sm.defined() || !si.defined())) fail("training mode needs save_mean and save_invstd");
     if (!training && (!rm.defined() || !rv.defined())) fail("evaluation mode (training=false) needs running_mean and running_var");
+    if (go.sizes() != x.sizes()) fail("grad_output and input must have the same shape");
+    checkChannelVec(optTensor(weight), x, "weight");
+    checkChannelVec(rm, x, "running_mean");
+    checkChannelVec(rv, x, "running_var");
+    checkChannelVec(sm, x, "save_mean");
+    checkChannelVec(si, x, "save_invstd");
+    if (x.numel() == 0) {  // ATen divides by the element count: an empty batch has zero gradients
+        if (grad_input) assign(grad_input, at::zeros_like(go), "grad_input");
+        if (grad_weight) assign(grad_weight, at::zeros({x.size(1)}, x.options()), "grad_weight");
+        if (grad_bias) assign(grad_bias, at::zeros({x.size(1)}, x.options()), "grad_bias");
+        return;
+    }
     auto [gi, gw, gb] = at::native_batch_norm_backward(go, x, optional(weight), rm, rv, sm, si, training, eps,
                                                        {grad_input != nullptr, grad_weight != nullptr, grad_bias != nullptr});
     if (grad_input) assign(grad_input, gi, "grad_input");
@@ -313,9 +346,10 @@ diopiError_t diopiLayerNormGBBackward(diopiContextHandle_t ctx, diopiTensorHandl
     if (x.dim() == 0) fail("input must have at least 1 dim");
     int64_t axis = wrapDim(begin_norm_axis, x.dim(), "begin_norm_axis");
     at::Tensor std = tensor(running_std, "running_std");
-    at::Tensor rstd = at::reciprocal(std.to(opmath(std.scalar_type())));
+    // ATen wants the statistics in the input's dtype.
+    at::Tensor rstd = at::reciprocal(std.to(opmath(std.scalar_type()))).to(x.scalar_type());
     layerNormBackward(grad_input, grad_weight, grad_bias, tensor(grad_output, "grad_output"), x, optTensor(weight), optTensor(bias),
-                      tensor(running_mean, "running_mean").to(rstd.scalar_type()), rstd, axis);
+                      tensor(running_mean, "running_mean").to(x.scalar_type()), rstd, axis);
     DIOPI_IMPL_END
 }
 
@@ -332,7 +366,11 @@ diopiError_t diopiGroupNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
     int64_t hw = c == 0 || n == 0 ? 1 : x.numel() / (n * c);
     for (int64_t d = 2; d < x.dim(); ++d)
         if (x.size(d) == 0) hw = 0;
-    auto [o, mean, rstd] = at::native_group_norm(x.contiguous(), optional(weight), optional(bias), n, c, hw, num_groups, eps);
+    checkChannelVec(optTensor(weight), x, "weight");
+    checkChannelVec(optTensor(bias), x, "bias");
+    // ATen's CPU kernel reads weight and bias as dense arrays: pass them contiguous.
+    auto dense = [](diopiConstTensorHandle_t h) { return h ? std::optional<at::Tensor>(optTensor(h).contiguous()) : std::nullopt; };
+    auto [o, mean, rstd] = at::native_group_norm(x.contiguous(), dense(weight), dense(bias), n, c, hw, num_groups, eps);
     assign(out, o);
     if (save_mean) assignStat(save_mean, mean, "save_mean");
     if (save_invstd) assignStat(save_invstd, rstd, "save_invstd");
@@ -352,7 +390,9 @@ diopiError_t diopiGroupNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
         if (x.size(d) == 0) hw = 0;
     at::Tensor mu = tensor(mean, "mean"), rs = tensor(rstd, "rstd");
     if (mu.numel() != n * num_groups || rs.numel() != n * num_groups) fail("mean and rstd must hold N*num_groups elements each");
-    at::Tensor w = onesIfUndefined(optTensor(weight), {c}, x);
+    checkChannelVec(optTensor(weight), x, "weight");
+    if (tensor(grad_output, "grad_output").sizes() != x.sizes()) fail("grad_output and input must have the same shape");
+    at::Tensor w = onesIfUndefined(optTensor(weight), {c}, x).contiguous();  // read as a dense array by ATen
     auto [gi, gw, gb] = at::native_group_norm_backward(tensor(grad_output, "grad_output").contiguous(), x.contiguous(), mu.reshape({n, num_groups}).contiguous(),
                                                        rs.reshape({n, num_groups}).contiguous(), w, n, c, hw, num_groups,
                                                        {grad_input != nullptr, grad_weight != nullptr, grad_bias != nullptr});
@@ -368,6 +408,10 @@ diopiError_t diopiInstanceNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out
                                diopiConstTensorHandle_t scale, diopiConstTensorHandle_t bias, const double eps) {
     DIOPI_IMPL_BEGIN
     InstanceView v = instanceView(tensor(input, "input"), axis, optTensor(scale), optTensor(bias));
+    if (v.flat.numel() == 0) {  // no instance or no position: nothing to normalize (ATen refuses empty batch norm)
+        assign(output, tensor(input, "input").clone(), "output");
+        return;
+    }
     auto [o, sm, si] = at::native_batch_norm(v.flat, v.weight, v.bias, {}, {}, /*training=*/true, 0.0, eps);
     assign(output, o.reshape(v.moved.sizes()).movedim(1, v.axis), "output");
     DIOPI_IMPL_END
@@ -381,6 +425,12 @@ diopiError_t diopiInstanceNormBackward(diopiContextHandle_t ctx, diopiTensorHand
     InstanceView v = instanceView(x, axis, optTensor(scale), optTensor(bias));
     at::Tensor go = tensor(grad_output, "grad_output");
     if (go.sizes() != x.sizes()) fail("grad_output and input must have the same shape");
+    if (v.flat.numel() == 0) {  // an empty input: empty grad_input, zero parameter gradients
+        if (grad_input) assign(grad_input, at::zeros_like(go), "grad_input");
+        if (grad_scale) assign(grad_scale, at::zeros({v.c}, x.options()), "grad_scale");
+        if (grad_bias) assign(grad_bias, at::zeros({v.c}, x.options()), "grad_bias");
+        return;
+    }
     at::Tensor g = go.movedim(v.axis, 1).reshape(v.flat.sizes());
     auto [o, sm, si] = at::native_batch_norm(v.flat, v.weight, v.bias, {}, {}, /*training=*/true, 0.0, eps);
     auto [gi, gw, gb] = at::native_batch_norm_backward(g, v.flat, v.weight, {}, {}, sm, si, /*train=*/true, eps,

@@ -45,6 +45,9 @@ at::Tensor unsqueezeDims(at::Tensor t, const std::vector<int64_t>& dims, int64_t
     return t;
 }
 
+// ATen's argmax/argmin refuse bool, which the header lists: false < true, as in uint8.
+at::Tensor orderable(const at::Tensor& t) { return t.scalar_type() == at::kBool ? t.to(at::kByte) : t; }
+
 }  // namespace
 
 extern "C" {
@@ -195,7 +198,7 @@ diopiError_t diopiArgmax(diopiContextHandle_t ctx, diopiTensorHandle_t out, diop
     DIOPI_IMPL_BEGIN
     std::optional<int64_t> d;
     if (dim) d = *dim;
-    assign(out, at::argmax(tensor(input, "input"), d, keepdim));
+    assign(out, at::argmax(orderable(tensor(input, "input")), d, keepdim));
     DIOPI_IMPL_END
 }
 
@@ -203,7 +206,7 @@ diopiError_t diopiArgmin(diopiContextHandle_t ctx, diopiTensorHandle_t out, diop
     DIOPI_IMPL_BEGIN
     std::optional<int64_t> d;
     if (dim) d = *dim;
-    assign(out, at::argmin(tensor(input, "input"), d, keepdim));
+    assign(out, at::argmin(orderable(tensor(input, "input")), d, keepdim));
     DIOPI_IMPL_END
 }
 
