@@ -2,6 +2,7 @@
 
   python main.py --mode gen_data [--fname add ...]          baselines from PyTorch
   python main.py --mode run_test [--fname add] [--impl_lib PATH]   replay (numpy + cffi only)
+                  [--repro DIR]                             plus a standalone C program per failing case
   python main.py --mode coverage [--impl_lib PATH]          declared / implemented / cases / passing
   python main.py --mode fuzz [--fname add] [--impl_lib PATH]  malformed calls: errors, never crashes
 
@@ -44,6 +45,8 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=20.0, help="run_test: seconds per case before a timeout verdict "
                    "(plus 1 s per 20 MB of case data)")
     p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test: where error_report.csv goes")
+    p.add_argument("--repro", default=None, metavar="DIR", help="run_test: write a standalone C reproducer (program + "
+                   "data files) of every failing case into DIR/<case>/")
     p.add_argument("--baseline_lib", default=None, help="bench: library the --impl_lib one is timed against "
                    "(default: build/torch/lib/libdiopi_impl.so)")
     p.add_argument("--bench_dtype", default="float32", help="bench: dtype of the timed cases (default: %(default)s)")
@@ -126,11 +129,22 @@ def run_test(args):
     if devcfg.path:
         print(f"device config: {devcfg.path}")
     rep.print_summary()
+    if args.repro:
+        _write_repros(args, rep, manifest, impl, runtime, execute)
     csv_path = rep.write(args.report_dir, args.impl_lib, None if args.data_dir == paths.DEFAULT_DATA_DIR else args.data_dir,
                          {"library": info, "impl_lib": impl, "data_dir": args.data_dir})
     print(f"report: {csv_path}")
     t = rep.totals()
     return 1 if any(t[v] for v in execute.FAILING) else 0
+
+
+def _write_repros(args, rep, manifest, impl, runtime, execute):
+    from conformance import repro
+
+    written, skipped = repro.write_all(args.repro, rep, args.data_dir, manifest, impl, runtime, execute.FAILING)
+    for case, why in skipped:
+        print(f"repro: no C reproducer for {case}: {why}", file=sys.stderr)
+    print(f"repro: {written} C reproducers in {args.repro} (build command at the top of each repro.c)")
 
 
 def _runtime_for(args, impl):

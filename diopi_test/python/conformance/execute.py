@@ -95,20 +95,12 @@ class Tensor:
 
     @classmethod
     def from_array(cls, lib, array, dtype, layout):
-        strides = _layout_strides(array.shape, layout)
-        st = dtypes.storage(dtype)
-        # Gaps between elements hold the sentinel: a kernel that reads them
-        # produces visibly wrong results.
-        storage = np.repeat(sentinel_value(dtype), _needed(array.shape, strides))
-        if storage.size:
-            np.lib.stride_tricks.as_strided(storage, array.shape, [s * st.itemsize for s in strides])[...] = array
-        return cls(lib, array.shape, dtype, strides, storage)
+        return cls(lib, array.shape, dtype, *input_storage(array, dtype, layout))
 
     @classmethod
     def sentinel(cls, lib, shape, dtype, variant=0, layout="contiguous"):
         """An output pre-filled so that elements the kernel skips are visible."""
-        strides = _layout_strides(shape, layout)
-        t = cls(lib, shape, dtype, strides, np.repeat(sentinel_value(dtype, variant), _needed(shape, strides)))
+        t = cls(lib, shape, dtype, *sentinel_storage(shape, dtype, variant, layout))
         t.sentinel_variant = variant
         return t
 
@@ -124,6 +116,24 @@ class Tensor:
 
     def destroy(self):
         self.lib.rt.dt_tensor_destroy(self.handle)
+
+
+def input_storage(array, dtype, layout):
+    """(strides, storage) of an input laid out as `layout`. Gaps between
+    elements hold the sentinel: a kernel that reads them produces visibly
+    wrong results. (Shared with the C reproducers of conformance/repro.py.)"""
+    strides = _layout_strides(array.shape, layout)
+    st = dtypes.storage(dtype)
+    storage = np.repeat(sentinel_value(dtype), _needed(array.shape, strides))
+    if storage.size:
+        np.lib.stride_tricks.as_strided(storage, array.shape, [s * st.itemsize for s in strides])[...] = array
+    return strides, storage
+
+
+def sentinel_storage(shape, dtype, variant=0, layout="contiguous"):
+    """(strides, storage) of an output pre-filled with the sentinel."""
+    strides = _layout_strides(shape, layout)
+    return strides, np.repeat(sentinel_value(dtype, variant), _needed(shape, strides))
 
 
 def sentinel_value(dtype, variant=0):
@@ -327,17 +337,7 @@ class Call:
         return slot
 
     def _adjacent_length(self, p):
-        """Counts like num_inputs take the length of the neighbouring array."""
-        params = self.fn.params
-        i = params.index(p)
-        for j in (i - 1, i + 1):
-            if 0 <= j < len(params) and params[j].kind in ("tensor_array_in", "tensor_array_out"):
-                v = self.record["inputs"].get(params[j].name)
-                if v is None:
-                    v = self._expected(params[j].name)
-                if isinstance(v, list):
-                    return len(v)
-        return None
+        return adjacent_length(self.fn, self.record, p)
 
     def close(self):
         for t in self.tensors:
@@ -345,6 +345,20 @@ class Call:
         for g in self.generators:
             self.lib.rt.dt_generator_destroy(g)
         self.lib.rt.dt_context_destroy(self.ctx)
+
+
+def adjacent_length(fn, record, p):
+    """Counts like num_inputs take the length of the neighbouring array."""
+    params = fn.params
+    i = params.index(p)
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(params) and params[j].kind in ("tensor_array_in", "tensor_array_out"):
+            v = record["inputs"].get(params[j].name)
+            if v is None:
+                v = record["outputs"].get(params[j].name)
+            if isinstance(v, list):
+                return len(v)
+    return None
 
 
 def _result(verdict, message="", **extra):
@@ -429,6 +443,7 @@ def run_case(lib, record, layout="contiguous"):
     result, _ = _run_once(lib, fn_model, cfn, record, layout, 0)
     if result["verdict"] == PASSED and _expected_has_sentinel(record, 0):
         result, _ = _run_once(lib, fn_model, cfn, record, layout, 1)
+        result["sentinel_variant"] = 1  # a reproducer must pre-fill outputs the same way
     return result
 
 

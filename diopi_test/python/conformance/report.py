@@ -12,7 +12,7 @@ from .execute import FAILING, PASSED, SKIPPED, VERDICTS
 # A dtype change in the adaptor's conversion summary, e.g. "input:int64->int32".
 _DTYPE_CAST = re.compile(r"\b(?:u?int(?:8|16|32|64)|float(?:16|32|64)|bfloat16|bool|complex(?:64|128))->")
 
-CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max_rel", "mismatches", "first_index", "repro"]
+CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max_rel", "mismatches", "first_index", "repro", "repro_c"]
 
 
 class Progress:
@@ -137,7 +137,8 @@ class Report:
                 w.writerow({"case": item.name, "function": item.func, "layout": item.layout, "verdict": r["verdict"],
                             "reason": r["message"], "max_abs": r.get("max_abs", ""), "max_rel": r.get("max_rel", ""),
                             "mismatches": r.get("mismatches", ""), "first_index": r.get("first_index", ""),
-                            "repro": repro_command(item.name, item.layout, impl_lib, data_dir)})
+                            "repro": repro_command(item.name, item.layout, impl_lib, data_dir),
+                            "repro_c": r.get("repro_c", "")})  # run_test --repro: path of the C reproducer
         cases, casts, _ = self.conversion_summary()
         summary = dict(meta, totals=self.totals(), functions=self.per_func,
                        adaptor={"converted_cases": cases, "cast_cases": casts, "per_function": self.converted})
