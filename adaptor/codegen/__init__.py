@@ -1,0 +1,1 @@
+"""The adaptor code generator (run generate.py)."""
