@@ -1,0 +1,320 @@
+// Shared infrastructure of the CPU vendor: error state, library info,
+// tensor views, temporaries, copies with conversion, scalars, reductions.
+#include "common.hpp"
+
+#include <sstream>
+
+namespace impl::cpu {
+
+namespace {
+thread_local std::string g_last_error;
+}
+
+void setLastErrorString(const char* msg) { g_last_error = msg ? msg : ""; }
+const char* lastErrorString() { return g_last_error.c_str(); }
+
+const char* diopiGetVendorName() { return "cpu"; }
+const char* diopiGetImplVersion() { return "cpu-1.0.0"; }
+const char* diopiGetLastErrorString() { return g_last_error.c_str(); }
+
+// ---------------------------------------------------------------- dtypes
+const char* dtypeName(diopiDtype_t dt) {
+    switch (dt) {
+        case diopi_dtype_int8: return "int8";
+        case diopi_dtype_uint8: return "uint8";
+        case diopi_dtype_int16: return "int16";
+        case diopi_dtype_uint16: return "uint16";
+        case diopi_dtype_int32: return "int32";
+        case diopi_dtype_uint32: return "uint32";
+        case diopi_dtype_int64: return "int64";
+        case diopi_dtype_uint64: return "uint64";
+        case diopi_dtype_float16: return "float16";
+        case diopi_dtype_float32: return "float32";
+        case diopi_dtype_float64: return "float64";
+        case diopi_dtype_bool: return "bool";
+        case diopi_dtype_bfloat16: return "bfloat16";
+        case diopi_dtype_tfloat32: return "tfloat32";
+        case diopi_dtype_complex32: return "complex32";
+        case diopi_dtype_complex64: return "complex64";
+        case diopi_dtype_complex128: return "complex128";
+        default: return "unsupported";
+    }
+}
+
+int64_t itemSize(diopiDtype_t dt) {
+    switch (dt) {
+        case diopi_dtype_int8: case diopi_dtype_uint8: case diopi_dtype_bool: return 1;
+        case diopi_dtype_int16: case diopi_dtype_uint16: case diopi_dtype_float16: case diopi_dtype_bfloat16: return 2;
+        case diopi_dtype_int32: case diopi_dtype_uint32: case diopi_dtype_float32: case diopi_dtype_tfloat32: return 4;
+        case diopi_dtype_int64: case diopi_dtype_uint64: case diopi_dtype_float64: case diopi_dtype_complex64: return 8;
+        case diopi_dtype_complex32: return 4;
+        case diopi_dtype_complex128: return 16;
+        default: return 0;
+    }
+}
+
+bool isFloatingDtype(diopiDtype_t dt) {
+    return dt == diopi_dtype_float16 || dt == diopi_dtype_float32 || dt == diopi_dtype_float64 || dt == diopi_dtype_bfloat16;
+}
+bool isIntegralDtype(diopiDtype_t dt) {
+    switch (dt) {
+        case diopi_dtype_int8: case diopi_dtype_uint8: case diopi_dtype_int16: case diopi_dtype_uint16:
+        case diopi_dtype_int32: case diopi_dtype_uint32: case diopi_dtype_int64: case diopi_dtype_uint64: return true;
+        default: return false;
+    }
+}
+
+diopiDtype_t promoteTypes(diopiDtype_t a, diopiDtype_t b) {
+    if (a == b) return a;
+    auto rank = [](diopiDtype_t d) {
+        switch (d) {
+            case diopi_dtype_bool: return 0;
+            case diopi_dtype_uint8: case diopi_dtype_int8: return 1;
+            case diopi_dtype_int16: return 2;
+            case diopi_dtype_int32: return 3;
+            case diopi_dtype_int64: return 4;
+            case diopi_dtype_float16: case diopi_dtype_bfloat16: return 5;
+            case diopi_dtype_float32: return 6;
+            case diopi_dtype_float64: return 7;
+            default: failCode(diopiDtypeNotSupported, "dtype ", dtypeName(d), " cannot be promoted");
+        }
+    };
+    int ra = rank(a), rb = rank(b);
+    if (ra == rb) {
+        if (ra == 1) return diopi_dtype_int16;     // uint8 with int8
+        if (ra == 5) return diopi_dtype_float32;   // float16 with bfloat16
+    }
+    return ra > rb ? a : b;
+}
+
+// ---------------------------------------------------------------- views
+int64_t TensorView::wrapDim(int64_t d) const {
+    int64_t n = dim();
+    int64_t m = n == 0 ? 1 : n;
+    if (d < -m || d >= m) fail("dim ", d, " out of range for a ", n, "-d tensor");
+    return d < 0 ? d + m : d;
+}
+
+bool TensorView::isContiguous() const {
+    int64_t expect = 1;
+    for (int64_t d = dim() - 1; d >= 0; --d) {
+        if (shape[d] == 1) continue;
+        if (strides[d] != expect) return false;
+        expect *= shape[d];
+    }
+    return true;
+}
+
+TensorView TensorView::restrided(Shape newShape, Shape newStrides, int64_t elemOffset) const {
+    TensorView v = *this;
+    v.handle = nullptr;
+    v.data = data + elemOffset * itemsize;
+    v.shape = std::move(newShape);
+    v.strides = std::move(newStrides);
+    v.numel = shapeNumel(v.shape);
+    return v;
+}
+
+TensorView TensorView::reshaped(Shape newShape) const {
+    CPU_CHECK(isContiguous(), "reshape of a non-contiguous tensor");
+    CPU_CHECK(shapeNumel(newShape) == numel, "cannot reshape ", shapeStr(shape), " to ", shapeStr(newShape));
+    Shape st = contiguousStrides(newShape);
+    return restrided(std::move(newShape), std::move(st));
+}
+
+Shape contiguousStrides(const Shape& shape) {
+    Shape st(shape.size());
+    int64_t s = 1;
+    for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d) {
+        st[d] = s;
+        s *= std::max<int64_t>(shape[d], 1);
+    }
+    return st;
+}
+
+int64_t shapeNumel(const Shape& shape) {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    return n;
+}
+
+std::string shapeStr(const Shape& shape) {
+    std::ostringstream os;
+    os << "[";
+    for (size_t i = 0; i < shape.size(); ++i) os << (i ? ", " : "") << shape[i];
+    os << "]";
+    return os.str();
+}
+
+TensorView view(diopiConstTensorHandle_t h, const char* name) {
+    if (!h) fail(name, " is NULL");
+    TensorView v;
+    diopiTensorHandle_t mh = const_cast<diopiTensorHandle_t>(h);
+    void* p = nullptr;
+    diopiSize_t shape, stride;
+    if (diopiGetTensorData(mh, &p) != diopiSuccess || diopiGetTensorShape(h, &shape) != diopiSuccess ||
+        diopiGetTensorStride(h, &stride) != diopiSuccess || diopiGetTensorDtype(h, &v.dtype) != diopiSuccess)
+        fail("the runtime rejected the handle of ", name);
+    v.handle = mh;
+    v.data = static_cast<char*>(p);
+    v.shape = toShape(shape);
+    v.strides = toShape(stride);
+    if (v.strides.size() != v.shape.size()) v.strides = contiguousStrides(v.shape);
+    v.numel = shapeNumel(v.shape);
+    v.itemsize = itemSize(v.dtype);
+    if (v.itemsize == 0) failCode(diopiDtypeNotSupported, name, " has dtype ", dtypeName(v.dtype), " which this library cannot store");
+    return v;
+}
+
+TensorView viewOpt(diopiConstTensorHandle_t h, const char* name) {
+    if (!h) return TensorView{};
+    return view(h, name);
+}
+
+std::vector<TensorView> views(const diopiConstTensorHandle_t* hs, int64_t n, const char* name) {
+    CPU_CHECK(n == 0 || hs, name, " array is NULL");
+    std::vector<TensorView> out;
+    out.reserve(n);
+    for (int64_t i = 0; i < n; ++i) out.push_back(view(hs[i], name));
+    return out;
+}
+
+TensorView newTensorStrided(diopiContextHandle_t ctx, const Shape& shape, const Shape& strides, diopiDtype_t dtype) {
+    diopiTensorHandle_t h = nullptr;
+    diopiSize_t sz{shape.data(), (int64_t)shape.size()};
+    diopiSize_t st{strides.data(), (int64_t)strides.size()};
+    if (diopiRequireTensor(ctx, &h, &sz, strides.empty() && !shape.empty() ? nullptr : &st, dtype, diopi_host) != diopiSuccess || !h)
+        fail("could not allocate a temporary of shape ", shapeStr(shape), " and dtype ", dtypeName(dtype));
+    return view(h, "temporary");
+}
+
+TensorView newTensor(diopiContextHandle_t ctx, const Shape& shape, diopiDtype_t dtype) {
+    return newTensorStrided(ctx, shape, contiguousStrides(shape), dtype);
+}
+
+// ---------------------------------------------------------------- copies
+namespace {
+template <class To, class From>
+void copyTyped(const TensorView& dst, const TensorView& src) {
+    if (dst.isContiguous() && src.isContiguous() && dst.shape == src.shape && std::is_same_v<To, From>) {
+        std::memcpy(dst.data, src.data, dst.numel * dst.itemsize);
+        return;
+    }
+    unaryLoop<To, From>(dst, src, [](From v) { return convert<To>(v); });
+}
+}  // namespace
+
+void copyCast(const TensorView& dst, const TensorView& src) {
+    if (dst.numel == 0) return;
+    dispatch<AllTypes>(dst.dtype, "destination", [&](auto td) {
+        using To = typename decltype(td)::type;
+        dispatch<AllTypes>(src.dtype, "source", [&](auto ts) {
+            using From = typename decltype(ts)::type;
+            copyTyped<To, From>(dst, src);
+        });
+    });
+}
+
+TensorView castTo(diopiContextHandle_t ctx, const TensorView& v, diopiDtype_t dtype) {
+    if (v.dtype == dtype) return v;
+    TensorView t = newTensor(ctx, v.shape, dtype);
+    copyCast(t, v);
+    return t;
+}
+
+TensorView contiguousAs(diopiContextHandle_t ctx, const TensorView& v, diopiDtype_t dtype) {
+    if (v.dtype == dtype && v.isContiguous()) return v;
+    TensorView t = newTensor(ctx, v.shape, dtype);
+    copyCast(t, v);
+    return t;
+}
+
+// ---------------------------------------------------------------- scalars
+double scalarDouble(const diopiScalar_t* s, const char* name) {
+    if (!s) fail(name, " is NULL");
+    return scalarIsFloat(s) ? s->fval : (double)s->ival;
+}
+int64_t scalarInt(const diopiScalar_t* s, const char* name) {
+    if (!s) fail(name, " is NULL");
+    return scalarIsFloat(s) ? (int64_t)s->fval : s->ival;
+}
+bool scalarIsFloat(const diopiScalar_t* s) { return s && isFloatingDtype(s->stype); }
+
+Shape broadcastShapes(const Shape& a, const Shape& b) {
+    size_t n = std::max(a.size(), b.size());
+    Shape out(n);
+    for (size_t i = 0; i < n; ++i) {
+        int64_t x = i < n - a.size() ? 1 : a[i - (n - a.size())];
+        int64_t y = i < n - b.size() ? 1 : b[i - (n - b.size())];
+        if (x != y && x != 1 && y != 1) fail("shapes ", shapeStr(a), " and ", shapeStr(b), " do not broadcast");
+        out[i] = x == 1 ? y : x;
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- reductions
+std::vector<bool> reduceMask(const TensorView& in, const std::vector<int64_t>& dims) {
+    std::vector<bool> mask(in.dim(), dims.empty());
+    for (int64_t d : dims) {
+        if (in.dim() == 0) {
+            in.wrapDim(d);  // validates 0 / -1
+            continue;
+        }
+        int64_t w = in.wrapDim(d);
+        CPU_CHECK(!mask[w], "dim ", d, " appears more than once");
+        mask[w] = true;
+    }
+    return mask;
+}
+
+std::vector<bool> reduceMask(const TensorView& in, diopiSize_t dims) { return reduceMask(in, toShape(dims)); }
+
+Shape keptShape(const TensorView& in, const std::vector<bool>& mask) {
+    Shape s = in.shape;
+    for (size_t d = 0; d < s.size(); ++d)
+        if (mask[d]) s[d] = 1;
+    return s;
+}
+
+Shape squeezedShape(const TensorView& in, const std::vector<bool>& mask) {
+    Shape s;
+    for (size_t d = 0; d < in.shape.size(); ++d)
+        if (!mask[d]) s.push_back(in.shape[d]);
+    return s;
+}
+
+TensorView asKeepdim(const TensorView& out, const TensorView& in, const std::vector<bool>& mask, const char* name) {
+    Shape kept = keptShape(in, mask);
+    if (out.shape == kept) return out;
+    Shape sq = squeezedShape(in, mask);
+    if (out.shape != sq) {
+        // A full reduction may also be given a 1-element output of another rank.
+        if (!(shapeNumel(kept) == 1 && out.numel == 1))
+            fail(name, " has shape ", shapeStr(out.shape), ", expected ", shapeStr(kept), " or ", shapeStr(sq));
+        return out.restrided(kept, Shape(kept.size(), 0));
+    }
+    Shape st(kept.size(), 0);
+    size_t j = 0;
+    for (size_t d = 0; d < kept.size(); ++d)
+        if (!mask[d]) st[d] = out.strides[j++];
+    return out.restrided(kept, st);
+}
+
+ReduceWindow makeWindow(const TensorView& in, const std::vector<bool>& mask) {
+    ReduceWindow w;
+    for (size_t d = 0; d < mask.size(); ++d) {
+        if (!mask[d] || in.shape[d] == 1) continue;
+        int64_t sz = in.shape[d], st = in.strides[d] * in.itemsize;
+        if (!w.sizes.empty() && w.strides.back() == st * sz) {
+            w.sizes.back() *= sz;
+            w.strides.back() = st;
+        } else {
+            w.sizes.push_back(sz);
+            w.strides.push_back(st);
+        }
+    }
+    w.numel = shapeNumel(w.sizes);
+    return w;
+}
+
+}  // namespace impl::cpu

@@ -1,0 +1,65 @@
+// Packed, cache-blocked single-precision GEMM shared by the matrix-product,
+// linear and convolution kernels. Operands may be float32, float16 or
+// bfloat16 with any element strides: packing converts them to float, so
+// products always accumulate in float.
+#pragma once
+
+#include <cstdint>
+
+#include "tensor.hpp"
+
+namespace impl::cpu {
+
+/// A read-only matrix operand: element (i, j) is at data + (i*rs + j*cs) * itemsize.
+struct MatRef {
+    const char* data = nullptr;
+    diopiDtype_t dtype = diopi_dtype_float32;
+    int64_t rs = 0, cs = 0;  ///< row / column strides in elements
+    MatRef() = default;
+    MatRef(const void* d, diopiDtype_t t, int64_t r, int64_t c) : data(static_cast<const char*>(d)), dtype(t), rs(r), cs(c) {}
+    /// The transposed operand (no copy).
+    MatRef t() const { return MatRef(data, dtype, cs, rs); }
+};
+
+/// C = alpha * A @ B + beta * C with A (M x K), B (K x N) and a float C whose
+/// element (i, j) is at C[i*rsC + j*csC]. beta == 0 never reads C (NaN in C does
+/// not propagate). Runs on all OpenMP threads unless called inside a parallel
+/// region. A and B must be float32, float16 or bfloat16.
+void sgemm(int64_t M, int64_t N, int64_t K, float alpha, const MatRef& A, const MatRef& B, float beta, float* C, int64_t rsC,
+           int64_t csC);
+
+/// Batched form: for b < batch, C_b = alpha * A_b @ B_b + beta * C_b where operand
+/// X_b starts batchStride elements after X_{b-1} (0 broadcasts one matrix).
+/// Parallelises over batches when they are many and small.
+void sgemmBatched(int64_t batch, int64_t M, int64_t N, int64_t K, float alpha, const MatRef& A, int64_t bsA, const MatRef& B,
+                  int64_t bsB, float beta, float* C, int64_t bsC, int64_t rsC, int64_t csC);
+
+/// out[b] = alpha * a[b] @ b[b] + beta * add[b] on 3-D views: a (B, M, K), b (B, K, N),
+/// out (B, M, N), add broadcastable to out or undefined (then beta is ignored).
+/// Views may have any strides (stride 0 batches broadcast) and float dtypes;
+/// computes in float and writes out in its own dtype.
+void matmulViews(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b, double alpha, double beta,
+                 const TensorView* add);
+
+/// Merges dims [d0, d1) of v into one dim of `size` elements and element
+/// stride `stride` when the strides allow it (size-1 dims never block a merge).
+inline bool mergeDims(const TensorView& v, int64_t d0, int64_t d1, int64_t& size, int64_t& stride) {
+    size = 1;
+    stride = 1;
+    bool first = true;
+    for (int64_t d = d1 - 1; d >= d0; --d) {
+        if (v.shape[d] == 1) continue;
+        if (first) {
+            stride = v.strides[d];
+            first = false;
+        } else if (v.strides[d] != stride * size) {
+            return false;
+        }
+        size *= v.shape[d];
+    }
+    for (int64_t d = d0; d < d1; ++d)
+        if (v.shape[d] == 0) size = 0;
+    return true;
+}
+
+}  // namespace impl::cpu

@@ -1,0 +1,182 @@
+// Strided N-operand iteration with broadcasting, and the elementwise loops
+// built on it. Operand 0 is the output: its shape drives the iteration and
+// every input broadcasts to it (size-1 or missing dims get stride 0).
+#pragma once
+
+#include <array>
+#include <tuple>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "parallel.hpp"
+#include "tensor.hpp"
+
+namespace impl::cpu {
+
+/// Iteration plan over `shape` for N operands with byte strides; adjacent
+/// dims that are contiguous for every operand are merged, size-1 dims dropped.
+template <size_t N>
+struct StridedPlan {
+    Shape shape;                           // coalesced sizes, outermost first
+    std::array<Shape, N> strides;          // byte strides per operand
+    std::array<char*, N> base{};
+    int64_t numel = 1;
+
+    StridedPlan(const Shape& outShape, const std::array<const TensorView*, N>& ops) {
+        const int64_t nd = (int64_t)outShape.size();
+        for (size_t k = 0; k < N; ++k) {
+            const TensorView& t = *ops[k];
+            base[k] = t.data;
+            if (t.dim() > nd) fail("cannot broadcast shape ", shapeStr(t.shape), " to ", shapeStr(outShape));
+        }
+        numel = shapeNumel(outShape);
+        // Broadcast each operand and drop size-1 dims.
+        std::array<Shape, N> bs;
+        Shape sz;
+        for (int64_t d = 0; d < nd; ++d) {
+            if (outShape[d] == 1) continue;
+            sz.push_back(outShape[d]);
+            for (size_t k = 0; k < N; ++k) {
+                const TensorView& t = *ops[k];
+                int64_t td = d - (nd - t.dim());
+                int64_t st = 0;
+                if (td >= 0) {
+                    int64_t s = t.shape[td];
+                    if (s == outShape[d]) st = t.strides[td] * t.itemsize;
+                    else if (s != 1) fail("cannot broadcast shape ", shapeStr(t.shape), " to ", shapeStr(outShape));
+                }
+                bs[k].push_back(st);
+            }
+        }
+        for (size_t k = 0; k < N; ++k) {
+            const TensorView& t = *ops[k];
+            int64_t off = nd - t.dim();
+            for (int64_t d = 0; d < t.dim(); ++d)
+                if (t.shape[d] != 1 && t.shape[d] != outShape[d + off])
+                    fail("cannot broadcast shape ", shapeStr(t.shape), " to ", shapeStr(outShape));
+        }
+        // Merge dim i into i+1 (i outer) when stride[i] == stride[i+1] * size[i+1] for all operands.
+        for (size_t i = 0; i < sz.size(); ++i) {
+            if (!shape.empty()) {
+                size_t j = shape.size() - 1;
+                bool ok = true;
+                for (size_t k = 0; k < N; ++k)
+                    if (strides[k][j] != bs[k][i] * sz[i]) { ok = false; break; }
+                if (ok) {
+                    shape[j] *= sz[i];
+                    for (size_t k = 0; k < N; ++k) strides[k][j] = bs[k][i];
+                    continue;
+                }
+            }
+            shape.push_back(sz[i]);
+            for (size_t k = 0; k < N; ++k) strides[k].push_back(bs[k][i]);
+        }
+    }
+
+    /// Calls inner(ptrs, n, innerStrides) over runs of the innermost dim, for
+    /// the elements with linear (row-major) index in [begin, end).
+    template <class Inner>
+    void run(int64_t begin, int64_t end, Inner&& inner) const {
+        const int64_t nd = (int64_t)shape.size();
+        std::array<int64_t, N> istr{};
+        if (nd == 0) {
+            if (begin < end) {
+                std::array<char*, N> p = base;
+                inner(p.data(), int64_t(1), istr.data());
+            }
+            return;
+        }
+        for (size_t k = 0; k < N; ++k) istr[k] = strides[k][nd - 1];
+        const int64_t inner_n = shape[nd - 1];
+        std::vector<int64_t> idx(nd, 0);
+        int64_t rem = begin;
+        for (int64_t d = nd - 1; d >= 0; --d) {
+            idx[d] = rem % shape[d];
+            rem /= shape[d];
+        }
+        std::array<char*, N> p;
+        int64_t pos = begin;
+        while (pos < end) {
+            for (size_t k = 0; k < N; ++k) {
+                char* q = base[k];
+                for (int64_t d = 0; d < nd; ++d) q += idx[d] * strides[k][d];
+                p[k] = q;
+            }
+            int64_t n = std::min(inner_n - idx[nd - 1], end - pos);
+            inner(p.data(), n, istr.data());
+            pos += n;
+            idx[nd - 1] += n;
+            for (int64_t d = nd - 1; d > 0 && idx[d] >= shape[d]; --d) {
+                idx[d] = 0;
+                ++idx[d - 1];
+            }
+        }
+    }
+
+    /// Runs over all elements, split across threads when large.
+    template <class Inner>
+    void runAll(Inner&& inner, int64_t grain = kParallelGrain) const {
+        parallelFor(numel, grain, [&](int64_t b, int64_t e) { run(b, e, inner); });
+    }
+};
+
+namespace detail {
+template <class To, class... Ti, class F, size_t... I>
+void elementwiseImpl(const TensorView& out, const std::array<const TensorView*, sizeof...(Ti)>& ins, F& f,
+                     std::index_sequence<I...>) {
+    constexpr size_t N = sizeof...(Ti) + 1;
+    if (out.numel == 0) return;
+    // Fast path: everything contiguous with the same shape -> plain typed loop.
+    bool fast = out.isContiguous() && ((ins[I]->shape == out.shape && ins[I]->isContiguous()) && ...);
+    if (fast) {
+        To* o = out.ptr<To>();
+        std::array<const char*, sizeof...(Ti)> in{ins[I]->data...};
+        parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) {
+            for (int64_t i = b; i < e; ++i) o[i] = f(reinterpret_cast<const Ti*>(in[I])[i]...);
+        });
+        return;
+    }
+    std::array<const TensorView*, N> ops{&out, ins[I]...};
+    StridedPlan<N> plan(out.shape, ops);
+    plan.runAll([&](char** p, int64_t n, const int64_t* s) {
+        char* po = p[0];
+        char* pi[N];
+        (void)pi;  // unused when the functor takes no inputs (fills)
+        for (size_t k = 0; k + 1 < N; ++k) pi[k] = p[k + 1];
+        for (int64_t i = 0; i < n; ++i) {
+            *reinterpret_cast<To*>(po) = f(*reinterpret_cast<const Ti*>(pi[I])...);
+            po += s[0];
+            ((pi[I] += s[I + 1]), ...);
+        }
+    });
+}
+}  // namespace detail
+
+/// out[i] = f(in0[i], in1[i], ...) with the element types given explicitly:
+/// elementwise<float, float, float>(out, {&a, &b}, [](float x, float y) { return x + y; });
+/// Inputs broadcast to out's shape; any strides. `f` must not throw.
+template <class To, class... Ti, class F>
+void elementwise(const TensorView& out, std::array<const TensorView*, sizeof...(Ti)> ins, F&& f) {
+    detail::elementwiseImpl<To, Ti...>(out, ins, f, std::index_sequence_for<Ti...>{});
+}
+
+/// Convenience wrappers for one, two and three inputs.
+template <class To, class Ta, class F>
+void unaryLoop(const TensorView& out, const TensorView& a, F&& f) { elementwise<To, Ta>(out, {&a}, f); }
+template <class To, class Ta, class Tb, class F>
+void binaryLoop(const TensorView& out, const TensorView& a, const TensorView& b, F&& f) {
+    elementwise<To, Ta, Tb>(out, {&a, &b}, f);
+}
+template <class To, class Ta, class Tb, class Tc, class F>
+void ternaryLoop(const TensorView& out, const TensorView& a, const TensorView& b, const TensorView& c, F&& f) {
+    elementwise<To, Ta, Tb, Tc>(out, {&a, &b, &c}, f);
+}
+
+/// Fills every element of `out` (any strides) with value v of type T.
+template <class T>
+void fillWith(const TensorView& out, T v) {
+    elementwise<T>(out, {}, [v]() { return v; });
+}
+
+}  // namespace impl::cpu

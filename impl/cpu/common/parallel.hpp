@@ -1,0 +1,34 @@
+// OpenMP helpers; everything degrades to a serial loop without OpenMP.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace impl::cpu {
+
+/// Work below this many elements runs on one thread (thread start-up costs more).
+constexpr int64_t kParallelGrain = 32768;
+
+/// Calls f(begin, end) on disjoint chunks of [0, n), in parallel when n >= grain.
+template <class F>
+void parallelFor(int64_t n, int64_t grain, F&& f) {
+    if (n <= 0) return;
+#ifdef _OPENMP
+    if (n >= grain && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+        int nt = omp_get_max_threads();
+        int64_t chunks = std::min<int64_t>(nt, (n + grain - 1) / grain);
+#pragma omp parallel for num_threads(chunks) schedule(static)
+        for (int64_t c = 0; c < chunks; ++c) {
+            int64_t b = n * c / chunks, e = n * (c + 1) / chunks;
+            if (b < e) f(b, e);
+        }
+        return;
+    }
+#endif
+    f(int64_t(0), n);
+}
+
+}  // namespace impl::cpu

@@ -1,0 +1,808 @@
+// Family elementwise_binary_arith: add, sub, mul, div, pow, addcmul/addcdiv,
+// clamp, maximum/minimum, lerp and remainder (tensor and scalar operands, in
+// place and out of place). Every operator computes in torch's result dtype and
+// stores into out's dtype (a converting copy when they differ, e.g. in place).
+#include <atomic>
+#include <cmath>
+
+#include "common/common.hpp"
+#include "common/promote.hpp"
+
+namespace impl::cpu {
+
+namespace {
+
+// ---------------------------------------------------------------- loop drivers
+// `make(tag)` returns the element function for element type T = tag::type; it
+// receives and returns values of acc_t<T> (float for 16-bit floats). It runs
+// before the loop, so it may validate and throw.
+
+/// True when `small` (contiguous) equals the trailing dims of `full`'s shape,
+/// i.e. it repeats once per row of `full` (the common bias/row broadcast).
+bool isRowOf(const TensorView& small, const Shape& full) {
+    if (!small.isContiguous()) return false;
+    size_t lead = 0;
+    while (lead < small.shape.size() && small.shape[lead] == 1) ++lead;
+    size_t n = small.shape.size() - lead;
+    if (n > full.size()) return false;
+    for (size_t i = 0; i < n; ++i)
+        if (small.shape[lead + i] != full[full.size() - n + i]) return false;
+    return true;
+}
+
+/// Typed loop for a dense output where one input is dense and the other a
+/// repeated row (or a single element): plain indexing the compiler vectorizes.
+/// Returns false when the layout does not fit (the generic loop runs instead).
+template <class T, class G>
+bool rowBroadcastLoop(const TensorView& o, const TensorView& a, const TensorView& b, G g) {
+    if (o.numel == 0 || !o.isContiguous()) return false;
+    bool aFull = a.shape == o.shape && a.isContiguous();
+    bool bFull = b.shape == o.shape && b.isContiguous();
+    if (aFull == bFull) return false;  // both dense: the generic fast path; neither: generic strides
+    const TensorView& sm = aFull ? b : a;
+    if (!isRowOf(sm, o.shape) || sm.numel <= 0) return false;
+    const int64_t inner = sm.numel, rows = o.numel / inner;
+    T* po = o.ptr<T>();
+    const T* pf = (aFull ? a : b).ptr<T>();
+    const T* ps = sm.ptr<T>();
+    if (inner == 1) {
+        const T c = ps[0];
+        parallelFor(rows, kParallelGrain, [&](int64_t i0, int64_t i1) {
+            if (aFull)
+                for (int64_t i = i0; i < i1; ++i) po[i] = g(pf[i], c);
+            else
+                for (int64_t i = i0; i < i1; ++i) po[i] = g(c, pf[i]);
+        });
+        return true;
+    }
+    parallelFor(rows, std::max<int64_t>(1, kParallelGrain / inner), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+            T* d = po + r * inner;
+            const T* f = pf + r * inner;
+            if (aFull)
+                for (int64_t i = 0; i < inner; ++i) d[i] = g(f[i], ps[i]);
+            else
+                for (int64_t i = 0; i < inner; ++i) d[i] = g(ps[i], f[i]);
+        }
+    });
+    return true;
+}
+
+template <class List, class Make>
+void binaryTT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, TensorView b, diopiDtype_t dt, Make make) {
+    checkOutShape(out, broadcastShapes(a.shape, b.shape));
+    a = castTo(ctx, a, dt);
+    b = castTo(ctx, b, dt);
+    computeAs(ctx, out, dt, [&](const TensorView& dst) {
+        dispatch<List>(dt, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            auto f = make(tag);
+            auto g = [f](T x, T y) { return convert<T>(f(A(x), A(y))); };
+            if (!rowBroadcastLoop<T>(dst, a, b, g)) binaryLoop<T, T, T>(dst, a, b, g);
+        });
+    });
+}
+
+template <class List, class Make>
+void unaryT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, diopiDtype_t dt, Make make) {
+    checkOutShape(out, a.shape);
+    a = castTo(ctx, a, dt);
+    computeAs(ctx, out, dt, [&](const TensorView& dst) {
+        dispatch<List>(dt, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            auto f = make(tag);
+            unaryLoop<T, T>(dst, a, [f](T x) { return convert<T>(f(A(x))); });
+        });
+    });
+}
+
+template <class List, class Make>
+void ternaryT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, TensorView b, TensorView c, diopiDtype_t dt,
+              Make make) {
+    checkOutShape(out, broadcastShapes(broadcastShapes(a.shape, b.shape), c.shape));
+    a = castTo(ctx, a, dt);
+    b = castTo(ctx, b, dt);
+    c = castTo(ctx, c, dt);
+    computeAs(ctx, out, dt, [&](const TensorView& dst) {
+        dispatch<List>(dt, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            auto f = make(tag);
+            ternaryLoop<T, T, T, T>(dst, a, b, c, [f](T x, T y, T z) { return convert<T>(f(A(x), A(y), A(z))); });
+        });
+    });
+}
+
+diopiDtype_t resultType3(const TensorView& a, const TensorView& b, const TensorView& c) {
+    // Pairwise application of the 0-d rule is exact for the category ordering.
+    diopiDtype_t ab = resultType(a, b);
+    TensorView tab;
+    tab.dtype = ab;
+    tab.shape = a.dim() == 0 && b.dim() == 0 ? Shape{} : Shape{1};
+    return resultType(tab, c);
+}
+
+/// Integer ops that trap on x86 (division by zero, INT_MIN / -1) are guarded.
+template <class A>
+A intDivTrunc(A x, A y) {
+    if (y == A(-1)) return A(A(0) - x);  // INT_MIN / -1 wraps instead of trapping
+    return A(x / y);
+}
+template <class A>
+A intDivFloor(A x, A y) {
+    if (y == A(-1)) return A(A(0) - x);
+    A q = A(x / y);
+    if ((x % y != 0) && ((x < 0) != (y < 0))) q = A(q - 1);
+    return q;
+}
+template <class A>
+A intRemainder(A x, A y) {
+    if (y == A(-1)) return A(0);
+    A r = A(x % y);
+    if (r != 0 && ((r < 0) != (y < 0))) r = A(r + y);
+    return r;
+}
+
+/// torch's floor division of floats: derived from fmod so that the quotient
+/// is consistent with remainder().
+template <class A>
+A floatDivFloor(A a, A b) {
+    if (b == A(0)) return a / b;
+    A mod = std::fmod(a, b);
+    A div = (a - mod) / b;
+    if (mod != A(0) && ((b < A(0)) != (mod < A(0)))) div -= A(1);
+    A fl;
+    if (div != A(0)) {
+        fl = std::floor(div);
+        if (div - fl > A(0.5)) fl += A(1);
+    } else {
+        fl = std::copysign(A(0), a / b);
+    }
+    return fl;
+}
+
+/// fmod of floats, exact: for |a/b| < 2^24 the truncated quotient computed in
+/// double is exact and so is a - q*b (all terms fit in 53 bits), which avoids
+/// the slow library fmod; other cases (inf, NaN, 0, huge quotients) use it.
+inline float fastFmod(float a, float b) {
+    double q = (double)a / (double)b;
+    if (!(std::fabs(q) < 16777216.0) || !std::isfinite(b) || b == 0.0f) return std::fmod(a, b);
+    // |q| < 2^24: an integer cast truncates exactly (std::trunc is a library call on baseline x86-64).
+    double r = (double)a - (double)(int64_t)q * (double)b;
+    return r == 0.0 ? std::copysign(0.0f, a) : (float)r;
+}
+inline double fastFmod(double a, double b) { return std::fmod(a, b); }
+
+template <class A>
+A floatRemainder(A a, A b) {
+    A mod = fastFmod(a, b);
+    if (mod != A(0) && ((b < A(0)) != (mod < A(0)))) mod += b;
+    return mod;
+}
+
+/// Integer power by squaring; negative exponents give 0 except for bases +-1.
+template <class A>
+A intPow(A base, int64_t e) {
+    if (e < 0) {
+        if (base == A(1)) return A(1);
+        if (base == A(-1)) return (e & 1) ? A(-1) : A(1);
+        return A(0);
+    }
+    using W = std::conditional_t<std::is_same_v<A, bool>, int, A>;
+    W r = 1, b = W(base);
+    while (e) {
+        if (e & 1) r = W(r * b);
+        b = W(b * b);
+        e >>= 1;
+    }
+    return A(r);
+}
+
+/// pow(x, e) for floats with the cheap exact forms torch also uses for common exponents.
+template <class A>
+A floatPowScalarExp(A x, double e) {
+    if (e == 2.0) return x * x;
+    if (e == 3.0) return x * x * x;
+    if (e == 0.5) return std::sqrt(x);
+    if (e == -0.5) return A(1) / std::sqrt(x);
+    if (e == -1.0) return A(1) / x;
+    if (e == -2.0) return A(1) / (x * x);
+    return std::pow(x, A(e));
+}
+
+// Branch-free selects (NaN propagates) so the loops vectorize.
+template <class A>
+A maxProp(A x, A y) {
+    if constexpr (std::is_floating_point_v<A>) return x != x ? x : (y != y ? y : (x < y ? y : x));
+    else return x < y ? y : x;
+}
+template <class A>
+A minProp(A x, A y) {
+    if constexpr (std::is_floating_point_v<A>) return x != x ? x : (y != y ? y : (y < x ? y : x));
+    else return y < x ? y : x;
+}
+
+/// clamp with NaN propagation from the input first, then from the bounds.
+template <class A>
+A clampVal(A x, A lo, A hi, bool hasLo, bool hasHi) {
+    if constexpr (std::is_floating_point_v<A>) {
+        if (std::isnan(x)) return x;
+        if (hasLo && std::isnan(lo)) return lo;
+        if (hasHi && std::isnan(hi)) return hi;
+    }
+    if (hasLo && x < lo) x = lo;
+    if (hasHi && x > hi) x = hi;
+    return x;
+}
+
+using ArithTypes = NumericBoolTypes;
+
+// ---------------------------------------------------------------- add / sub
+
+void addImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b, const diopiScalar_t* alpha,
+             double sign) {
+    diopiDtype_t dt = resultType(a, b);
+    if (sign < 0) CPU_CHECK(dt != diopi_dtype_bool, "subtraction of bool tensors is not supported");
+    if (alpha && dtypeCategory(dt) < scalarCategory(alpha))
+        fail("alpha of type ", dtypeName(alpha->stype), " cannot be applied to a ", dtypeName(dt), " result");
+    binaryTT<ArithTypes>(ctx, out, a, b, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        A al = alpha ? scalarAcc<T>(alpha, "alpha") : A(1);
+        if (sign < 0) al = A(A(0) - al);
+        if constexpr (std::is_same_v<A, bool>) {
+            return [al](A x, A y) { return A(x || (al && y)); };
+        } else {
+            return [al](A x, A y) { return A(x + al * y); };
+        }
+    });
+}
+
+void addScalarImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const diopiScalar_t* other,
+                   const diopiScalar_t* alpha, double sign) {
+    CPU_CHECK(other, "other is NULL");
+    diopiDtype_t dt = resultTypeScalar(a.dtype, other);
+    if (sign < 0) CPU_CHECK(dt != diopi_dtype_bool, "subtraction of bool tensors is not supported");
+    unaryT<ArithTypes>(ctx, out, a, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        A al = alpha ? scalarAcc<T>(alpha, "alpha") : A(1);
+        A v = scalarAcc<T>(other, "other");
+        if constexpr (std::is_same_v<A, bool>) {
+            bool add = al && v;
+            return [add](A x) { return A(x || add); };
+        } else {
+            // alpha * other in the compute type first, like torch's scalar path.
+            A s = A(al * v);
+            if (sign < 0) s = A(A(0) - s);
+            return [s](A x) { return A(x + s); };
+        }
+    });
+}
+
+// ---------------------------------------------------------------- div
+
+void divImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b, diopiRoundMode_t mode) {
+    CPU_CHECK(mode == RoundModeNone || mode == RoundModeTrunc || mode == RoundModeFloor, "invalid rounding_mode ", (int)mode);
+    diopiDtype_t dt = resultType(a, b);
+    if (mode == RoundModeNone && dtypeCategory(dt) < 2) dt = diopi_dtype_float32;
+    CPU_CHECK(!(mode != RoundModeNone && dt == diopi_dtype_bool), "rounded division of bool tensors is not supported");
+    std::atomic<bool> byZero{false};
+    binaryTT<ArithTypes>(ctx, out, a, b, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        std::atomic<bool>* z = &byZero;
+        return [mode, z](A x, A y) -> A {
+            if constexpr (std::is_floating_point_v<A>) {
+                if (mode == RoundModeTrunc) return std::trunc(x / y);
+                if (mode == RoundModeFloor) return floatDivFloor(x, y);
+                return x / y;
+            } else if constexpr (std::is_same_v<A, bool>) {
+                return x;  // unreachable: bool is rejected or promoted above
+            } else {
+                if (y == A(0)) {
+                    z->store(true, std::memory_order_relaxed);
+                    return A(0);
+                }
+                return mode == RoundModeFloor ? intDivFloor(x, y) : intDivTrunc(x, y);
+            }
+        };
+    });
+    if (byZero.load()) fail("integer division by zero");
+}
+
+void divScalarImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const diopiScalar_t* other,
+                   diopiRoundMode_t mode) {
+    CPU_CHECK(other, "other is NULL");
+    CPU_CHECK(mode == RoundModeNone || mode == RoundModeTrunc || mode == RoundModeFloor, "invalid rounding_mode ", (int)mode);
+    diopiDtype_t dt = resultTypeScalar(a.dtype, other);
+    if (mode == RoundModeNone && dtypeCategory(dt) < 2) dt = diopi_dtype_float32;
+    CPU_CHECK(!(mode != RoundModeNone && dt == diopi_dtype_bool), "rounded division of bool tensors is not supported");
+    unaryT<ArithTypes>(ctx, out, a, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        A v = scalarAcc<T>(other, "other");
+        if constexpr (std::is_integral_v<A> && !std::is_same_v<A, bool>) {
+            CPU_CHECK(v != A(0), "integer division by zero");
+        }
+        return [mode, v](A x) -> A {
+            if constexpr (std::is_floating_point_v<A>) {
+                if (mode == RoundModeTrunc) return std::trunc(x / v);
+                if (mode == RoundModeFloor) return floatDivFloor(x, v);
+                return x / v;
+            } else if constexpr (std::is_same_v<A, bool>) {
+                return x;
+            } else {
+                return mode == RoundModeFloor ? intDivFloor(x, v) : intDivTrunc(x, v);
+            }
+        };
+    });
+}
+
+// ---------------------------------------------------------------- pow
+
+void powTensorImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b) {
+    diopiDtype_t dt = resultType(a, b);
+    CPU_CHECK(dt != diopi_dtype_bool, "pow of bool tensors is not supported");
+    binaryTT<NumericTypes>(ctx, out, a, b, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        return [](A x, A y) -> A {
+            if constexpr (std::is_floating_point_v<A>) return std::pow(x, y);
+            else return intPow(x, (int64_t)y);
+        };
+    });
+}
+
+void powScalarExpImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const diopiScalar_t* exponent) {
+    CPU_CHECK(exponent, "exponent is NULL");
+    diopiDtype_t dt = resultTypeScalar(a.dtype, exponent);
+    unaryT<NumericBoolTypes>(ctx, out, a, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        if constexpr (std::is_floating_point_v<A>) {
+            double e = scalarDouble(exponent, "exponent");
+            return [e](A x) -> A { return floatPowScalarExp(x, e); };
+        } else {
+            int64_t e = scalarInt(exponent, "exponent");
+            CPU_CHECK(e >= 0, "integers to negative integer powers are not allowed");
+            return [e](A x) -> A { return intPow(x, e); };
+        }
+    });
+}
+
+// ---------------------------------------------------------------- clamp
+
+struct Bound {
+    const diopiScalar_t* s = nullptr;
+    TensorView t;
+};
+
+void clampScalarImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const diopiScalar_t* lo,
+                     const diopiScalar_t* hi) {
+    CPU_CHECK(lo || hi, "at least one of min and max must be given (both are NULL)");
+    diopiDtype_t dt = a.dtype;
+    if (lo) dt = resultTypeScalar(dt, lo);
+    if (hi) dt = resultTypeScalar(dt, hi);
+    CPU_CHECK(dt != diopi_dtype_bool, "clamp of bool tensors is not supported");
+    unaryT<NumericTypes>(ctx, out, a, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        bool hasLo = lo != nullptr, hasHi = hi != nullptr;
+        A l = hasLo ? scalarAcc<T>(lo, "min") : A(0);
+        A h = hasHi ? scalarAcc<T>(hi, "max") : A(0);
+        return [l, h, hasLo, hasHi](A x) { return clampVal(x, l, h, hasLo, hasHi); };
+    });
+}
+
+void clampTensorImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& lo, const TensorView& hi) {
+    bool hasLo = lo.defined(), hasHi = hi.defined();
+    CPU_CHECK(hasLo || hasHi, "at least one of min and max must be given (both are NULL)");
+    if (hasLo && hasHi) {
+        diopiDtype_t dt = resultType3(a, lo, hi);
+        CPU_CHECK(dt != diopi_dtype_bool, "clamp of bool tensors is not supported");
+        ternaryT<NumericTypes>(ctx, out, a, lo, hi, dt, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            return [](A x, A l, A h) { return clampVal(x, l, h, true, true); };
+        });
+        return;
+    }
+    const TensorView& bnd = hasLo ? lo : hi;
+    diopiDtype_t dt = resultType(a, bnd);
+    CPU_CHECK(dt != diopi_dtype_bool, "clamp of bool tensors is not supported");
+    binaryTT<NumericTypes>(ctx, out, a, bnd, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        return [hasLo](A x, A b) { return hasLo ? clampVal(x, b, b, true, false) : clampVal(x, b, b, false, true); };
+    });
+}
+
+// ---------------------------------------------------------------- remainder
+
+template <class A>
+A remainderVal(A x, A y, std::atomic<bool>* z) {
+    if constexpr (std::is_floating_point_v<A>) {
+        return floatRemainder(x, y);
+    } else if constexpr (std::is_same_v<A, bool>) {
+        return x;
+    } else {
+        if (y == A(0)) {
+            z->store(true, std::memory_order_relaxed);
+            return A(0);
+        }
+        return intRemainder(x, y);
+    }
+}
+
+}  // namespace
+
+// ================================================================ add / sub / mul
+
+diopiError_t diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
+                      const diopiScalar_t* alpha) {
+    return guard(__func__, [&] { addImpl(ctx, view(out, "out"), view(input, "input"), view(other, "other"), alpha, 1); });
+}
+diopiError_t diopiAddInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other, const diopiScalar_t* alpha) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        addImpl(ctx, t, t, view(other, "other"), alpha, 1);
+    });
+}
+diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other,
+                            const diopiScalar_t* alpha) {
+    return guard(__func__, [&] { addScalarImpl(ctx, view(out, "out"), view(input, "input"), other, alpha, 1); });
+}
+diopiError_t diopiAddInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other, const diopiScalar_t* alpha) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        addScalarImpl(ctx, t, t, other, alpha, 1);
+    });
+}
+diopiError_t diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
+                      const diopiScalar_t* alpha) {
+    return guard(__func__, [&] { addImpl(ctx, view(out, "out"), view(input, "input"), view(other, "other"), alpha, -1); });
+}
+diopiError_t diopiSubInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other, const diopiScalar_t* alpha) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        addImpl(ctx, t, t, view(other, "other"), alpha, -1);
+    });
+}
+diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other,
+                            const diopiScalar_t* alpha) {
+    return guard(__func__, [&] { addScalarImpl(ctx, view(out, "out"), view(input, "input"), other, alpha, -1); });
+}
+diopiError_t diopiSubInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other, const diopiScalar_t* alpha) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        addScalarImpl(ctx, t, t, other, alpha, -1);
+    });
+}
+
+namespace {
+void mulImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b) {
+    binaryTT<ArithTypes>(ctx, out, a, b, resultType(a, b), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        if constexpr (std::is_same_v<A, bool>) return [](A x, A y) { return A(x && y); };
+        else return [](A x, A y) { return A(x * y); };
+    });
+}
+void mulScalarImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const diopiScalar_t* other) {
+    CPU_CHECK(other, "other is NULL");
+    unaryT<ArithTypes>(ctx, out, a, resultTypeScalar(a.dtype, other), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        A v = scalarAcc<T>(other, "other");
+        if constexpr (std::is_same_v<A, bool>) return [v](A x) { return A(x && v); };
+        else return [v](A x) { return A(x * v); };
+    });
+}
+}  // namespace
+
+diopiError_t diopiMul(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+    return guard(__func__, [&] { mulImpl(ctx, view(out, "out"), view(input, "input"), view(other, "other")); });
+}
+diopiError_t diopiMulInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        mulImpl(ctx, t, t, view(other, "other"));
+    });
+}
+diopiError_t diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other) {
+    return guard(__func__, [&] { mulScalarImpl(ctx, view(out, "out"), view(input, "input"), other); });
+}
+diopiError_t diopiMulInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        mulScalarImpl(ctx, t, t, other);
+    });
+}
+
+// ================================================================ div
+
+diopiError_t diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
+                      diopiRoundMode_t rounding_mode) {
+    return guard(__func__, [&] { divImpl(ctx, view(out, "out"), view(input, "input"), view(other, "other"), rounding_mode); });
+}
+diopiError_t diopiDivInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other, diopiRoundMode_t rounding_mode) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        divImpl(ctx, t, t, view(other, "other"), rounding_mode);
+    });
+}
+diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other,
+                            diopiRoundMode_t rounding_mode) {
+    return guard(__func__, [&] { divScalarImpl(ctx, view(out, "out"), view(input, "input"), other, rounding_mode); });
+}
+diopiError_t diopiDivInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other, diopiRoundMode_t rounding_mode) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        divScalarImpl(ctx, t, t, other, rounding_mode);
+    });
+}
+
+// ================================================================ pow
+
+diopiError_t diopiPowScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, const diopiScalar_t* input, diopiConstTensorHandle_t exponent) {
+    return guard(__func__, [&] {
+        CPU_CHECK(input, "input is NULL");
+        TensorView o = view(out, "out"), e = view(exponent, "exponent");
+        diopiDtype_t dt = resultTypeScalar(e.dtype, input);
+        if (dt == diopi_dtype_bool) dt = diopi_dtype_int32;
+        unaryT<NumericTypes>(ctx, o, e, dt, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            A base = scalarAcc<T>(input, "input");
+            return [base](A y) -> A {
+                if constexpr (std::is_floating_point_v<A>) return std::pow(base, y);
+                else return intPow(base, (int64_t)y);
+            };
+        });
+    });
+}
+diopiError_t diopiPow(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* exponent) {
+    return guard(__func__, [&] { powScalarExpImpl(ctx, view(out, "out"), view(input, "input"), exponent); });
+}
+diopiError_t diopiPowInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* exponent) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        powScalarExpImpl(ctx, t, t, exponent);
+    });
+}
+diopiError_t diopiPowTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t exponent) {
+    return guard(__func__, [&] { powTensorImpl(ctx, view(out, "out"), view(input, "input"), view(exponent, "exponent")); });
+}
+diopiError_t diopiPowInpTensor(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t exponent) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        powTensorImpl(ctx, t, t, view(exponent, "exponent"));
+    });
+}
+
+// ================================================================ addcmul / addcdiv
+
+namespace {
+void addcImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& in, const TensorView& t1, const TensorView& t2,
+              const diopiScalar_t* value, bool divide) {
+    diopiDtype_t dt = resultType3(in, t1, t2);
+    if (divide) CPU_CHECK(dtypeCategory(dt) == 2, "addcdiv needs floating-point tensors, got ", dtypeName(dt));
+    CPU_CHECK(dt != diopi_dtype_bool || !divide, "addcdiv of bool tensors is not supported");
+    ternaryT<NumericTypes>(ctx, out, in, t1, t2, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using A = acc_t<T>;
+        A v = value ? scalarAcc<T>(value, "value") : A(1);
+        return [v, divide](A x, A y, A z) { return divide ? A(x + v * y / z) : A(x + v * y * z); };
+    });
+}
+}  // namespace
+
+diopiError_t diopiAddcmul(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t tensor1,
+                          diopiConstTensorHandle_t tensor2, const diopiScalar_t* value) {
+    return guard(__func__, [&] {
+        addcImpl(ctx, view(out, "out"), view(input, "input"), view(tensor1, "tensor1"), view(tensor2, "tensor2"), value, false);
+    });
+}
+diopiError_t diopiAddcmulInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t tensor1, diopiConstTensorHandle_t tensor2,
+                             const diopiScalar_t* value) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        addcImpl(ctx, t, t, view(tensor1, "tensor1"), view(tensor2, "tensor2"), value, false);
+    });
+}
+diopiError_t diopiAddcdiv(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t tensor1,
+                          diopiConstTensorHandle_t tensor2, const diopiScalar_t* value) {
+    return guard(__func__, [&] {
+        addcImpl(ctx, view(out, "out"), view(input, "input"), view(tensor1, "tensor1"), view(tensor2, "tensor2"), value, true);
+    });
+}
+diopiError_t diopiAddcdivInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t tensor1, diopiConstTensorHandle_t tensor2,
+                             const diopiScalar_t* value) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        addcImpl(ctx, t, t, view(tensor1, "tensor1"), view(tensor2, "tensor2"), value, true);
+    });
+}
+
+// ================================================================ clamp
+
+diopiError_t diopiClampInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* min, const diopiScalar_t* max) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        clampScalarImpl(ctx, t, t, min, max);
+    });
+}
+diopiError_t diopiClampInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t min, diopiConstTensorHandle_t max) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        clampTensorImpl(ctx, t, t, viewOpt(min, "min"), viewOpt(max, "max"));
+    });
+}
+diopiError_t diopiClampScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* min,
+                              const diopiScalar_t* max) {
+    return guard(__func__, [&] { clampScalarImpl(ctx, view(out, "out"), view(input, "input"), min, max); });
+}
+diopiError_t diopiClamp(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t min,
+                        diopiConstTensorHandle_t max) {
+    return guard(__func__, [&] {
+        clampTensorImpl(ctx, view(out, "out"), view(input, "input"), viewOpt(min, "min"), viewOpt(max, "max"));
+    });
+}
+diopiError_t diopiClampMaxInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* max) {
+    return guard(__func__, [&] {
+        CPU_CHECK(max, "max is NULL");
+        TensorView t = view(input, "input");
+        clampScalarImpl(ctx, t, t, nullptr, max);
+    });
+}
+diopiError_t diopiClampMaxInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t max) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        clampTensorImpl(ctx, t, t, TensorView{}, view(max, "max"));
+    });
+}
+diopiError_t diopiClampMaxScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* max) {
+    return guard(__func__, [&] {
+        CPU_CHECK(max, "max is NULL");
+        clampScalarImpl(ctx, view(out, "out"), view(input, "input"), nullptr, max);
+    });
+}
+diopiError_t diopiClampMax(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t max) {
+    return guard(__func__, [&] { clampTensorImpl(ctx, view(out, "out"), view(input, "input"), TensorView{}, view(max, "max")); });
+}
+diopiError_t diopiClampMinInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* min) {
+    return guard(__func__, [&] {
+        CPU_CHECK(min, "min is NULL");
+        TensorView t = view(input, "input");
+        clampScalarImpl(ctx, t, t, min, nullptr);
+    });
+}
+diopiError_t diopiClampMinInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t min) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        clampTensorImpl(ctx, t, t, view(min, "min"), TensorView{});
+    });
+}
+diopiError_t diopiClampMinScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* min) {
+    return guard(__func__, [&] {
+        CPU_CHECK(min, "min is NULL");
+        clampScalarImpl(ctx, view(out, "out"), view(input, "input"), min, nullptr);
+    });
+}
+diopiError_t diopiClampMin(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t min) {
+    return guard(__func__, [&] { clampTensorImpl(ctx, view(out, "out"), view(input, "input"), view(min, "min"), TensorView{}); });
+}
+
+// ================================================================ maximum / minimum
+
+diopiError_t diopiMaximum(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+    return guard(__func__, [&] {
+        TensorView a = view(input, "input"), b = view(other, "other");
+        binaryTT<ArithTypes>(ctx, view(out, "out"), a, b, resultType(a, b), [&](auto tag) {
+            using A = acc_t<typename decltype(tag)::type>;
+            return [](A x, A y) { return maxProp(x, y); };
+        });
+    });
+}
+diopiError_t diopiMinimum(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+    return guard(__func__, [&] {
+        TensorView a = view(input, "input"), b = view(other, "other");
+        binaryTT<ArithTypes>(ctx, view(out, "out"), a, b, resultType(a, b), [&](auto tag) {
+            using A = acc_t<typename decltype(tag)::type>;
+            return [](A x, A y) { return minProp(x, y); };
+        });
+    });
+}
+
+// ================================================================ lerp
+
+namespace {
+template <class A>
+A lerpVal(A s, A e, A w) {
+    // Two forms, switched at |w| = 0.5, keep both end points exact.
+    return std::abs(w) < A(0.5) ? A(s + w * (e - s)) : A(e - (e - s) * (A(1) - w));
+}
+}  // namespace
+
+diopiError_t diopiLerpTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t end,
+                             diopiConstTensorHandle_t weight) {
+    return guard(__func__, [&] {
+        TensorView a = view(input, "input"), e = view(end, "end"), w = view(weight, "weight");
+        diopiDtype_t dt = resultType3(a, e, w);
+        CPU_CHECK(dtypeCategory(dt) == 2, "lerp needs floating-point tensors, got ", dtypeName(dt));
+        ternaryT<FloatTypes>(ctx, view(out, "out"), a, e, w, dt, [&](auto tag) {
+            using A = acc_t<typename decltype(tag)::type>;
+            return [](A x, A y, A z) { return lerpVal(x, y, z); };
+        });
+    });
+}
+diopiError_t diopiLerpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t end,
+                             const diopiScalar_t* weight) {
+    return guard(__func__, [&] {
+        CPU_CHECK(weight, "weight is NULL");
+        TensorView a = view(input, "input"), e = view(end, "end");
+        diopiDtype_t dt = resultType(a, e);
+        CPU_CHECK(dtypeCategory(dt) == 2, "lerp needs floating-point tensors, got ", dtypeName(dt));
+        binaryTT<FloatTypes>(ctx, view(out, "out"), a, e, dt, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            A w = scalarAcc<T>(weight, "weight");
+            return [w](A x, A y) { return lerpVal(x, y, w); };
+        });
+    });
+}
+
+// ================================================================ remainder
+
+diopiError_t diopiRemainderTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+    return guard(__func__, [&] {
+        TensorView a = view(input, "input"), b = view(other, "other");
+        diopiDtype_t dt = resultType(a, b);
+        CPU_CHECK(dt != diopi_dtype_bool, "remainder of bool tensors is not supported");
+        std::atomic<bool> byZero{false};
+        binaryTT<NumericTypes>(ctx, view(out, "out"), a, b, dt, [&](auto tag) {
+            using A = acc_t<typename decltype(tag)::type>;
+            std::atomic<bool>* z = &byZero;
+            return [z](A x, A y) { return remainderVal(x, y, z); };
+        });
+        if (byZero.load()) fail("integer remainder by zero");
+    });
+}
+diopiError_t diopiRemainderScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other) {
+    return guard(__func__, [&] {
+        CPU_CHECK(other, "other is NULL");
+        TensorView a = view(input, "input");
+        diopiDtype_t dt = resultTypeScalar(a.dtype, other);
+        CPU_CHECK(dt != diopi_dtype_bool, "remainder of bool tensors is not supported");
+        unaryT<NumericTypes>(ctx, view(out, "out"), a, dt, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            // remainder rounds its scalar to the tensor dtype first (unlike add/mul/div).
+            A v = A(convert<T>(scalarAcc<T>(other, "other")));
+            if constexpr (!std::is_floating_point_v<A>) CPU_CHECK(v != A(0), "integer remainder by zero");
+            return [v](A x) { return remainderVal(x, v, nullptr); };
+        });
+    });
+}
+diopiError_t diopiRemainder(diopiContextHandle_t ctx, diopiTensorHandle_t out, const diopiScalar_t* input, diopiConstTensorHandle_t other) {
+    return guard(__func__, [&] {
+        CPU_CHECK(input, "input is NULL");
+        TensorView b = view(other, "other");
+        diopiDtype_t dt = resultTypeScalar(b.dtype, input);
+        CPU_CHECK(dt != diopi_dtype_bool, "remainder of bool tensors is not supported");
+        std::atomic<bool> byZero{false};
+        unaryT<NumericTypes>(ctx, view(out, "out"), b, dt, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            A v = A(convert<T>(scalarAcc<T>(input, "input")));
+            std::atomic<bool>* z = &byZero;
+            return [v, z](A y) { return remainderVal(v, y, z); };
+        });
+        if (byZero.load()) fail("integer remainder by zero");
+    });
+}
+
+}  // namespace impl::cpu

@@ -1,0 +1,974 @@
+// Family linalg_matmul: matrix products (mm, bmm, addmm, baddbmm, matmul,
+// linear and their backward passes) on the packed GEMM of common/gemm.hpp.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "common/common.hpp"
+#include "common/gemm.hpp"
+
+namespace impl::cpu {
+
+namespace {
+
+void requireFloat(const TensorView& t, const char* name) {
+    if (!isFloatingDtype(t.dtype)) failCode(diopiDtypeNotSupported, name, " dtype ", dtypeName(t.dtype), " is not supported");
+}
+
+/// A 2-D view as a batch of one (B, M, N).
+TensorView as3d(const TensorView& v) { return v.restrided({1, v.shape[0], v.shape[1]}, {0, v.strides[0], v.strides[1]}); }
+
+/// v (..., R, C) viewed as (Bflat, R, C) when the leading dims merge; else a
+/// contiguous copy (in dtype `dt`) so that they do.
+TensorView flattenBatch(diopiContextHandle_t ctx, const TensorView& v, diopiDtype_t dt) {
+    const int64_t n = v.dim();
+    int64_t bs, bst;
+    if (v.dtype == dt && mergeDims(v, 0, n - 2, bs, bst)) return v.restrided({bs, v.shape[n - 2], v.shape[n - 1]}, {bst, v.strides[n - 2], v.strides[n - 1]});
+    TensorView c = contiguousAs(ctx, v, dt);
+    int64_t b = shapeNumel(Shape(v.shape.begin(), v.shape.end() - 2));
+    return c.restrided({b, v.shape[n - 2], v.shape[n - 1]}, {v.shape[n - 2] * v.shape[n - 1], v.shape[n - 1], 1});
+}
+
+/// v (..., C) as a matrix (R, C) (merged leading dims, or a contiguous copy).
+TensorView flattenRows(diopiContextHandle_t ctx, const TensorView& v) {
+    const int64_t n = v.dim();
+    int64_t r, rs;
+    if (mergeDims(v, 0, n - 1, r, rs)) return v.restrided({r, v.shape[n - 1]}, {rs, v.strides[n - 1]});
+    TensorView c = contiguousAs(ctx, v, v.dtype);
+    return c.restrided({shapeNumel(Shape(v.shape.begin(), v.shape.end() - 1)), v.shape[n - 1]}, {v.shape[n - 1], 1});
+}
+
+/// Writes a float result computed by `body(float* dst, rs, cs)` into the 2-D view out.
+template <class F>
+void into2d(diopiContextHandle_t ctx, const TensorView& out, F&& body) {
+    if (out.dtype == diopi_dtype_float32) {
+        body(out.ptr<float>(), out.strides[0], out.strides[1]);
+        return;
+    }
+    TensorView t = newTensor(ctx, out.shape, diopi_dtype_float32);
+    body(t.ptr<float>(), t.strides[0], t.strides[1]);
+    copyCast(out, t);
+}
+
+/// out (C) = sum over the rows of m (R, C), accumulated in float.
+void sumRows(diopiContextHandle_t ctx, const TensorView& out, const TensorView& m) {
+    const int64_t R = m.shape[0], C = m.shape[1];
+    CPU_CHECK(out.numel == C, "bias gradient has ", out.numel, " elements, expected ", C);
+    TensorView acc = newTensor(ctx, {C}, diopi_dtype_float32);
+    float* a = acc.ptr<float>();
+    std::fill(a, a + C, 0.f);
+    dispatch<FloatTypes>(m.dtype, "grad_output", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* p = m.ptr<T>();
+        // Columns split across threads: each thread owns its sums, rows stream through.
+        parallelFor(C, R * C >= kParallelGrain ? std::max<int64_t>(1, C / 8) : C + 1, [&](int64_t b, int64_t e) {
+            for (int64_t r = 0; r < R; ++r) {
+                const T* row = p + r * m.strides[0];
+                for (int64_t c = b; c < e; ++c) a[c] += static_cast<float>(row[c * m.strides[1]]);
+            }
+        });
+    });
+    copyCast(out.restrided({C}, {out.dim() == 0 ? 0 : out.strides[out.dim() - 1]}), acc);
+}
+
+/// Sums `full` (broadcast shape) down to `dst`'s shape (dst's dims are a
+/// right-aligned subset with size 1 or equal), writing dst in its dtype.
+void sumToShape(diopiContextHandle_t ctx, const TensorView& dst, const TensorView& full) {
+    if (dst.shape == full.shape) {
+        copyCast(dst, full);
+        return;
+    }
+    TensorView acc = newTensor(ctx, dst.shape, diopi_dtype_float32);
+    fillWith<float>(acc, 0.f);
+    // acc seen with full's shape: broadcast dims get stride 0 and accumulate.
+    const int64_t nd = full.dim(), off = nd - acc.dim();
+    Shape st(nd, 0);
+    for (int64_t d = 0; d < acc.dim(); ++d)
+        if (acc.shape[d] == full.shape[d + off]) st[d + off] = acc.strides[d];
+    TensorView accFull = acc.restrided(full.shape, st);
+    TensorView f32 = castTo(ctx, full, diopi_dtype_float32);
+    StridedPlan<2> plan(full.shape, {&accFull, &f32});
+    plan.run(0, plan.numel, [](char** p, int64_t n, const int64_t* s) {
+        char* o = p[0];
+        const char* i = p[1];
+        for (int64_t k = 0; k < n; ++k, o += s[0], i += s[1]) *reinterpret_cast<float*>(o) += *reinterpret_cast<const float*>(i);
+    });
+    copyCast(dst, acc);
+}
+
+/// Batched product on N-d operands with broadcast batch dims:
+/// out (batch..., M, N) = a (batch_a..., M, K) @ b (batch_b..., K, N).
+/// out's shape must be the broadcast result.
+void batchedMatmul(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b) {
+    const int64_t nd = out.dim();
+    Shape batch(out.shape.begin(), out.shape.end() - 2);
+    auto expand = [&](const TensorView& v) {
+        Shape sh = batch, st(batch.size(), 0);
+        const int64_t off = (int64_t)batch.size() - (v.dim() - 2);
+        for (int64_t d = 0; d < v.dim() - 2; ++d) {
+            if (v.shape[d] == batch[d + off]) st[d + off] = v.strides[d];
+            else CPU_CHECK(v.shape[d] == 1, "batch dims ", shapeStr(v.shape), " do not broadcast to ", shapeStr(out.shape));
+        }
+        sh.push_back(v.shape[v.dim() - 2]);
+        sh.push_back(v.shape[v.dim() - 1]);
+        st.push_back(v.strides[v.dim() - 2]);
+        st.push_back(v.strides[v.dim() - 1]);
+        return v.restrided(sh, st);
+    };
+    TensorView ea = expand(a), eb = expand(b);
+    // Fold the batch into the rows of a when b is shared by every batch (one big GEMM).
+    int64_t rows, rs, bsz, bst;
+    bool bShared = true;
+    for (int64_t d = 0; d < nd - 2; ++d) bShared = bShared && (eb.strides[d] == 0 || eb.shape[d] == 1);
+    if (bShared && nd > 2 && mergeDims(ea, 0, nd - 1, rows, rs) && mergeDims(out, 0, nd - 1, bsz, bst)) {
+        TensorView a3 = ea.restrided({1, rows, ea.shape[nd - 1]}, {0, rs, ea.strides[nd - 1]});
+        TensorView o3 = out.restrided({1, bsz, out.shape[nd - 1]}, {0, bst, out.strides[nd - 1]});
+        TensorView b3 = eb.restrided({1, eb.shape[nd - 2], eb.shape[nd - 1]}, {0, eb.strides[nd - 2], eb.strides[nd - 1]});
+        matmulViews(ctx, o3, a3, b3, 1.0, 0.0, nullptr);
+        return;
+    }
+    TensorView fa = flattenBatch(ctx, ea, ea.dtype), fb = flattenBatch(ctx, eb, eb.dtype);
+    int64_t ob, obs;
+    if (mergeDims(out, 0, nd - 2, ob, obs)) {
+        matmulViews(ctx, out.restrided({ob, out.shape[nd - 2], out.shape[nd - 1]}, {obs, out.strides[nd - 2], out.strides[nd - 1]}), fa, fb, 1.0,
+                    0.0, nullptr);
+        return;
+    }
+    TensorView tmp = newTensor(ctx, out.shape, out.dtype);
+    matmulViews(ctx, flattenBatch(ctx, tmp, tmp.dtype), fa, fb, 1.0, 0.0, nullptr);
+    copyCast(out, tmp);
+}
+
+/// Shapes of a matmul after promoting 1-D operands: a2 (..., M, K), b2 (..., K, N).
+struct MatmulShapes {
+    TensorView a2, b2;
+    Shape full;  ///< broadcast result shape with both matrix dims
+};
+
+MatmulShapes promote(const TensorView& a, const TensorView& b) {
+    CPU_CHECK(a.dim() >= 1 && b.dim() >= 1, "matmul operands must have at least one dimension");
+    MatmulShapes s;
+    s.a2 = a.dim() == 1 ? a.restrided({1, a.shape[0]}, {0, a.strides[0]}) : a;
+    s.b2 = b.dim() == 1 ? b.restrided({b.shape[0], 1}, {b.strides[0], 0}) : b;
+    const int64_t K = s.a2.shape[s.a2.dim() - 1];
+    CPU_CHECK(s.b2.shape[s.b2.dim() - 2] == K, "matmul shapes ", shapeStr(a.shape), " and ", shapeStr(b.shape), " cannot be multiplied");
+    Shape ba(s.a2.shape.begin(), s.a2.shape.end() - 2), bb(s.b2.shape.begin(), s.b2.shape.end() - 2);
+    s.full = broadcastShapes(ba, bb);
+    s.full.push_back(s.a2.shape[s.a2.dim() - 2]);
+    s.full.push_back(s.b2.shape[s.b2.dim() - 1]);
+    return s;
+}
+
+/// The result shape of matmul(a, b) (promoted dims removed again).
+Shape matmulResultShape(const TensorView& a, const TensorView& b, const Shape& full) {
+    Shape r(full.begin(), full.end() - 2);
+    if (a.dim() > 1) r.push_back(full[full.size() - 2]);
+    if (b.dim() > 1) r.push_back(full[full.size() - 1]);
+    return r;
+}
+
+/// out viewed with the promoted full shape (inserting the removed unit dims).
+TensorView outAsFull(const TensorView& out, const TensorView& a, const TensorView& b, const Shape& full) {
+    Shape st(out.strides.begin(), out.strides.end());
+    const int64_t nb = (int64_t)full.size() - 2;
+    Shape fst(st.begin(), st.begin() + nb);
+    int64_t k = nb;
+    fst.push_back(a.dim() > 1 ? st[k++] : 0);
+    fst.push_back(b.dim() > 1 ? st[k++] : 0);
+    return out.restrided(full, fst);
+}
+
+}  // namespace
+
+diopiError_t diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat2) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), a = view(input, "input"), b = view(mat2, "mat2");
+        CPU_CHECK(a.dim() == 2 && b.dim() == 2 && o.dim() == 2, "mm expects 2-D input, mat2 and out");
+        CPU_CHECK(a.shape[1] == b.shape[0], "mm shapes ", shapeStr(a.shape), " and ", shapeStr(b.shape), " cannot be multiplied");
+        CPU_CHECK(o.shape == Shape({a.shape[0], b.shape[1]}), "out shape ", shapeStr(o.shape), " must be ", shapeStr({a.shape[0], b.shape[1]}));
+        requireFloat(o, "out");
+        requireFloat(a, "input");
+        requireFloat(b, "mat2");
+        matmulViews(ctx, as3d(o), as3d(a), as3d(b), 1.0, 0.0, nullptr);
+    });
+}
+
+diopiError_t diopiBmm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat2) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), a = view(input, "input"), b = view(mat2, "mat2");
+        CPU_CHECK(a.dim() == 3 && b.dim() == 3 && o.dim() == 3, "bmm expects 3-D input, mat2 and out");
+        CPU_CHECK(a.shape[0] == b.shape[0] && a.shape[2] == b.shape[1], "bmm shapes ", shapeStr(a.shape), " and ", shapeStr(b.shape),
+                  " cannot be multiplied");
+        CPU_CHECK(o.shape == Shape({a.shape[0], a.shape[1], b.shape[2]}), "out shape ", shapeStr(o.shape), " does not match the product");
+        requireFloat(o, "out");
+        requireFloat(a, "input");
+        requireFloat(b, "mat2");
+        matmulViews(ctx, o, a, b, 1.0, 0.0, nullptr);
+    });
+}
+
+diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat1,
+                        diopiConstTensorHandle_t mat2, const diopiScalar_t* beta, const diopiScalar_t* alpha) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), in = view(input, "input"), a = view(mat1, "mat1"), b = view(mat2, "mat2");
+        CPU_CHECK(a.dim() == 2 && b.dim() == 2 && o.dim() == 2, "addmm expects 2-D mat1, mat2 and out");
+        CPU_CHECK(a.shape[1] == b.shape[0], "addmm shapes ", shapeStr(a.shape), " and ", shapeStr(b.shape), " cannot be multiplied");
+        CPU_CHECK(o.shape == Shape({a.shape[0], b.shape[1]}), "out shape ", shapeStr(o.shape), " does not match the product");
+        CPU_CHECK(in.dim() <= 2, "addmm input must have at most 2 dims");
+        broadcastShapes(in.shape, o.shape);
+        CPU_CHECK(broadcastShapes(in.shape, o.shape) == o.shape, "input ", shapeStr(in.shape), " does not broadcast to ", shapeStr(o.shape));
+        requireFloat(o, "out");
+        requireFloat(in, "input");
+        requireFloat(a, "mat1");
+        requireFloat(b, "mat2");
+        const double be = beta ? scalarDouble(beta, "beta") : 1.0, al = alpha ? scalarDouble(alpha, "alpha") : 1.0;
+        matmulViews(ctx, as3d(o), as3d(a), as3d(b), al, be, &in);
+    });
+}
+
+namespace {
+void baddbmm(diopiContextHandle_t ctx, const TensorView& o, const TensorView& in, const TensorView& a, const TensorView& b, double beta,
+             double alpha) {
+    CPU_CHECK(a.dim() == 3 && b.dim() == 3 && o.dim() == 3, "baddbmm expects 3-D batch1, batch2 and out");
+    CPU_CHECK(a.shape[0] == b.shape[0] && a.shape[2] == b.shape[1], "baddbmm shapes ", shapeStr(a.shape), " and ", shapeStr(b.shape),
+              " cannot be multiplied");
+    CPU_CHECK(o.shape == Shape({a.shape[0], a.shape[1], b.shape[2]}), "out shape ", shapeStr(o.shape), " does not match the product");
+    CPU_CHECK(broadcastShapes(in.shape, o.shape) == o.shape, "input ", shapeStr(in.shape), " does not broadcast to ", shapeStr(o.shape));
+    requireFloat(o, "out");
+    requireFloat(in, "input");
+    requireFloat(a, "batch1");
+    requireFloat(b, "batch2");
+    matmulViews(ctx, o, a, b, alpha, beta, &in);
+}
+}  // namespace
+
+diopiError_t diopiBaddbmm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t batch1,
+                          diopiConstTensorHandle_t batch2, double beta, double alpha) {
+    return guard(__func__, [&] {
+        baddbmm(ctx, view(out, "out"), view(input, "input"), view(batch1, "batch1"), view(batch2, "batch2"), beta, alpha);
+    });
+}
+
+diopiError_t diopiBaddbmmInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t batch1, diopiConstTensorHandle_t batch2,
+                             double beta, double alpha) {
+    return guard(__func__, [&] {
+        TensorView in = view(input, "input");
+        baddbmm(ctx, in, in, view(batch1, "batch1"), view(batch2, "batch2"), beta, alpha);
+    });
+}
+
+diopiError_t diopiMatmul(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), a = view(input, "input"), b = view(other, "other");
+        requireFloat(o, "out");
+        requireFloat(a, "input");
+        requireFloat(b, "other");
+        MatmulShapes s = promote(a, b);
+        Shape want = matmulResultShape(a, b, s.full);
+        CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
+        if (o.numel == 0) return;
+        batchedMatmul(ctx, outAsFull(o, a, b, s.full), s.a2, s.b2);
+    });
+}
+
+diopiError_t diopiMatmulBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiTensorHandle_t grad_other,
+                                 diopiConstTensorHandle_t grad_out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+    return guard(__func__, [&] {
+        TensorView g = view(grad_out, "grad_out"), a = view(input, "input"), b = view(other, "other");
+        requireFloat(g, "grad_out");
+        requireFloat(a, "input");
+        requireFloat(b, "other");
+        MatmulShapes s = promote(a, b);
+        Shape want = matmulResultShape(a, b, s.full);
+        CPU_CHECK(g.shape == want, "grad_out shape ", shapeStr(g.shape), " must be ", shapeStr(want));
+        TensorView gf = outAsFull(g, a, b, s.full);
+        const int64_t nd = (int64_t)s.full.size();
+        auto mT = [](const TensorView& v) {
+            Shape sh = v.shape, st = v.strides;
+            std::swap(sh[sh.size() - 1], sh[sh.size() - 2]);
+            std::swap(st[st.size() - 1], st[st.size() - 2]);
+            return v.restrided(sh, st);
+        };
+        if (grad_input) {
+            TensorView gi = view(grad_input, "grad_input");
+            requireFloat(gi, "grad_input");
+            CPU_CHECK(gi.shape == a.shape, "grad_input shape ", shapeStr(gi.shape), " must be ", shapeStr(a.shape));
+            Shape fullA(s.full.begin(), s.full.end() - 1);
+            fullA.push_back(s.a2.shape.back());
+            TensorView t = newTensor(ctx, fullA, diopi_dtype_float32);
+            batchedMatmul(ctx, t, gf, mT(s.b2));
+            TensorView gi2 = a.dim() == 1 ? gi.restrided({1, gi.shape[0]}, {0, gi.strides[0]}) : gi;
+            sumToShape(ctx, gi2, t);
+        }
+        if (grad_other) {
+            TensorView go = view(grad_other, "grad_other");
+            requireFloat(go, "grad_other");
+            CPU_CHECK(go.shape == b.shape, "grad_other shape ", shapeStr(go.shape), " must be ", shapeStr(b.shape));
+            TensorView go2 = b.dim() == 1 ? go.restrided({go.shape[0], 1}, {go.strides[0], 0}) : go;
+            // b shared across the batch: one GEMM with the batch folded into the depth.
+            bool bShared = s.b2.dim() == 2;
+            int64_t r1, s1, r2, s2;
+            TensorView ea = s.a2;
+            if (bShared && ea.dim() == nd && mergeDims(ea, 0, nd - 1, r1, s1) && mergeDims(gf, 0, nd - 1, r2, s2) && r1 == r2) {
+                TensorView a2d = ea.restrided({r1, ea.shape[nd - 1]}, {s1, ea.strides[nd - 1]});
+                TensorView g2d = gf.restrided({r2, gf.shape[nd - 1]}, {s2, gf.strides[nd - 1]});
+                matmulViews(ctx, as3d(go2), as3d(mT(a2d)), as3d(g2d), 1.0, 0.0, nullptr);
+            } else {
+                Shape fullB(s.full.begin(), s.full.end() - 2);
+                fullB.push_back(s.b2.shape[s.b2.dim() - 2]);
+                fullB.push_back(s.full.back());
+                TensorView t = newTensor(ctx, fullB, diopi_dtype_float32);
+                batchedMatmul(ctx, t, mT(s.a2), gf);
+                sumToShape(ctx, go2, t);
+            }
+        }
+    });
+}
+
+diopiError_t diopiLinear(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight,
+                         diopiConstTensorHandle_t bias) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), x = view(input, "input"), w = view(weight, "weight"), bv = viewOpt(bias, "bias");
+        requireFloat(o, "out");
+        requireFloat(x, "input");
+        requireFloat(w, "weight");
+        CPU_CHECK(x.dim() >= 1 && w.dim() == 2, "linear expects input with >= 1 dim and a 2-D weight");
+        CPU_CHECK(x.shape.back() == w.shape[1], "input features ", x.shape.back(), " differ from weight's ", w.shape[1]);
+        Shape want(x.shape.begin(), x.shape.end() - 1);
+        want.push_back(w.shape[0]);
+        CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
+        if (bv.defined()) {
+            requireFloat(bv, "bias");
+            CPU_CHECK(bv.numel == w.shape[0] && bv.dim() <= 1, "bias must have shape (", w.shape[0], ")");
+        }
+        if (o.numel == 0) return;
+        TensorView x2 = flattenRows(ctx, x);
+        TensorView wt = w.restrided({w.shape[1], w.shape[0]}, {w.strides[1], w.strides[0]});
+        TensorView bias1 = bv.defined() ? bv.restrided({w.shape[0]}, {bv.dim() == 0 ? 0 : bv.strides[0]}) : bv;
+        int64_t r, rs;
+        if (mergeDims(o, 0, o.dim() - 1, r, rs)) {
+            matmulViews(ctx, as3d(o.restrided({r, o.shape.back()}, {rs, o.strides.back()})), as3d(x2), as3d(wt), 1.0, 1.0,
+                        bv.defined() ? &bias1 : nullptr);
+        } else {
+            TensorView t = newTensor(ctx, {x2.shape[0], w.shape[0]}, o.dtype);
+            matmulViews(ctx, as3d(t), as3d(x2), as3d(wt), 1.0, 1.0, bv.defined() ? &bias1 : nullptr);
+            copyCast(o, t.reshaped(o.shape));
+        }
+    });
+}
+
+diopiError_t diopiLinearBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiTensorHandle_t grad_weight,
+                                 diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t input,
+                                 diopiConstTensorHandle_t weight) {
+    return guard(__func__, [&] {
+        TensorView g = view(grad_output, "grad_output"), x = view(input, "input"), w = view(weight, "weight");
+        requireFloat(g, "grad_output");
+        requireFloat(x, "input");
+        requireFloat(w, "weight");
+        CPU_CHECK(x.dim() >= 1 && w.dim() == 2, "linear expects input with >= 1 dim and a 2-D weight");
+        CPU_CHECK(x.shape.back() == w.shape[1], "input features ", x.shape.back(), " differ from weight's ", w.shape[1]);
+        Shape want(x.shape.begin(), x.shape.end() - 1);
+        want.push_back(w.shape[0]);
+        CPU_CHECK(g.shape == want, "grad_output shape ", shapeStr(g.shape), " must be ", shapeStr(want));
+        TensorView g2 = flattenRows(ctx, g), x2 = flattenRows(ctx, x);
+        if (grad_input) {
+            TensorView gi = view(grad_input, "grad_input");
+            requireFloat(gi, "grad_input");
+            CPU_CHECK(gi.shape == x.shape, "grad_input shape ", shapeStr(gi.shape), " must be ", shapeStr(x.shape));
+            int64_t r, rs;
+            if (gi.numel == 0) {
+            } else if (mergeDims(gi, 0, gi.dim() - 1, r, rs)) {
+                matmulViews(ctx, as3d(gi.restrided({r, gi.shape.back()}, {rs, gi.strides.back()})), as3d(g2), as3d(w), 1.0, 0.0, nullptr);
+            } else {
+                TensorView t = newTensor(ctx, {x2.shape[0], x2.shape[1]}, gi.dtype);
+                matmulViews(ctx, as3d(t), as3d(g2), as3d(w), 1.0, 0.0, nullptr);
+                copyCast(gi, t.reshaped(gi.shape));
+            }
+        }
+        if (grad_weight) {
+            TensorView gw = view(grad_weight, "grad_weight");
+            requireFloat(gw, "grad_weight");
+            CPU_CHECK(gw.shape == w.shape, "grad_weight shape ", shapeStr(gw.shape), " must be ", shapeStr(w.shape));
+            TensorView g2t = g2.restrided({g2.shape[1], g2.shape[0]}, {g2.strides[1], g2.strides[0]});
+            matmulViews(ctx, as3d(gw), as3d(g2t), as3d(x2), 1.0, 0.0, nullptr);
+        }
+        if (grad_bias) {
+            TensorView gb = view(grad_bias, "grad_bias");
+            requireFloat(gb, "grad_bias");
+            sumRows(ctx, gb, g2);
+        }
+    });
+}
+
+diopiError_t diopiLinalgVecNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiScalar_t* ord,
+                                diopiSize_t dim, bool keepdim) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), x = view(input, "input");
+        requireFloat(x, "input");
+        requireFloat(o, "out");
+        const double p = ord ? scalarDouble(ord, "ord") : 2.0;
+        CPU_CHECK(!std::isnan(p), "ord must not be NaN");
+        auto mask = reduceMask(x, dim);
+        Shape want = keepdim ? keptShape(x, mask) : squeezedShape(x, mask);
+        CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
+        int64_t window = 1;
+        for (int64_t d = 0; d < x.dim(); ++d)
+            if (mask[d]) window *= x.shape[d];
+        if (std::isinf(p)) CPU_CHECK(window > 0 || o.numel == 0, "the ", p > 0 ? "inf" : "-inf", " norm of an empty reduction is undefined");
+        if (o.numel == 0) return;
+        TensorView ok = asKeepdim(o, x, mask);
+        // Norms are computed in double, then rounded once to out's dtype.
+        TensorView acc = newTensor(ctx, ok.shape, diopi_dtype_float64);
+        TensorView accK = acc;
+        dispatch<FloatTypes>(x.dtype, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            reduceLoop<1>({&accK}, x, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+                double r;
+                if (p == INFINITY || p == -INFINITY) {
+                    const bool mx = p > 0;
+                    r = mx ? 0.0 : INFINITY;
+                    bool nan = false;
+                    w.each(base, [&](const char* e, int64_t) {
+                        const double v = std::fabs((double)static_cast<float>(*reinterpret_cast<const T*>(e)));
+                        if (std::isnan(v)) nan = true;
+                        else r = mx ? std::max(r, v) : std::min(r, v);
+                    });
+                    if (nan) r = NAN;
+                } else if (p == 0.0) {
+                    r = 0.0;
+                    w.each(base, [&](const char* e, int64_t) { r += static_cast<float>(*reinterpret_cast<const T*>(e)) != 0.f ? 1.0 : 0.0; });
+                } else if (p == 1.0) {
+                    r = 0.0;
+                    w.each(base, [&](const char* e, int64_t) { r += std::fabs((double)static_cast<float>(*reinterpret_cast<const T*>(e))); });
+                } else if (p == 2.0) {
+                    r = 0.0;
+                    w.each(base, [&](const char* e, int64_t) {
+                        const double v = static_cast<float>(*reinterpret_cast<const T*>(e));
+                        r += v * v;
+                    });
+                    r = std::sqrt(r);
+                } else {
+                    r = 0.0;
+                    w.each(base, [&](const char* e, int64_t) { r += std::pow(std::fabs((double)static_cast<float>(*reinterpret_cast<const T*>(e))), p); });
+                    r = std::pow(r, 1.0 / p);
+                }
+                *reinterpret_cast<double*>(po[0]) = r;
+            });
+        });
+        copyCast(ok, acc);
+    });
+}
+
+namespace {
+
+/// Both point sets expanded to the broadcast batch and flattened: (B, P, M) and (B, R, M), double, contiguous.
+struct CdistOperands {
+    Shape batch;
+    TensorView a, b;  // float64 (B, rows, M)
+    int64_t B = 1, P = 0, R = 0, M = 0;
+};
+
+CdistOperands cdistOperands(diopiContextHandle_t ctx, const TensorView& x1, const TensorView& x2) {
+    CPU_CHECK(x1.dim() >= 2 && x2.dim() >= 2, "cdist inputs must have at least 2 dimensions");
+    requireFloat(x1, "input1");
+    requireFloat(x2, "input2");
+    CdistOperands c;
+    c.M = x1.shape.back();
+    CPU_CHECK(x2.shape.back() == c.M, "input1 and input2 must have the same number of columns (", c.M, " vs ", x2.shape.back(), ")");
+    c.batch = broadcastShapes(Shape(x1.shape.begin(), x1.shape.end() - 2), Shape(x2.shape.begin(), x2.shape.end() - 2));
+    c.B = shapeNumel(c.batch);
+    c.P = x1.shape[x1.dim() - 2];
+    c.R = x2.shape[x2.dim() - 2];
+    auto expand = [&](const TensorView& v, int64_t rows) {
+        Shape sh = c.batch;
+        sh.push_back(rows);
+        sh.push_back(c.M);
+        TensorView t = newTensor(ctx, sh, diopi_dtype_float64);
+        copyCast(t, v);  // broadcasts the batch dims
+        return t.restrided({c.B, rows, c.M}, {rows * c.M, c.M, 1});
+    };
+    c.a = expand(x1, c.P);
+    c.b = expand(x2, c.R);
+    return c;
+}
+
+}  // namespace
+
+diopiError_t diopiCdist(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input1, diopiConstTensorHandle_t input2,
+                        double p, const int64_t* compute_mode) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), x1 = view(input1, "input1"), x2 = view(input2, "input2");
+        requireFloat(o, "out");
+        CPU_CHECK(p >= 0 && !std::isnan(p), "p must be non-negative");
+        CPU_CHECK(!compute_mode || (*compute_mode >= 0 && *compute_mode <= 2), "compute_mode must be 0, 1 or 2");
+        CdistOperands c = cdistOperands(ctx, x1, x2);
+        Shape want = c.batch;
+        want.push_back(c.P);
+        want.push_back(c.R);
+        CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
+        if (o.numel == 0) return;
+        // Exact distances in double for every compute_mode (the GEMM shortcut only trades accuracy for speed).
+        TensorView d = newTensor(ctx, {c.B, c.P, c.R}, diopi_dtype_float64);
+        const double* A = c.a.ptr<double>();
+        const double* Bm = c.b.ptr<double>();
+        double* D = d.ptr<double>();
+        const int64_t P = c.P, R = c.R, M = c.M;
+        parallelFor(c.B * P * R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(M, 1)), [&](int64_t s, int64_t e) {
+            for (int64_t q = s; q < e; ++q) {
+                const int64_t bj = q % R, bi = (q / R) % P, bb = q / (P * R);
+                const double* u = A + (bb * P + bi) * M;
+                const double* v = Bm + (bb * R + bj) * M;
+                double r = 0.0;
+                if (p == 0.0) {
+                    for (int64_t k = 0; k < M; ++k) r += (u[k] - v[k]) != 0.0 ? 1.0 : 0.0;
+                } else if (p == 1.0) {
+                    for (int64_t k = 0; k < M; ++k) r += std::fabs(u[k] - v[k]);
+                } else if (p == 2.0) {
+                    for (int64_t k = 0; k < M; ++k) r += (u[k] - v[k]) * (u[k] - v[k]);
+                    r = std::sqrt(r);
+                } else if (std::isinf(p)) {
+                    for (int64_t k = 0; k < M; ++k) r = std::max(r, std::fabs(u[k] - v[k]));
+                } else {
+                    for (int64_t k = 0; k < M; ++k) r += std::pow(std::fabs(u[k] - v[k]), p);
+                    r = std::pow(r, 1.0 / p);
+                }
+                D[q] = r;
+            }
+        });
+        copyCast(o, d.reshaped(want));
+    });
+}
+
+diopiError_t diopiCdistBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
+                                diopiConstTensorHandle_t input1, diopiConstTensorHandle_t input2, double p, diopiConstTensorHandle_t cdist) {
+    return guard(__func__, [&] {
+        TensorView gi = view(grad_input, "grad_input"), g = view(grad_output, "grad_output"), x1 = view(input1, "input1"),
+                   x2 = view(input2, "input2"), dv = view(cdist, "cdist");
+        requireFloat(gi, "grad_input");
+        requireFloat(g, "grad_output");
+        requireFloat(dv, "cdist");
+        CPU_CHECK(p >= 0 && !std::isnan(p), "p must be non-negative");
+        CPU_CHECK(gi.shape == x1.shape, "grad_input shape ", shapeStr(gi.shape), " must be ", shapeStr(x1.shape));
+        CdistOperands c = cdistOperands(ctx, x1, x2);
+        Shape full = c.batch;
+        full.push_back(c.P);
+        full.push_back(c.R);
+        CPU_CHECK(broadcastShapes(g.shape, full) == full && broadcastShapes(dv.shape, full) == full, "grad_output and cdist must broadcast to ",
+                  shapeStr(full));
+        if (gi.numel == 0) return;
+        TensorView gd = newTensor(ctx, full, diopi_dtype_float64), dd = newTensor(ctx, full, diopi_dtype_float64);
+        copyCast(gd, g);
+        copyCast(dd, dv);
+        Shape fullA = c.batch;
+        fullA.push_back(c.P);
+        fullA.push_back(c.M);
+        TensorView ga = newTensor(ctx, fullA, diopi_dtype_float32);
+        const double* A = c.a.ptr<double>();
+        const double* Bm = c.b.ptr<double>();
+        const double* G = gd.ptr<double>();
+        const double* D = dd.ptr<double>();
+        float* GA = ga.ptr<float>();
+        const int64_t P = c.P, R = c.R, M = c.M;
+        parallelFor(c.B * P, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(R * M, 1)), [&](int64_t s, int64_t e) {
+            std::vector<double> acc(M);
+            for (int64_t row = s; row < e; ++row) {
+                const int64_t bb = row / P;
+                const double* u = A + row * M;
+                std::fill(acc.begin(), acc.end(), 0.0);
+                for (int64_t j = 0; j < R; ++j) {
+                    const double gr = G[row * R + j], dist = D[row * R + j];
+                    if (p == 0.0 || gr == 0.0 || dist == 0.0) continue;
+                    const double* v = Bm + (bb * R + j) * M;
+                    // The inf-norm's gradient picks the coordinates attaining the maximum: recompute it
+                    // from these inputs, since the given cdist may carry another rounding.
+                    double mx = 0.0;
+                    if (std::isinf(p))
+                        for (int64_t k = 0; k < M; ++k) mx = std::max(mx, std::fabs(u[k] - v[k]));
+                    for (int64_t k = 0; k < M; ++k) {
+                        const double diff = u[k] - v[k];
+                        const double sg = diff > 0 ? 1.0 : diff < 0 ? -1.0 : 0.0;
+                        double t;
+                        if (p == 1.0) t = sg;
+                        else if (p == 2.0) t = diff / dist;
+                        else if (std::isinf(p)) t = std::fabs(diff) == mx ? sg : 0.0;
+                        else t = diff == 0.0 ? 0.0 : sg * std::pow(std::fabs(diff) / dist, p - 1.0);
+                        acc[k] += gr * t;
+                    }
+                }
+                for (int64_t k = 0; k < M; ++k) GA[row * M + k] = (float)acc[k];
+            }
+        });
+        sumToShape(ctx, gi, ga);
+    });
+}
+
+diopiError_t diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t info, diopiConstTensorHandle_t mat, bool upper,
+                           bool checkerror) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), a = view(mat, "mat");
+        requireFloat(o, "out");
+        requireFloat(a, "mat");
+        CPU_CHECK(a.dim() >= 2 && a.shape[a.dim() - 1] == a.shape[a.dim() - 2], "mat must be (..., n, n), got ", shapeStr(a.shape));
+        CPU_CHECK(o.shape == a.shape, "out shape ", shapeStr(o.shape), " must be ", shapeStr(a.shape));
+        const int64_t n = a.shape.back();
+        Shape batch(a.shape.begin(), a.shape.end() - 2);
+        TensorView inf;
+        if (info) {
+            inf = view(info, "info");
+            CPU_CHECK(isIntegralDtype(inf.dtype), "info must have an integer dtype");
+            CPU_CHECK(inf.shape == batch, "info shape ", shapeStr(inf.shape), " must be ", shapeStr(batch));
+        }
+        const int64_t B = shapeNumel(batch);
+        TensorView A = newTensor(ctx, a.shape, diopi_dtype_float64);
+        copyCast(A, a);
+        TensorView L = newTensor(ctx, a.shape, diopi_dtype_float64);
+        TensorView st = newTensor(ctx, batch, diopi_dtype_int32);
+        double* Ap = A.ptr<double>();
+        double* Lp = L.ptr<double>();
+        int32_t* sp = st.ptr<int32_t>();
+        parallelFor(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * n, 1)), [&](int64_t b0, int64_t b1) {
+            for (int64_t bi = b0; bi < b1; ++bi) {
+                const double* m = Ap + bi * n * n;
+                double* l = Lp + bi * n * n;
+                std::fill(l, l + n * n, 0.0);
+                int32_t status = 0;
+                // Lower factor of A (the upper one is its transpose): only the chosen triangle is read.
+                auto el = [&](int64_t i, int64_t j) { return upper ? m[j * n + i] : m[i * n + j]; };
+                for (int64_t j = 0; j < n && status == 0; ++j) {
+                    double d = el(j, j);
+                    for (int64_t k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
+                    if (!(d > 0.0)) {
+                        status = (int32_t)(j + 1);
+                        break;
+                    }
+                    const double djj = std::sqrt(d);
+                    l[j * n + j] = djj;
+                    for (int64_t i = j + 1; i < n; ++i) {
+                        double v = el(i, j);
+                        for (int64_t k = 0; k < j; ++k) v -= l[i * n + k] * l[j * n + k];
+                        l[i * n + j] = v / djj;
+                    }
+                }
+                sp[bi] = status;
+            }
+        });
+        bool anyFail = false;
+        for (int64_t bi = 0; bi < B; ++bi) anyFail = anyFail || sp[bi] != 0;
+        CPU_CHECK(!(checkerror && anyFail), "the matrix is not positive-definite");
+        TensorView Lv = L;
+        if (upper) {
+            Shape stt = contiguousStrides(a.shape);
+            std::swap(stt[stt.size() - 1], stt[stt.size() - 2]);
+            Lv = L.restrided(a.shape, stt);
+        }
+        copyCast(o, Lv);
+        if (inf.defined()) copyCast(inf, st);
+    });
+}
+
+diopiError_t diopiTriangularSolve(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t cloned_mat, diopiConstTensorHandle_t b,
+                                  diopiConstTensorHandle_t mat, bool upper, bool transpose, bool unitriangular) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), bv = view(b, "b"), a = view(mat, "mat");
+        requireFloat(o, "out");
+        requireFloat(bv, "b");
+        requireFloat(a, "mat");
+        CPU_CHECK(a.dim() >= 2 && bv.dim() >= 2, "b and mat must have at least 2 dimensions");
+        const int64_t n = a.shape.back(), k = bv.shape.back();
+        CPU_CHECK(a.shape[a.dim() - 2] == n, "mat must be square, got ", shapeStr(a.shape));
+        CPU_CHECK(bv.shape[bv.dim() - 2] == n, "b has ", bv.shape[bv.dim() - 2], " rows, mat has ", n);
+        Shape batch = broadcastShapes(Shape(bv.shape.begin(), bv.shape.end() - 2), Shape(a.shape.begin(), a.shape.end() - 2));
+        Shape xs = batch, ms = batch;
+        xs.push_back(n);
+        xs.push_back(k);
+        ms.push_back(n);
+        ms.push_back(n);
+        CPU_CHECK(o.shape == xs, "out shape ", shapeStr(o.shape), " must be ", shapeStr(xs));
+        if (cloned_mat) {
+            TensorView cm = view(cloned_mat, "cloned_mat");
+            CPU_CHECK(cm.shape == a.shape || cm.shape == ms, "cloned_mat shape ", shapeStr(cm.shape), " must be ", shapeStr(a.shape), " or ",
+                      shapeStr(ms));
+            copyCast(cm, a);
+        }
+        if (o.numel == 0) return;
+        TensorView X = newTensor(ctx, xs, diopi_dtype_float64), M = newTensor(ctx, ms, diopi_dtype_float64);
+        copyCast(X, bv);
+        copyCast(M, a);
+        const int64_t B = shapeNumel(batch);
+        double* Xp = X.ptr<double>();
+        const double* Mp = M.ptr<double>();
+        // op(A) = A or A^T; A^T of an upper matrix is lower.
+        const bool effUpper = upper != transpose;
+        parallelFor(B * k, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n, 1)), [&](int64_t s0, int64_t s1) {
+            for (int64_t q = s0; q < s1; ++q) {
+                const int64_t bi = q / k, col = q % k;
+                const double* m = Mp + bi * n * n;
+                double* x = Xp + bi * n * k + col;
+                auto el = [&](int64_t i, int64_t j) { return transpose ? m[j * n + i] : m[i * n + j]; };
+                if (effUpper) {
+                    for (int64_t i = n - 1; i >= 0; --i) {
+                        double v = x[i * k];
+                        for (int64_t j = i + 1; j < n; ++j) v -= el(i, j) * x[j * k];
+                        x[i * k] = unitriangular ? v : v / el(i, i);
+                    }
+                } else {
+                    for (int64_t i = 0; i < n; ++i) {
+                        double v = x[i * k];
+                        for (int64_t j = 0; j < i; ++j) v -= el(i, j) * x[j * k];
+                        x[i * k] = unitriangular ? v : v / el(i, i);
+                    }
+                }
+            }
+        });
+        copyCast(o, X);
+    });
+}
+
+namespace {
+
+/// A float64 copy of v broadcast to `shape` (contiguous).
+TensorView expandedDouble(diopiContextHandle_t ctx, const TensorView& v, const Shape& shape) {
+    TensorView t = newTensor(ctx, shape, diopi_dtype_float64);
+    copyCast(t, v);
+    return t;
+}
+
+/// Solves op(A) X = X in place for one n x n triangular A (row-major) and X (n x k, row stride k).
+void triSolve(const double* m, double* x, int64_t n, int64_t k, bool upper, bool transpose, bool unit) {
+    auto el = [&](int64_t i, int64_t j) { return transpose ? m[j * n + i] : m[i * n + j]; };
+    const bool effUpper = upper != transpose;
+    for (int64_t c = 0; c < k; ++c) {
+        if (effUpper) {
+            for (int64_t i = n - 1; i >= 0; --i) {
+                double v = x[i * k + c];
+                for (int64_t j = i + 1; j < n; ++j) v -= el(i, j) * x[j * k + c];
+                x[i * k + c] = unit ? v : v / el(i, i);
+            }
+        } else {
+            for (int64_t i = 0; i < n; ++i) {
+                double v = x[i * k + c];
+                for (int64_t j = 0; j < i; ++j) v -= el(i, j) * x[j * k + c];
+                x[i * k + c] = unit ? v : v / el(i, i);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+diopiError_t diopiCholeskyBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_mat, diopiConstTensorHandle_t grad_output,
+                                   diopiConstTensorHandle_t L, bool upper) {
+    return guard(__func__, [&] {
+        TensorView gm = view(grad_mat, "grad_mat"), go = view(grad_output, "grad_output"), l = view(L, "L");
+        requireFloat(gm, "grad_mat");
+        requireFloat(go, "grad_output");
+        requireFloat(l, "L");
+        CPU_CHECK(l.dim() >= 2 && l.shape[l.dim() - 1] == l.shape[l.dim() - 2], "L must be (..., n, n), got ", shapeStr(l.shape));
+        CPU_CHECK(go.shape == l.shape && gm.shape == l.shape, "grad_output and grad_mat must have L's shape ", shapeStr(l.shape));
+        const int64_t n = l.shape.back(), B = shapeNumel(Shape(l.shape.begin(), l.shape.end() - 2));
+        if (gm.numel == 0) return;
+        TensorView Ld = expandedDouble(ctx, l, l.shape), Gd = expandedDouble(ctx, go, l.shape);
+        TensorView Sd = newTensor(ctx, l.shape, diopi_dtype_float64);
+        const double* Lp = Ld.ptr<double>();
+        const double* Gp = Gd.ptr<double>();
+        double* Sp = Sd.ptr<double>();
+        parallelFor(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * n, 1)), [&](int64_t b0, int64_t b1) {
+            std::vector<double> lo(n * n), gl(n * n), P(n * n), T(n * n);
+            for (int64_t bi = b0; bi < b1; ++bi) {
+                const double* lm = Lp + bi * n * n;
+                const double* gmx = Gp + bi * n * n;
+                // Work with the lower factor: an upper one and its gradient are transposed first.
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = 0; j < n; ++j) {
+                        lo[i * n + j] = upper ? lm[j * n + i] : lm[i * n + j];
+                        gl[i * n + j] = upper ? gmx[j * n + i] : gmx[i * n + j];
+                    }
+                // phi = tril(L^T gL), symmetrised: P = (phi + strict_lower(phi)^T) / 2.
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = 0; j <= i; ++j) {
+                        double v = 0.0;
+                        for (int64_t k = 0; k < n; ++k) v += lo[k * n + i] * gl[k * n + j];
+                        P[i * n + j] = 0.5 * v;
+                        P[j * n + i] = 0.5 * v;
+                    }
+                // S = L^-T P L^-1: solve L^T T = P, then S L = T (i.e. L^T S^T = T^T).
+                T = P;
+                triSolve(lo.data(), T.data(), n, n, false, true, false);
+                std::vector<double> Tt(n * n);
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = 0; j < n; ++j) Tt[i * n + j] = T[j * n + i];
+                triSolve(lo.data(), Tt.data(), n, n, false, true, false);
+                double* S = Sp + bi * n * n;
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = 0; j < n; ++j) S[i * n + j] = Tt[j * n + i];
+            }
+        });
+        copyCast(gm, Sd);
+    });
+}
+
+diopiError_t diopiTriangularSolveBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_b, diopiTensorHandle_t grad_mat,
+                                          diopiConstTensorHandle_t grad_x, diopiConstTensorHandle_t grad_cloned_mat, diopiConstTensorHandle_t x,
+                                          diopiConstTensorHandle_t b, diopiConstTensorHandle_t mat, bool upper, bool transpose,
+                                          bool unitriangular) {
+    return guard(__func__, [&] {
+        TensorView xv = view(x, "x"), bv = view(b, "b"), a = view(mat, "mat"), gx = viewOpt(grad_x, "grad_x"),
+                   gcm = viewOpt(grad_cloned_mat, "grad_cloned_mat");
+        requireFloat(xv, "x");
+        requireFloat(bv, "b");
+        requireFloat(a, "mat");
+        CPU_CHECK(a.dim() >= 2 && bv.dim() >= 2, "b and mat must have at least 2 dimensions");
+        const int64_t n = a.shape.back(), k = bv.shape.back();
+        CPU_CHECK(a.shape[a.dim() - 2] == n && bv.shape[bv.dim() - 2] == n, "mat must be square with as many rows as b");
+        Shape batch = broadcastShapes(Shape(bv.shape.begin(), bv.shape.end() - 2), Shape(a.shape.begin(), a.shape.end() - 2));
+        Shape xs = batch, ms = batch;
+        xs.push_back(n);
+        xs.push_back(k);
+        ms.push_back(n);
+        ms.push_back(n);
+        CPU_CHECK(xv.shape == xs, "x shape ", shapeStr(xv.shape), " must be ", shapeStr(xs));
+        TensorView gbFull = newTensor(ctx, xs, diopi_dtype_float64), gaFull = newTensor(ctx, ms, diopi_dtype_float64);
+        std::fill(gbFull.ptr<double>(), gbFull.ptr<double>() + gbFull.numel, 0.0);
+        std::fill(gaFull.ptr<double>(), gaFull.ptr<double>() + gaFull.numel, 0.0);
+        if (gx.defined()) {
+            requireFloat(gx, "grad_x");
+            CPU_CHECK(gx.shape == xs, "grad_x shape ", shapeStr(gx.shape), " must be ", shapeStr(xs));
+            copyCast(gbFull, gx);
+            TensorView M = expandedDouble(ctx, a, ms), X = expandedDouble(ctx, xv, xs);
+            const double* Mp = M.ptr<double>();
+            const double* Xp = X.ptr<double>();
+            double* GB = gbFull.ptr<double>();
+            double* GA = gaFull.ptr<double>();
+            const int64_t B = shapeNumel(batch);
+            parallelFor(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * std::max<int64_t>(k, 1), 1)), [&](int64_t b0, int64_t b1) {
+                for (int64_t bi = b0; bi < b1; ++bi) {
+                    double* gb = GB + bi * n * k;
+                    const double* xx = Xp + bi * n * k;
+                    // grad_b solves the adjoint system op(A)^T grad_b = grad_x.
+                    triSolve(Mp + bi * n * n, gb, n, k, upper, !transpose, unitriangular);
+                    double* ga = GA + bi * n * n;
+                    for (int64_t i = 0; i < n; ++i)
+                        for (int64_t j = 0; j < n; ++j) {
+                            const bool keep = upper ? (unitriangular ? j > i : j >= i) : (unitriangular ? j < i : j <= i);
+                            if (!keep) continue;
+                            double v = 0.0;
+                            // -(grad_b x^T) or, for the transposed system, -(x grad_b^T).
+                            if (transpose) for (int64_t c = 0; c < k; ++c) v += xx[i * k + c] * gb[j * k + c];
+                            else for (int64_t c = 0; c < k; ++c) v += gb[i * k + c] * xx[j * k + c];
+                            ga[i * n + j] = -v;
+                        }
+                }
+            });
+        }
+        if (grad_b) {
+            TensorView gbo = view(grad_b, "grad_b");
+            requireFloat(gbo, "grad_b");
+            CPU_CHECK(gbo.shape == bv.shape, "grad_b shape ", shapeStr(gbo.shape), " must be ", shapeStr(bv.shape));
+            sumToShape(ctx, gbo, gbFull);
+        }
+        if (grad_mat) {
+            TensorView gmo = view(grad_mat, "grad_mat");
+            requireFloat(gmo, "grad_mat");
+            CPU_CHECK(gmo.shape == a.shape, "grad_mat shape ", shapeStr(gmo.shape), " must be ", shapeStr(a.shape));
+            if (!gcm.defined()) {
+                sumToShape(ctx, gmo, gaFull);
+            } else {
+                requireFloat(gcm, "grad_cloned_mat");
+                CPU_CHECK(gcm.shape == a.shape || gcm.shape == ms, "grad_cloned_mat shape ", shapeStr(gcm.shape), " must be ", shapeStr(a.shape),
+                          " or ", shapeStr(ms));
+                TensorView s1 = newTensor(ctx, a.shape, diopi_dtype_float32), s2 = newTensor(ctx, a.shape, diopi_dtype_float32);
+                sumToShape(ctx, s1, gaFull);
+                sumToShape(ctx, s2, gcm);
+                binaryLoop<float, float, float>(s1, s1, s2, [](float u, float v) { return u + v; });
+                copyCast(gmo, s1);
+            }
+        }
+    });
+}
+
+diopiError_t diopiLinalgQR(diopiContextHandle_t ctx, diopiConstTensorHandle_t A, const char* mode, diopiTensorHandle_t Q, diopiTensorHandle_t R) {
+    return guard(__func__, [&] {
+        TensorView a = view(A, "A"), r = view(R, "R");
+        requireFloat(a, "A");
+        requireFloat(r, "R");
+        const char* md = mode ? mode : "reduced";
+        const bool complete = std::strcmp(md, "complete") == 0, onlyR = std::strcmp(md, "r") == 0;
+        CPU_CHECK(complete || onlyR || std::strcmp(md, "reduced") == 0, "mode must be \"reduced\", \"complete\" or \"r\"");
+        CPU_CHECK(a.dim() >= 2, "A must have at least 2 dimensions");
+        const int64_t m = a.shape[a.dim() - 2], n = a.shape.back(), k = std::min(m, n);
+        Shape batch(a.shape.begin(), a.shape.end() - 2);
+        const int64_t B = shapeNumel(batch);
+        Shape rs = batch, qs = batch;
+        rs.push_back(complete ? m : k);
+        rs.push_back(n);
+        qs.push_back(m);
+        qs.push_back(complete ? m : k);
+        CPU_CHECK(r.shape == rs, "R shape ", shapeStr(r.shape), " must be ", shapeStr(rs));
+        TensorView q;
+        if (Q && !onlyR) {
+            q = view(Q, "Q");
+            requireFloat(q, "Q");
+            CPU_CHECK(q.shape == qs, "Q shape ", shapeStr(q.shape), " must be ", shapeStr(qs));
+        }
+        const int64_t rr = rs[rs.size() - 2], qc = qs.back();
+        TensorView Ad = expandedDouble(ctx, a, a.shape);
+        TensorView Rd = newTensor(ctx, rs, diopi_dtype_float64), Qd = newTensor(ctx, qs, diopi_dtype_float64);
+        double* Ap = Ad.ptr<double>();
+        double* Rp = Rd.ptr<double>();
+        double* Qp = Qd.ptr<double>();
+        // Householder reflections H_j = I - tau v v^T with LAPACK's sign choice (beta = -sign(alpha) * norm),
+        // so that results match the reference factorisation.
+        parallelFor(B, 1, [&](int64_t b0, int64_t b1) {
+            std::vector<double> tau(k), v(m);
+            for (int64_t bi = b0; bi < b1; ++bi) {
+                double* W = Ap + bi * m * n;  // factorised in place: R above the diagonal, reflectors below
+                for (int64_t j = 0; j < k; ++j) {
+                    const double alpha = W[j * n + j];
+                    double xn = 0.0;
+                    for (int64_t i = j + 1; i < m; ++i) xn += W[i * n + j] * W[i * n + j];
+                    xn = std::sqrt(xn);
+                    if (xn == 0.0) {
+                        tau[j] = 0.0;
+                        continue;
+                    }
+                    const double beta = -std::copysign(std::hypot(alpha, xn), alpha);
+                    tau[j] = (beta - alpha) / beta;
+                    const double sc = 1.0 / (alpha - beta);
+                    for (int64_t i = j + 1; i < m; ++i) W[i * n + j] *= sc;
+                    W[j * n + j] = beta;
+                    for (int64_t c = j + 1; c < n; ++c) {
+                        double w = W[j * n + c];
+                        for (int64_t i = j + 1; i < m; ++i) w += W[i * n + j] * W[i * n + c];
+                        w *= tau[j];
+                        W[j * n + c] -= w;
+                        for (int64_t i = j + 1; i < m; ++i) W[i * n + c] -= W[i * n + j] * w;
+                    }
+                }
+                double* Rb = Rp + bi * rr * n;
+                for (int64_t i = 0; i < rr; ++i)
+                    for (int64_t c = 0; c < n; ++c) Rb[i * n + c] = c >= i && i < m ? W[i * n + c] : 0.0;
+                if (!q.defined()) continue;
+                double* Qb = Qp + bi * m * qc;
+                for (int64_t i = 0; i < m; ++i)
+                    for (int64_t c = 0; c < qc; ++c) Qb[i * qc + c] = i == c ? 1.0 : 0.0;
+                for (int64_t j = k - 1; j >= 0; --j) {
+                    if (tau[j] == 0.0) continue;
+                    v[j] = 1.0;
+                    for (int64_t i = j + 1; i < m; ++i) v[i] = W[i * n + j];
+                    for (int64_t c = 0; c < qc; ++c) {
+                        double w = 0.0;
+                        for (int64_t i = j; i < m; ++i) w += v[i] * Qb[i * qc + c];
+                        w *= tau[j];
+                        for (int64_t i = j; i < m; ++i) Qb[i * qc + c] -= v[i] * w;
+                    }
+                }
+            }
+        });
+        copyCast(r, Rd);
+        if (q.defined()) copyCast(q, Qd);
+    });
+}
+
+}  // namespace impl::cpu

@@ -1,0 +1,289 @@
+// Family logical_bitwise_compare: logical and/or/not, bitwise and/or/not,
+// comparisons (tensor and scalar operands, in place and out of place) and
+// equal. Results are 0/1 (bool out of place); in-place forms store them in
+// the input's dtype.
+#include <atomic>
+#include <cmath>
+
+#include "common/common.hpp"
+#include "common/promote.hpp"
+
+namespace impl::cpu {
+
+namespace {
+
+/// Runs body(dstBool) with a bool destination, converting into `out` if it has another dtype.
+template <class Body>
+void intoBool(diopiContextHandle_t ctx, const TensorView& out, Body&& body) {
+    computeAs(ctx, out, diopi_dtype_bool, body);
+}
+
+// ---------------------------------------------------------------- logical
+
+template <class Op>
+void logicalBinary(diopiContextHandle_t ctx, const TensorView& out, TensorView a, TensorView b, Op op) {
+    checkOutShape(out, broadcastShapes(a.shape, b.shape));
+    if (a.dtype != b.dtype) {
+        // Truth values do not depend on a common dtype: reduce both to bool.
+        a = castTo(ctx, a, diopi_dtype_bool);
+        b = castTo(ctx, b, diopi_dtype_bool);
+    }
+    intoBool(ctx, out, [&](const TensorView& dst) {
+        dispatch<NumericBoolTypes>(a.dtype, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            binaryLoop<bool, T, T>(dst, a, b, [op](T x, T y) { return op(convert<bool>(x), convert<bool>(y)); });
+        });
+    });
+}
+
+void logicalNot(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a) {
+    checkOutShape(out, a.shape);
+    intoBool(ctx, out, [&](const TensorView& dst) {
+        dispatch<NumericBoolTypes>(a.dtype, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            unaryLoop<bool, T>(dst, a, [](T x) { return !convert<bool>(x); });
+        });
+    });
+}
+
+// ---------------------------------------------------------------- bitwise
+
+template <class A>
+struct BitAnd {
+    A operator()(A x, A y) const { return A(x & y); }
+};
+template <class A>
+struct BitOr {
+    A operator()(A x, A y) const { return A(x | y); }
+};
+
+// int64 is included for callers that pass 64-bit tensors through unnarrowed.
+using BitTypes = TypeList<int32_t, int8_t, uint8_t, int16_t, bool, int64_t>;
+using CmpTypes = TypeList<float, Half, BFloat16, int32_t, int8_t, uint8_t, int16_t, bool, int64_t, double>;
+
+template <template <class> class Op>
+void bitwiseBinary(diopiContextHandle_t ctx, const TensorView& out, TensorView a, TensorView b) {
+    checkOutShape(out, broadcastShapes(a.shape, b.shape));
+    diopiDtype_t dt = resultType(a, b);
+    if (isFloatingDtype(dt)) failCode(diopiDtypeNotSupported, "bitwise operations need integer or bool tensors, got ", dtypeName(dt));
+    a = castTo(ctx, a, dt);
+    b = castTo(ctx, b, dt);
+    computeAs(ctx, out, dt, [&](const TensorView& dst) {
+        dispatch<BitTypes>(dt, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            binaryLoop<T, T, T>(dst, a, b, [](T x, T y) { return T(Op<T>()(x, y)); });
+        });
+    });
+}
+
+template <template <class> class Op>
+void bitwiseScalar(diopiContextHandle_t ctx, const TensorView& out, TensorView a, const diopiScalar_t* s) {
+    CPU_CHECK(s, "other is NULL");
+    checkOutShape(out, a.shape);
+    diopiDtype_t dt = resultTypeScalar(a.dtype, s);
+    if (isFloatingDtype(dt)) failCode(diopiDtypeNotSupported, "bitwise operations need integer or bool operands, got ", dtypeName(dt));
+    a = castTo(ctx, a, dt);
+    computeAs(ctx, out, dt, [&](const TensorView& dst) {
+        dispatch<BitTypes>(dt, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            T v = convert<T>(scalarInt(s, "other"));
+            unaryLoop<T, T>(dst, a, [v](T x) { return T(Op<T>()(x, v)); });
+        });
+    });
+}
+
+void bitwiseNot(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a) {
+    checkOutShape(out, a.shape);
+    if (isFloatingDtype(a.dtype)) failCode(diopiDtypeNotSupported, "bitwise_not needs an integer or bool tensor, got ", dtypeName(a.dtype));
+    TensorView in = a;
+    computeAs(ctx, out, in.dtype, [&](const TensorView& dst) {
+        dispatch<BitTypes>(in.dtype, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            unaryLoop<T, T>(dst, in, [](T x) {
+                if constexpr (std::is_same_v<T, bool>) return !x;
+                else return T(~x);
+            });
+        });
+    });
+}
+
+// ---------------------------------------------------------------- comparisons
+
+enum class Cmp { Eq, Ne, Ge, Gt, Le, Lt };
+
+template <Cmp C, class A>
+inline bool cmp(A x, A y) {
+    if constexpr (C == Cmp::Eq) return x == y;
+    else if constexpr (C == Cmp::Ne) return x != y;
+    else if constexpr (C == Cmp::Ge) return x >= y;
+    else if constexpr (C == Cmp::Gt) return x > y;
+    else if constexpr (C == Cmp::Le) return x <= y;
+    else return x < y;
+}
+
+template <Cmp C>
+void compareTensor(diopiContextHandle_t ctx, const TensorView& out, TensorView a, TensorView b) {
+    checkOutShape(out, broadcastShapes(a.shape, b.shape));
+    diopiDtype_t dt = resultType(a, b);
+    a = castTo(ctx, a, dt);
+    b = castTo(ctx, b, dt);
+    intoBool(ctx, out, [&](const TensorView& dst) {
+        dispatch<CmpTypes>(dt, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            binaryLoop<bool, T, T>(dst, a, b, [](T x, T y) { return cmp<C>(A(x), A(y)); });
+        });
+    });
+}
+
+template <Cmp C>
+void compareScalar(diopiContextHandle_t ctx, const TensorView& out, TensorView a, const diopiScalar_t* s) {
+    CPU_CHECK(s, "other is NULL");
+    checkOutShape(out, a.shape);
+    diopiDtype_t dt = resultTypeScalar(a.dtype, s);
+    a = castTo(ctx, a, dt);
+    intoBool(ctx, out, [&](const TensorView& dst) {
+        dispatch<CmpTypes>(dt, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            // The scalar is first converted to the common dtype (as torch does).
+            T tv = scalarIsFloat(s) ? convert<T>(scalarDouble(s, "other")) : convert<T>(scalarInt(s, "other"));
+            A v = A(tv);
+            unaryLoop<bool, T>(dst, a, [v](T x) { return cmp<C>(A(x), v); });
+        });
+    });
+}
+
+}  // namespace
+
+// ================================================================ logical
+
+#define CPU_LOGICAL_BINARY(Name, EXPR)                                                                                         \
+    diopiError_t diopiLogical##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input,         \
+                                    diopiConstTensorHandle_t other) {                                                          \
+        return guard(__func__, [&] {                                                                                           \
+            logicalBinary(ctx, view(out, "out"), view(input, "input"), view(other, "other"), [](bool x, bool y) { return EXPR; }); \
+        });                                                                                                                    \
+    }                                                                                                                          \
+    diopiError_t diopiLogical##Name##Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other) { \
+        return guard(__func__, [&] {                                                                                           \
+            TensorView t = view(input, "input");                                                                               \
+            logicalBinary(ctx, t, t, view(other, "other"), [](bool x, bool y) { return EXPR; });                               \
+        });                                                                                                                    \
+    }
+CPU_LOGICAL_BINARY(And, x && y)
+CPU_LOGICAL_BINARY(Or, x || y)
+#undef CPU_LOGICAL_BINARY
+
+diopiError_t diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    return guard(__func__, [&] { logicalNot(ctx, view(out, "out"), view(input, "input")); });
+}
+diopiError_t diopiLogicalNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        logicalNot(ctx, t, t);
+    });
+}
+
+// ================================================================ bitwise
+
+#define CPU_BITWISE(Name, OP)                                                                                                  \
+    diopiError_t diopiBitwise##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input,         \
+                                    diopiConstTensorHandle_t other) {                                                          \
+        return guard(__func__, [&] { bitwiseBinary<OP>(ctx, view(out, "out"), view(input, "input"), view(other, "other")); }); \
+    }                                                                                                                          \
+    diopiError_t diopiBitwise##Name##Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other) { \
+        return guard(__func__, [&] {                                                                                           \
+            TensorView t = view(input, "input");                                                                               \
+            bitwiseBinary<OP>(ctx, t, t, view(other, "other"));                                                                \
+        });                                                                                                                    \
+    }                                                                                                                          \
+    diopiError_t diopiBitwise##Name##Scalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, \
+                                            const diopiScalar_t* other) {                                                      \
+        return guard(__func__, [&] { bitwiseScalar<OP>(ctx, view(out, "out"), view(input, "input"), other); });               \
+    }                                                                                                                          \
+    diopiError_t diopiBitwise##Name##InpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other) { \
+        return guard(__func__, [&] {                                                                                           \
+            TensorView t = view(input, "input");                                                                               \
+            bitwiseScalar<OP>(ctx, t, t, other);                                                                               \
+        });                                                                                                                    \
+    }
+CPU_BITWISE(And, BitAnd)
+CPU_BITWISE(Or, BitOr)
+#undef CPU_BITWISE
+
+diopiError_t diopiBitwiseNot(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    return guard(__func__, [&] { bitwiseNot(ctx, view(out, "out"), view(input, "input")); });
+}
+diopiError_t diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        bitwiseNot(ctx, t, t);
+    });
+}
+
+// ================================================================ comparisons
+
+#define CPU_COMPARE(Name, KIND)                                                                                                 \
+    diopiError_t diopi##Name##Scalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input,         \
+                                     const diopiScalar_t* other) {                                                              \
+        return guard(__func__, [&] { compareScalar<KIND>(ctx, view(out, "out"), view(input, "input"), other); });               \
+    }                                                                                                                           \
+    diopiError_t diopi##Name##InpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other) {      \
+        return guard(__func__, [&] {                                                                                            \
+            TensorView t = view(input, "input");                                                                                \
+            compareScalar<KIND>(ctx, t, t, other);                                                                              \
+        });                                                                                                                     \
+    }                                                                                                                           \
+    diopiError_t diopi##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input,                 \
+                             diopiConstTensorHandle_t other) {                                                                  \
+        return guard(__func__, [&] { compareTensor<KIND>(ctx, view(out, "out"), view(input, "input"), view(other, "other")); }); \
+    }                                                                                                                           \
+    diopiError_t diopi##Name##Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other) {        \
+        return guard(__func__, [&] {                                                                                            \
+            TensorView t = view(input, "input");                                                                                \
+            compareTensor<KIND>(ctx, t, t, view(other, "other"));                                                               \
+        });                                                                                                                     \
+    }
+CPU_COMPARE(Eq, Cmp::Eq)
+CPU_COMPARE(Ne, Cmp::Ne)
+CPU_COMPARE(Ge, Cmp::Ge)
+CPU_COMPARE(Gt, Cmp::Gt)
+CPU_COMPARE(Le, Cmp::Le)
+CPU_COMPARE(Lt, Cmp::Lt)
+#undef CPU_COMPARE
+
+diopiError_t diopiEqual(diopiContextHandle_t ctx, bool* out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+    return guard(__func__, [&] {
+        CPU_CHECK(out, "out is NULL");
+        TensorView a = view(input, "input"), b = view(other, "other");
+        if (a.shape != b.shape) {
+            *out = false;
+            return;
+        }
+        diopiDtype_t dt = promoteTypes(a.dtype, b.dtype);
+        a = castTo(ctx, a, dt);
+        b = castTo(ctx, b, dt);
+        std::atomic<bool> differ{false};
+        dispatch<CmpTypes>(dt, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            std::array<const TensorView*, 2> ops{&a, &b};
+            StridedPlan<2> plan(a.shape, ops);
+            plan.runAll([&](char** p, int64_t n, const int64_t* s) {
+                if (differ.load(std::memory_order_relaxed)) return;
+                const char* pa = p[0];
+                const char* pb = p[1];
+                for (int64_t i = 0; i < n; ++i, pa += s[0], pb += s[1]) {
+                    if (!(A(*reinterpret_cast<const T*>(pa)) == A(*reinterpret_cast<const T*>(pb)))) {
+                        differ.store(true, std::memory_order_relaxed);
+                        return;
+                    }
+                }
+            });
+        });
+        *out = !differ.load();
+    });
+}
+
+}  // namespace impl::cpu

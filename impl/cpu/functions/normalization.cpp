@@ -1,0 +1,886 @@
+// Family normalization: batch norm (with the synchronized batch norm pieces),
+// layer norm (normalized_shape and begin_norm_axis forms), group norm,
+// instance norm and Lp normalize; forward and backward.
+//
+// Inputs are first brought to a dense float32 [N, C, L] (or [rows, K]) copy,
+// whatever their layout (channels-last included); statistics accumulate in
+// float lanes flushed into double every 1024 terms (laneSum); results are
+// computed densely (in the output itself when it is dense float32) and copied,
+// rounded once, into the caller's outputs.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "common/common.hpp"
+
+namespace impl::cpu {
+
+namespace {
+
+void needFloat(const TensorView& t, const char* name) {
+    if (!isFloatingDtype(t.dtype)) failCode(diopiDtypeNotSupported, name, " must be floating point, got ", dtypeName(t.dtype));
+}
+
+/// t with dim `axis` moved to position 1 (a view, no copy).
+TensorView moveAxisTo1(const TensorView& t, int64_t axis) {
+    if (axis == 1) return t;
+    Shape sh{t.shape[0], t.shape[axis]}, st{t.strides[0], t.strides[axis]};
+    for (int64_t d = 1; d < t.dim(); ++d) {
+        if (d == axis) continue;
+        sh.push_back(t.shape[d]);
+        st.push_back(t.strides[d]);
+    }
+    return t.restrided(sh, st);
+}
+
+/// Dense float32 view [N, C, L] of an (N, C, ...) tensor whose channel dim is `axis`.
+struct NCL {
+    TensorView dense;  // contiguous float32, moved shape
+    Shape moved;       // shape with the channel dim at 1
+    int64_t N = 0, C = 0, L = 1;
+    float* data() const { return dense.ptr<float>(); }
+};
+
+NCL toNCL(diopiContextHandle_t ctx, const TensorView& x, int64_t axis = 1) {
+    NCL r;
+    TensorView m = moveAxisTo1(x, axis);
+    r.dense = contiguousAs(ctx, m, diopi_dtype_float32);
+    r.moved = m.shape;
+    r.N = m.shape[0];
+    r.C = m.shape[1];
+    for (int64_t d = 2; d < m.dim(); ++d) r.L *= m.shape[d];
+    return r;
+}
+
+/// Copies a dense float32 result of `ref`'s moved shape into `out` (channel dim `axis`).
+/// (Nothing to do when the result was computed in place, see resultBuffer.)
+void storeNCL(const TensorView& out, const TensorView& dense, int64_t axis = 1) {
+    if (dense.data != out.data) copyCast(moveAxisTo1(out, axis), dense);
+}
+
+/// Where a dense float32 result of `shape` (channel dim moved to 1 when
+/// axis != 1) is computed: `out` itself when it already is that dense float32
+/// tensor, else a temporary that storeNCL copies out.
+TensorView resultBuffer(diopiContextHandle_t ctx, const TensorView& out, const Shape& shape, int64_t axis) {
+    if (axis == 1 && out.dtype == diopi_dtype_float32 && out.shape == shape && out.isContiguous()) return out;
+    return newTensor(ctx, shape, diopi_dtype_float32);
+}
+
+/// A per-channel (or per-slice) parameter as a float vector of `n` values;
+/// `def` for a NULL handle. `shape` checks the exact shape when not empty.
+std::vector<float> vecOf(diopiContextHandle_t ctx, diopiConstTensorHandle_t h, int64_t n, const char* name, float def, const Shape* shape = nullptr) {
+    if (!h) return std::vector<float>(n, def);
+    TensorView t = view(h, name);
+    needFloat(t, name);
+    if (shape) CPU_CHECK(t.shape == *shape, name, " must have shape ", shapeStr(*shape), ", got ", shapeStr(t.shape));
+    else CPU_CHECK(t.dim() == 1 && t.shape[0] == n, name, " must be 1-D of size ", n, ", got shape ", shapeStr(t.shape));
+    TensorView d = contiguousAs(ctx, t, diopi_dtype_float32);
+    return std::vector<float>(d.ptr<float>(), d.ptr<float>() + n);
+}
+
+/// Same but for a statistic given with any shape of `n` elements (row-major order).
+std::vector<float> statOf(diopiContextHandle_t ctx, diopiConstTensorHandle_t h, int64_t n, const char* name) {
+    TensorView t = view(h, name);
+    needFloat(t, name);
+    CPU_CHECK(t.numel == n, name, " must hold ", n, " elements, got shape ", shapeStr(t.shape));
+    TensorView d = contiguousAs(ctx, t, diopi_dtype_float32);
+    return std::vector<float>(d.ptr<float>(), d.ptr<float>() + n);
+}
+
+/// Writes `v` (row-major) into an output holding v.size() elements, any shape/strides.
+void storeVec(diopiContextHandle_t ctx, diopiTensorHandle_t h, const std::vector<double>& v, const char* name) {
+    TensorView o = view(h, name);
+    needFloat(o, name);
+    CPU_CHECK(o.numel == (int64_t)v.size(), name, " must hold ", v.size(), " elements, got shape ", shapeStr(o.shape));
+    if (v.empty()) return;
+    TensorView d = newTensor(ctx, o.shape, diopi_dtype_float64);
+    std::copy(v.begin(), v.end(), d.ptr<double>());
+    copyCast(o, d);
+}
+
+int64_t wrapAxis(int64_t d, int64_t rank, const char* name) {
+    CPU_CHECK(d >= -rank && d < rank, name, " ", d, " is out of range for a ", rank, "-D input");
+    return d < 0 ? d + rank : d;
+}
+
+TensorView batched(diopiConstTensorHandle_t h, const char* name) {
+    TensorView x = view(h, name);
+    needFloat(x, name);
+    CPU_CHECK(x.dim() >= 2, name, " must have at least 2 dims (N, C, ...), got ", x.dim(), "-D");
+    return x;
+}
+
+void checkSameShape(const TensorView& a, const TensorView& b, const char* an, const char* bn) {
+    CPU_CHECK(a.shape == b.shape, an, " has shape ", shapeStr(a.shape), " but ", bn, " has ", shapeStr(b.shape));
+}
+
+/// Sum of g(i) for i in [0, n): eight float lanes (vectorisable, no serial
+/// dependency) flushed into a double every 1024 terms.
+template <class G>
+double laneSum(int64_t n, G&& g) {
+    double total = 0;
+    for (int64_t s = 0; s < n; s += 1024) {
+        const int64_t e = std::min<int64_t>(n, s + 1024);
+        float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        int64_t i = s;
+        for (; i + 8 <= e; i += 8)
+            for (int q = 0; q < 8; ++q) acc[q] += g(i + q);
+        float r = 0;
+        for (; i < e; ++i) r += g(i);
+        total += double(r) + (double(acc[0] + acc[1]) + double(acc[2] + acc[3])) + (double(acc[4] + acc[5]) + double(acc[6] + acc[7]));
+    }
+    return total;
+}
+
+/// Per-channel sums over n and l of an [N, C, L] dense array: f(n, c, value-index) summed in double.
+template <class F>
+std::vector<double> channelSums(const NCL& x, F f) {
+    std::vector<double> s(x.C, 0.0);
+    parallelFor(x.C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, x.N * x.L)), [&](int64_t cb, int64_t ce) {
+        for (int64_t c = cb; c < ce; ++c) {
+            double acc = 0;
+            for (int64_t n = 0; n < x.N; ++n) {
+                const int64_t base = (n * x.C + c) * x.L;
+                acc += laneSum(x.L, [&](int64_t l) { return float(f(n, c, base + l)); });
+            }
+            s[c] = acc;
+        }
+    });
+    return s;
+}
+
+/// Dense per-element map over [N, C, L]: out[i] = f(row, c, i), row = n * C + c.
+template <class F>
+void channelMap(const NCL& x, float* out, F f) {
+    const int64_t rows = x.N * x.C, L = x.L, C = x.C;
+    parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, L)), [&](int64_t rb, int64_t re) {
+        for (int64_t r = rb; r < re; ++r) {
+            const int64_t c = r % C;
+            for (int64_t l = 0; l < L; ++l) out[r * L + l] = f(r, c, r * L + l);
+        }
+    });
+}
+
+/// Mean and biased variance of each contiguous block of `len` floats (two passes, double).
+void blockStats(const float* x, int64_t blocks, int64_t len, std::vector<double>& mean, std::vector<double>& var) {
+    mean.assign(blocks, 0.0);
+    var.assign(blocks, 0.0);
+    parallelFor(blocks, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, len)), [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) {
+            const float* p = x + i * len;
+            const double s = laneSum(len, [p](int64_t k) { return p[k]; });
+            const double m = len ? s / len : 0.0;
+            const float mf = float(m);
+            // Deviations from the float-rounded mean, corrected by the mean's
+            // own offset (sum (x - mf)^2 - len * (m - mf)^2) to stay exact.
+            double q = laneSum(len, [p, mf](int64_t k) {
+                const float d = p[k] - mf;
+                return d * d;
+            });
+            q -= double(len) * (m - mf) * (m - mf);
+            mean[i] = m;
+            var[i] = len ? q / len : 0.0;
+        }
+    });
+}
+
+}  // namespace
+
+// ================================================================ batch norm
+diopiError_t diopiBatchNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t save_mean, diopiTensorHandle_t save_invstd,
+                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias,
+                            diopiTensorHandle_t running_mean, diopiTensorHandle_t running_var, bool training, double momentum, double eps) {
+    return guard(__func__, [&] {
+        TensorView xv = batched(input, "input"), ov = view(out, "out");
+        needFloat(ov, "out");
+        checkSameShape(ov, xv, "out", "input");
+        CPU_CHECK((running_mean == nullptr) == (running_var == nullptr), "running_mean and running_var must both be given or both be NULL");
+        CPU_CHECK(training || running_mean, "evaluation mode (training=false) needs running_mean and running_var");
+        CPU_CHECK(eps >= 0, "eps must be >= 0, got ", eps);
+        NCL x = toNCL(ctx, xv);
+        const int64_t C = x.C, M = x.N * x.L;
+        std::vector<float> w = vecOf(ctx, weight, C, "weight", 1.0f), b = vecOf(ctx, bias, C, "bias", 0.0f);
+        std::vector<double> mean(C), invstd(C);
+        if (training) {
+            std::vector<double> s = channelSums(x, [&](int64_t, int64_t, int64_t i) { return x.data()[i]; });
+            for (int64_t c = 0; c < C; ++c) mean[c] = M ? s[c] / M : 0.0;
+            std::vector<double> q = channelSums(x, [&](int64_t, int64_t c, int64_t i) {
+                double d = x.data()[i] - mean[c];
+                return d * d;
+            });
+            std::vector<double> var(C);
+            for (int64_t c = 0; c < C; ++c) {
+                var[c] = M ? q[c] / M : 0.0;
+                invstd[c] = 1.0 / std::sqrt(var[c] + eps);
+            }
+            if (running_mean && M > 0) {
+                std::vector<float> rm = vecOf(ctx, running_mean, C, "running_mean", 0.0f), rv = vecOf(ctx, running_var, C, "running_var", 1.0f);
+                std::vector<double> nm(C), nv(C);
+                for (int64_t c = 0; c < C; ++c) {
+                    nm[c] = (1 - momentum) * rm[c] + momentum * mean[c];
+                    // Unbiased variance; a single value per channel gives inf/nan, as the definition does.
+                    double unb = M > 1 ? var[c] * M / (M - 1) : var[c] * M / 0.0;
+                    nv[c] = (1 - momentum) * rv[c] + momentum * unb;
+                }
+                storeVec(ctx, running_mean, nm, "running_mean");
+                storeVec(ctx, running_var, nv, "running_var");
+            }
+        } else {
+            std::vector<float> rm = vecOf(ctx, running_mean, C, "running_mean", 0.0f), rv = vecOf(ctx, running_var, C, "running_var", 1.0f);
+            for (int64_t c = 0; c < C; ++c) {
+                mean[c] = rm[c];
+                invstd[c] = 1.0 / std::sqrt(double(rv[c]) + eps);
+            }
+        }
+        TensorView y = resultBuffer(ctx, ov, x.moved, 1);
+        std::vector<float> scale(C), shift(C);
+        for (int64_t c = 0; c < C; ++c) {
+            scale[c] = float(invstd[c] * w[c]);
+            shift[c] = float(b[c] - mean[c] * invstd[c] * w[c]);
+        }
+        channelMap(x, y.ptr<float>(), [&](int64_t, int64_t c, int64_t i) { return x.data()[i] * scale[c] + shift[c]; });
+        storeNCL(ov, y);
+        if (save_mean) storeVec(ctx, save_mean, mean, "save_mean");
+        if (save_invstd) storeVec(ctx, save_invstd, invstd, "save_invstd");
+    });
+}
+
+// Training: grad_input = (dy - sum_dy / M - xmu * invstd^2 * sum_dy_xmu / M) * invstd * w with the saved
+// statistics; evaluation: dy * w / sqrt(running_var + eps).
+diopiError_t diopiBatchNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiTensorHandle_t grad_weight,
+                                    diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t input,
+                                    diopiConstTensorHandle_t weight, diopiConstTensorHandle_t running_mean, diopiConstTensorHandle_t running_var,
+                                    diopiConstTensorHandle_t save_mean, diopiConstTensorHandle_t save_invstd, bool training, double eps) {
+    return guard(__func__, [&] {
+        TensorView xv = batched(input, "input"), gov = view(grad_output, "grad_output");
+        needFloat(gov, "grad_output");
+        checkSameShape(gov, xv, "grad_output", "input");
+        CPU_CHECK(!training || (save_mean && save_invstd), "training mode needs save_mean and save_invstd");
+        CPU_CHECK(training || (running_mean && running_var), "evaluation mode (training=false) needs running_mean and running_var");
+        NCL x = toNCL(ctx, xv), g = toNCL(ctx, gov);
+        const int64_t C = x.C, M = x.N * x.L;
+        std::vector<float> w = vecOf(ctx, weight, C, "weight", 1.0f);
+        std::vector<double> mean(C), invstd(C);
+        if (training) {
+            std::vector<float> sm = vecOf(ctx, save_mean, C, "save_mean", 0.0f), si = vecOf(ctx, save_invstd, C, "save_invstd", 1.0f);
+            for (int64_t c = 0; c < C; ++c) {
+                mean[c] = sm[c];
+                invstd[c] = si[c];
+            }
+        } else {
+            std::vector<float> rm = vecOf(ctx, running_mean, C, "running_mean", 0.0f), rv = vecOf(ctx, running_var, C, "running_var", 1.0f);
+            for (int64_t c = 0; c < C; ++c) {
+                mean[c] = rm[c];
+                invstd[c] = 1.0 / std::sqrt(double(rv[c]) + eps);
+            }
+        }
+        std::vector<double> sdy = channelSums(g, [&](int64_t, int64_t, int64_t i) { return g.data()[i]; });
+        std::vector<double> sdx = channelSums(g, [&](int64_t, int64_t c, int64_t i) { return double(g.data()[i]) * (x.data()[i] - mean[c]); });
+        if (grad_input) {
+            TensorView gi = view(grad_input, "grad_input");
+            needFloat(gi, "grad_input");
+            checkSameShape(gi, xv, "grad_input", "input");
+            TensorView r = resultBuffer(ctx, gi, x.moved, 1);
+            std::vector<float> a(C), k(C), bb(C), mu(C);
+            for (int64_t c = 0; c < C; ++c) {
+                mu[c] = float(mean[c]);
+                a[c] = float(invstd[c] * w[c]);
+                if (training && M > 0) {
+                    k[c] = float(invstd[c] * invstd[c] * sdx[c] / M);
+                    bb[c] = float(sdy[c] / M);
+                }
+            }
+            if (training) channelMap(x, r.ptr<float>(), [&](int64_t, int64_t c, int64_t i) { return (g.data()[i] - bb[c] - (x.data()[i] - mu[c]) * k[c]) * a[c]; });
+            else channelMap(x, r.ptr<float>(), [&](int64_t, int64_t c, int64_t i) { return g.data()[i] * a[c]; });
+            storeNCL(gi, r);
+        }
+        if (grad_weight) {
+            std::vector<double> gw(C);
+            for (int64_t c = 0; c < C; ++c) gw[c] = sdx[c] * invstd[c];
+            storeVec(ctx, grad_weight, gw, "grad_weight");
+        }
+        if (grad_bias) storeVec(ctx, grad_bias, sdy, "grad_bias");
+    });
+}
+
+diopiError_t diopiBatchNormStats(diopiContextHandle_t ctx, diopiTensorHandle_t mean, diopiTensorHandle_t invstd, diopiConstTensorHandle_t input,
+                                 double eps) {
+    return guard(__func__, [&] {
+        NCL x = toNCL(ctx, batched(input, "input"));
+        const int64_t C = x.C, M = x.N * x.L;
+        std::vector<double> s = channelSums(x, [&](int64_t, int64_t, int64_t i) { return x.data()[i]; }), mu(C), is(C);
+        for (int64_t c = 0; c < C; ++c) mu[c] = s[c] / M;
+        std::vector<double> q = channelSums(x, [&](int64_t, int64_t c, int64_t i) {
+            double d = x.data()[i] - mu[c];
+            return d * d;
+        });
+        for (int64_t c = 0; c < C; ++c) is[c] = 1.0 / std::sqrt(q[c] / M + eps);
+        storeVec(ctx, mean, mu, "mean");
+        storeVec(ctx, invstd, is, "invstd");
+    });
+}
+
+// mean = sum_k n_k mean_k / sum n; var = sum_k n_k (1/invstd_k^2 - eps + (mean_k - mean)^2) / sum n.
+diopiError_t diopiBatchNormGatherStatsWithCounts(diopiContextHandle_t ctx, diopiTensorHandle_t mean, diopiTensorHandle_t invstd,
+                                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t mean_all, diopiConstTensorHandle_t invstd_all,
+                                                 diopiTensorHandle_t running_mean, diopiTensorHandle_t running_var, float momentum, float eps,
+                                                 diopiConstTensorHandle_t counts) {
+    return guard(__func__, [&] {
+        batched(input, "input");
+        TensorView ma = view(mean_all, "mean_all"), ia = view(invstd_all, "invstd_all"), cn = view(counts, "counts");
+        needFloat(ma, "mean_all");
+        needFloat(ia, "invstd_all");
+        CPU_CHECK(ma.dim() == 2 && ia.shape == ma.shape, "mean_all and invstd_all must be 2-D (world, C) of the same shape");
+        const int64_t W = ma.shape[0], C = ma.shape[1];
+        CPU_CHECK(cn.dim() == 1 && cn.shape[0] == W, "counts must be 1-D with one entry per row of mean_all");
+        TensorView m = contiguousAs(ctx, ma, diopi_dtype_float32), iv = contiguousAs(ctx, ia, diopi_dtype_float32);
+        TensorView n = contiguousAs(ctx, cn, diopi_dtype_float32);
+        double total = 0;
+        for (int64_t k = 0; k < W; ++k) total += n.ptr<float>()[k];
+        std::vector<double> mu(C, 0.0), var(C, 0.0), is(C);
+        const double e = eps, mom = momentum;
+        for (int64_t c = 0; c < C; ++c) {
+            for (int64_t k = 0; k < W; ++k) mu[c] += double(n.ptr<float>()[k]) * m.ptr<float>()[k * C + c];
+            mu[c] /= total;
+            for (int64_t k = 0; k < W; ++k) {
+                double i = iv.ptr<float>()[k * C + c], d = m.ptr<float>()[k * C + c] - mu[c];
+                var[c] += double(n.ptr<float>()[k]) * (1.0 / (i * i) - e + d * d);
+            }
+            var[c] /= total;
+            is[c] = 1.0 / std::sqrt(var[c] + e);
+        }
+        storeVec(ctx, mean, mu, "mean");
+        storeVec(ctx, invstd, is, "invstd");
+        if (running_mean) {
+            std::vector<float> rm = vecOf(ctx, running_mean, C, "running_mean", 0.0f);
+            std::vector<double> r(C);
+            for (int64_t c = 0; c < C; ++c) r[c] = rm[c] * (1 - mom) + mu[c] * mom;
+            storeVec(ctx, running_mean, r, "running_mean");
+        }
+        if (running_var) {
+            std::vector<float> rv = vecOf(ctx, running_var, C, "running_var", 0.0f);
+            std::vector<double> r(C);
+            for (int64_t c = 0; c < C; ++c) r[c] = rv[c] * (1 - mom) + var[c] * total / (total - 1) * mom;
+            storeVec(ctx, running_var, r, "running_var");
+        }
+    });
+}
+
+diopiError_t diopiBatchNormElemt(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight,
+                                 diopiConstTensorHandle_t bias, diopiConstTensorHandle_t mean, diopiConstTensorHandle_t invstd, float eps) {
+    return guard(__func__, [&] {
+        (void)eps;  // invstd already includes it
+        TensorView xv = batched(input, "input"), ov = view(out, "out");
+        needFloat(ov, "out");
+        checkSameShape(ov, xv, "out", "input");
+        CPU_CHECK(mean && invstd, "mean and invstd are required");
+        NCL x = toNCL(ctx, xv);
+        const int64_t C = x.C;
+        std::vector<float> w = vecOf(ctx, weight, C, "weight", 1.0f), b = vecOf(ctx, bias, C, "bias", 0.0f);
+        std::vector<float> mu = vecOf(ctx, mean, C, "mean", 0.0f), is = vecOf(ctx, invstd, C, "invstd", 1.0f);
+        TensorView y = resultBuffer(ctx, ov, x.moved, 1);
+        channelMap(x, y.ptr<float>(), [&](int64_t, int64_t c, int64_t i) { return (x.data()[i] - mu[c]) * is[c] * w[c] + b[c]; });
+        storeNCL(ov, y);
+    });
+}
+
+diopiError_t diopiBatchNormBackwardReduce(diopiContextHandle_t ctx, diopiTensorHandle_t sum_dy, diopiTensorHandle_t sum_dy_xmu,
+                                          diopiTensorHandle_t grad_weight, diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_out,
+                                          diopiConstTensorHandle_t input, diopiConstTensorHandle_t mean, diopiConstTensorHandle_t invstd,
+                                          diopiConstTensorHandle_t weight, bool input_g, bool weight_g, bool bias_g) {
+    return guard(__func__, [&] {
+        (void)weight;  // the reductions do not involve the scale
+        TensorView xv = batched(input, "input"), gv = view(grad_out, "grad_out");
+        needFloat(gv, "grad_out");
+        checkSameShape(gv, xv, "grad_out", "input");
+        NCL x = toNCL(ctx, xv), g = toNCL(ctx, gv);
+        const int64_t C = x.C;
+        std::vector<float> mu = vecOf(ctx, mean, C, "mean", 0.0f);
+        CPU_CHECK(mean, "mean is NULL");
+        std::vector<double> sdy = channelSums(g, [&](int64_t, int64_t, int64_t i) { return g.data()[i]; });
+        std::vector<double> sdx = channelSums(g, [&](int64_t, int64_t c, int64_t i) { return double(g.data()[i]) * (x.data()[i] - mu[c]); });
+        if (input_g) {
+            if (sum_dy) storeVec(ctx, sum_dy, sdy, "sum_dy");
+            if (sum_dy_xmu) storeVec(ctx, sum_dy_xmu, sdx, "sum_dy_xmu");
+        }
+        if (weight_g && grad_weight) {
+            CPU_CHECK(invstd, "invstd is NULL");
+            std::vector<float> is = vecOf(ctx, invstd, C, "invstd", 1.0f);
+            std::vector<double> gw(C);
+            for (int64_t c = 0; c < C; ++c) gw[c] = sdx[c] * is[c];
+            storeVec(ctx, grad_weight, gw, "grad_weight");
+        }
+        if (bias_g && grad_bias) storeVec(ctx, grad_bias, sdy, "grad_bias");
+    });
+}
+
+diopiError_t diopiBatchNormBackwardElemt(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_out,
+                                         diopiConstTensorHandle_t input, diopiConstTensorHandle_t mean, diopiConstTensorHandle_t invstd,
+                                         diopiConstTensorHandle_t weight, diopiConstTensorHandle_t sum_dy, diopiConstTensorHandle_t sum_dy_xmu,
+                                         diopiConstTensorHandle_t count) {
+    return guard(__func__, [&] {
+        TensorView xv = batched(input, "input"), gv = view(grad_out, "grad_out"), giv = view(grad_input, "grad_input");
+        needFloat(gv, "grad_out");
+        needFloat(giv, "grad_input");
+        checkSameShape(gv, xv, "grad_out", "input");
+        checkSameShape(giv, xv, "grad_input", "input");
+        CPU_CHECK(mean && invstd && sum_dy && sum_dy_xmu, "mean, invstd, sum_dy and sum_dy_xmu are required");
+        TensorView cv = view(count, "count");
+        if (!isFloatingDtype(cv.dtype) && !isIntegralDtype(cv.dtype))
+            failCode(diopiDtypeNotSupported, "count must be an integer or floating-point tensor, got ", dtypeName(cv.dtype));
+        TensorView cd = contiguousAs(ctx, cv, diopi_dtype_float64);
+        double total = 0;
+        for (int64_t k = 0; k < cd.numel; ++k) total += cd.ptr<double>()[k];
+        NCL x = toNCL(ctx, xv), g = toNCL(ctx, gv);
+        const int64_t C = x.C;
+        std::vector<float> mu = vecOf(ctx, mean, C, "mean", 0.0f), is = vecOf(ctx, invstd, C, "invstd", 1.0f), w = vecOf(ctx, weight, C, "weight", 1.0f);
+        std::vector<float> sd = vecOf(ctx, sum_dy, C, "sum_dy", 0.0f), sdx = vecOf(ctx, sum_dy_xmu, C, "sum_dy_xmu", 0.0f);
+        std::vector<float> a(C), k(C), bb(C);
+        for (int64_t c = 0; c < C; ++c) {
+            a[c] = is[c] * w[c];
+            k[c] = float(double(is[c]) * is[c] * sdx[c] / total);
+            bb[c] = float(sd[c] / total);
+        }
+        TensorView r = resultBuffer(ctx, giv, x.moved, 1);
+        channelMap(x, r.ptr<float>(), [&](int64_t, int64_t c, int64_t i) { return (g.data()[i] - bb[c] - (x.data()[i] - mu[c]) * k[c]) * a[c]; });
+        storeNCL(giv, r);
+    });
+}
+
+// ================================================================ layer norm
+namespace {
+
+/// input seen as rows x K with K = prod(shape[axis:]).
+void layerNormForward(diopiContextHandle_t ctx, const TensorView& xv, const TensorView& ov, diopiConstTensorHandle_t weight,
+                      diopiConstTensorHandle_t bias, int64_t axis, double eps, diopiTensorHandle_t meanOut, diopiTensorHandle_t rstdOut,
+                      diopiTensorHandle_t varOut) {
+    needFloat(ov, "out");
+    checkSameShape(ov, xv, "out", "input");
+    Shape ns(xv.shape.begin() + axis, xv.shape.end());
+    const int64_t K = shapeNumel(ns), R = K ? xv.numel / K : shapeNumel(Shape(xv.shape.begin(), xv.shape.begin() + axis));
+    std::vector<float> w = vecOf(ctx, weight, K, "weight", 1.0f, &ns), b = vecOf(ctx, bias, K, "bias", 0.0f, &ns);
+    TensorView x = contiguousAs(ctx, xv, diopi_dtype_float32);
+    std::vector<double> mean, var;
+    blockStats(x.ptr<float>(), R, K, mean, var);
+    std::vector<double> rstd(R);
+    for (int64_t r = 0; r < R; ++r) rstd[r] = 1.0 / std::sqrt(var[r] + eps);
+    TensorView y = resultBuffer(ctx, ov, xv.shape, 1);
+    const float* xp = x.ptr<float>();
+    float* yp = y.ptr<float>();
+    parallelFor(R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t rb, int64_t re) {
+        for (int64_t r = rb; r < re; ++r) {
+            const float m = float(mean[r]), s = float(rstd[r]);
+            for (int64_t k = 0; k < K; ++k) yp[r * K + k] = (xp[r * K + k] - m) * s * w[k] + b[k];
+        }
+    });
+    storeNCL(ov, y);
+    if (meanOut) storeVec(ctx, meanOut, mean, "mean");
+    if (rstdOut) storeVec(ctx, rstdOut, rstd, "rstd");
+    if (varOut) storeVec(ctx, varOut, var, "running_var");
+}
+
+/// grad_input = rstd * (g - mean(g) - xhat * mean(g * xhat)) per row with g = dy * w;
+/// grad_weight = sum over rows of dy * xhat, grad_bias = sum over rows of dy.
+void layerNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gradInput, diopiTensorHandle_t gradWeight, diopiTensorHandle_t gradBias,
+                       const TensorView& gov, const TensorView& xv, diopiConstTensorHandle_t weight, const std::vector<float>& mean,
+                       const std::vector<float>& rstd, int64_t axis) {
+    needFloat(gov, "grad_output");
+    checkSameShape(gov, xv, "grad_output", "input");
+    Shape ns(xv.shape.begin() + axis, xv.shape.end());
+    const int64_t K = shapeNumel(ns), R = (int64_t)mean.size();
+    std::vector<float> w = vecOf(ctx, weight, K, "weight", 1.0f, &ns);
+    TensorView x = contiguousAs(ctx, xv, diopi_dtype_float32), g = contiguousAs(ctx, gov, diopi_dtype_float32);
+    const float *xp = x.ptr<float>(), *gp = g.ptr<float>();
+    if (gradInput) {
+        TensorView giv = view(gradInput, "grad_input");
+        needFloat(giv, "grad_input");
+        checkSameShape(giv, xv, "grad_input", "input");
+        TensorView r = resultBuffer(ctx, giv, xv.shape, 1);
+        float* rp = r.ptr<float>();
+        parallelFor(R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t rb, int64_t re) {
+            for (int64_t row = rb; row < re; ++row) {
+                const float m = mean[row], s = rstd[row];
+                const float *xr = xp + row * K, *gr = gp + row * K;
+                const float* wp = w.data();
+                const double sg = laneSum(K, [=](int64_t k) { return gr[k] * wp[k]; });
+                const double sgx = laneSum(K, [=](int64_t k) { return gr[k] * wp[k] * ((xr[k] - m) * s); });
+                const float a = float(sg / K), c = float(sgx / K);
+                for (int64_t k = 0; k < K; ++k) rp[row * K + k] = s * (gr[k] * w[k] - a - (xr[k] - m) * s * c);
+            }
+        });
+        storeNCL(giv, r);
+    }
+    if (gradWeight || gradBias) {
+        std::vector<double> gw(K, 0.0), gb(K, 0.0);
+        parallelFor(K, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, R)), [&](int64_t kb, int64_t ke) {
+            for (int64_t row = 0; row < R; ++row) {
+                const float m = mean[row], s = rstd[row];
+                for (int64_t k = kb; k < ke; ++k) {
+                    double d = gp[row * K + k];
+                    gw[k] += d * (xp[row * K + k] - m) * s;
+                    gb[k] += d;
+                }
+            }
+        });
+        if (gradWeight) storeVec(ctx, gradWeight, gw, "grad_weight");
+        if (gradBias) storeVec(ctx, gradBias, gb, "grad_bias");
+    }
+}
+
+int64_t rowsBefore(const TensorView& x, int64_t axis) { return shapeNumel(Shape(x.shape.begin(), x.shape.begin() + axis)); }
+
+}  // namespace
+
+diopiError_t diopiLayerNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t save_mean, diopiTensorHandle_t save_invstd,
+                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias,
+                            diopiSize_t normalized_shape, double eps) {
+    return guard(__func__, [&] {
+        TensorView x = view(input, "input");
+        needFloat(x, "input");
+        Shape ns = toShape(normalized_shape);
+        CPU_CHECK(!ns.empty() && (int64_t)ns.size() <= x.dim(), "normalized_shape must have 1 to input.dim() entries");
+        int64_t axis = x.dim() - (int64_t)ns.size();
+        CPU_CHECK(Shape(x.shape.begin() + axis, x.shape.end()) == ns, "normalized_shape ", shapeStr(ns), " does not match the trailing dims of ",
+                  shapeStr(x.shape));
+        layerNormForward(ctx, x, view(out, "out"), weight, bias, axis, eps, save_mean, save_invstd, nullptr);
+    });
+}
+
+diopiError_t diopiLayerNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiTensorHandle_t grad_weight,
+                                    diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t input,
+                                    diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, diopiConstTensorHandle_t mean,
+                                    diopiConstTensorHandle_t rstd, diopiSize_t normalized_shape) {
+    return guard(__func__, [&] {
+        (void)bias;  // the gradient does not depend on the shift
+        TensorView x = view(input, "input");
+        needFloat(x, "input");
+        Shape ns = toShape(normalized_shape);
+        CPU_CHECK(!ns.empty() && (int64_t)ns.size() <= x.dim(), "normalized_shape must have 1 to input.dim() entries");
+        int64_t axis = x.dim() - (int64_t)ns.size();
+        CPU_CHECK(Shape(x.shape.begin() + axis, x.shape.end()) == ns, "normalized_shape ", shapeStr(ns), " does not match the trailing dims of ",
+                  shapeStr(x.shape));
+        const int64_t R = rowsBefore(x, axis);
+        std::vector<float> mu = statOf(ctx, mean, R, "mean"), rs = statOf(ctx, rstd, R, "rstd");
+        layerNormBackward(ctx, grad_input, grad_weight, grad_bias, view(grad_output, "grad_output"), x, weight, mu, rs, axis);
+    });
+}
+
+// running_var receives the biased variance of each slice.
+diopiError_t diopiLayerNormGB(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t running_mean, diopiTensorHandle_t running_var,
+                              diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, const double eps,
+                              const int64_t begin_norm_axis) {
+    return guard(__func__, [&] {
+        TensorView x = view(input, "input");
+        needFloat(x, "input");
+        CPU_CHECK(x.dim() >= 1, "input must have at least 1 dim");
+        int64_t axis = wrapAxis(begin_norm_axis, x.dim(), "begin_norm_axis");
+        layerNormForward(ctx, x, view(out, "out"), weight, bias, axis, eps, running_mean, nullptr, running_var);
+    });
+}
+
+// running_std is sqrt(var + eps) of each slice (the backward takes no eps).
+diopiError_t diopiLayerNormGBBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiTensorHandle_t grad_weight,
+                                      diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t input,
+                                      diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, diopiConstTensorHandle_t running_mean,
+                                      diopiConstTensorHandle_t running_std, const int64_t begin_norm_axis) {
+    return guard(__func__, [&] {
+        (void)bias;
+        TensorView x = view(input, "input");
+        needFloat(x, "input");
+        CPU_CHECK(x.dim() >= 1, "input must have at least 1 dim");
+        int64_t axis = wrapAxis(begin_norm_axis, x.dim(), "begin_norm_axis");
+        const int64_t R = rowsBefore(x, axis);
+        std::vector<float> mu = statOf(ctx, running_mean, R, "running_mean"), sd = statOf(ctx, running_std, R, "running_std");
+        for (float& v : sd) v = 1.0f / v;
+        layerNormBackward(ctx, grad_input, grad_weight, grad_bias, view(grad_output, "grad_output"), x, weight, mu, sd, axis);
+    });
+}
+
+// ================================================================ group norm
+namespace {
+void checkGroups(int64_t C, int64_t G) {
+    CPU_CHECK(G > 0 && C % G == 0, "num_groups must be positive and divide C=", C, ", got ", G);
+}
+}  // namespace
+
+diopiError_t diopiGroupNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t save_mean, diopiTensorHandle_t save_invstd,
+                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, int64_t num_groups,
+                            double eps) {
+    return guard(__func__, [&] {
+        TensorView xv = batched(input, "input"), ov = view(out, "out");
+        needFloat(ov, "out");
+        checkSameShape(ov, xv, "out", "input");
+        NCL x = toNCL(ctx, xv);
+        const int64_t N = x.N, C = x.C, G = num_groups;
+        checkGroups(C, G);
+        const int64_t D = C / G, len = D * x.L;
+        std::vector<float> w = vecOf(ctx, weight, C, "weight", 1.0f), b = vecOf(ctx, bias, C, "bias", 0.0f);
+        std::vector<double> mean, var;
+        blockStats(x.data(), N * G, len, mean, var);
+        std::vector<double> rstd(N * G);
+        for (int64_t i = 0; i < N * G; ++i) rstd[i] = 1.0 / std::sqrt(var[i] + eps);
+        // Per (n, c) row: y = x * scale + shift.
+        std::vector<float> sc(N * C), sh(N * C);
+        for (int64_t r = 0; r < N * C; ++r) {
+            const int64_t c = r % C, grp = (r / C) * G + c / D;
+            sc[r] = float(rstd[grp] * w[c]);
+            sh[r] = float(b[c] - mean[grp] * rstd[grp] * w[c]);
+        }
+        TensorView y = resultBuffer(ctx, ov, x.moved, 1);
+        channelMap(x, y.ptr<float>(), [&](int64_t r, int64_t, int64_t i) { return x.data()[i] * sc[r] + sh[r]; });
+        storeNCL(ov, y);
+        if (save_mean) storeVec(ctx, save_mean, mean, "save_mean");
+        if (save_invstd) storeVec(ctx, save_invstd, rstd, "save_invstd");
+    });
+}
+
+diopiError_t diopiGroupNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiTensorHandle_t grad_weight,
+                                    diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t input,
+                                    diopiConstTensorHandle_t weight, diopiConstTensorHandle_t mean, diopiConstTensorHandle_t rstd, int64_t num_groups) {
+    return guard(__func__, [&] {
+        TensorView xv = batched(input, "input"), gov = view(grad_output, "grad_output");
+        needFloat(gov, "grad_output");
+        checkSameShape(gov, xv, "grad_output", "input");
+        NCL x = toNCL(ctx, xv), g = toNCL(ctx, gov);
+        const int64_t N = x.N, C = x.C, G = num_groups, L = x.L;
+        checkGroups(C, G);
+        const int64_t D = C / G, len = D * L;
+        std::vector<float> w = vecOf(ctx, weight, C, "weight", 1.0f);
+        std::vector<float> mu = statOf(ctx, mean, N * G, "mean"), rs = statOf(ctx, rstd, N * G, "rstd");
+        const float *xp = x.data(), *gp = g.data();
+        if (grad_input) {
+            TensorView giv = view(grad_input, "grad_input");
+            needFloat(giv, "grad_input");
+            checkSameShape(giv, xv, "grad_input", "input");
+            TensorView r = resultBuffer(ctx, giv, x.moved, 1);
+            float* rp = r.ptr<float>();
+            parallelFor(N * G, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, len)), [&](int64_t b, int64_t e) {
+                for (int64_t ng = b; ng < e; ++ng) {
+                    const int64_t g0 = ng % G, off = ng * len;
+                    const float m = mu[ng], s = rs[ng];
+                    // The group is D channels of L values; channel d has weight w[g0 * D + d].
+                    double sg = 0, sgx = 0;
+                    for (int64_t d = 0; d < D; ++d) {
+                        const float wc = w[g0 * D + d];
+                        const float *gq = gp + off + d * L, *xq = xp + off + d * L;
+                        sg += laneSum(L, [=](int64_t l) { return gq[l] * wc; });
+                        sgx += laneSum(L, [=](int64_t l) { return gq[l] * wc * ((xq[l] - m) * s); });
+                    }
+                    const float a = len ? float(sg / len) : 0.0f, c = len ? float(sgx / len) : 0.0f;
+                    for (int64_t d = 0; d < D; ++d) {
+                        const float wc = w[g0 * D + d];
+                        const int64_t o = off + d * L;
+                        for (int64_t l = 0; l < L; ++l) rp[o + l] = s * (gp[o + l] * wc - a - (xp[o + l] - m) * s * c);
+                    }
+                }
+            });
+            storeNCL(giv, r);
+        }
+        if (grad_weight) {
+            std::vector<double> gw = channelSums(x, [&](int64_t n, int64_t c, int64_t i) {
+                const int64_t grp = n * G + c / D;
+                return gp[i] * (xp[i] - mu[grp]) * rs[grp];
+            });
+            storeVec(ctx, grad_weight, gw, "grad_weight");
+        }
+        if (grad_bias) storeVec(ctx, grad_bias, channelSums(g, [&](int64_t, int64_t, int64_t i) { return gp[i]; }), "grad_bias");
+    });
+}
+
+// ================================================================ instance norm
+diopiError_t diopiInstanceNorm(diopiContextHandle_t ctx, diopiTensorHandle_t output, diopiConstTensorHandle_t input, const int64_t axis,
+                               diopiConstTensorHandle_t scale, diopiConstTensorHandle_t bias, const double eps) {
+    return guard(__func__, [&] {
+        TensorView xv = batched(input, "input"), ov = view(output, "output");
+        needFloat(ov, "output");
+        checkSameShape(ov, xv, "output", "input");
+        int64_t ax = wrapAxis(axis, xv.dim(), "axis");
+        CPU_CHECK(ax != 0, "axis must name the channel dim; dim 0 is the batch dim");
+        NCL x = toNCL(ctx, xv, ax);
+        const int64_t C = x.C;
+        std::vector<float> w = vecOf(ctx, scale, C, "scale", 1.0f), b = vecOf(ctx, bias, C, "bias", 0.0f);
+        std::vector<double> mean, var;
+        blockStats(x.data(), x.N * C, x.L, mean, var);
+        std::vector<float> sc(x.N * C), sh(x.N * C);
+        for (int64_t r = 0; r < x.N * C; ++r) {
+            const double is = 1.0 / std::sqrt(var[r] + eps);
+            sc[r] = float(is * w[r % C]);
+            sh[r] = float(b[r % C] - mean[r] * is * w[r % C]);
+        }
+        TensorView y = resultBuffer(ctx, ov, x.moved, ax);
+        channelMap(x, y.ptr<float>(), [&](int64_t r, int64_t, int64_t i) { return x.data()[i] * sc[r] + sh[r]; });
+        storeNCL(ov, y, ax);
+    });
+}
+
+diopiError_t diopiInstanceNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiTensorHandle_t grad_scale,
+                                       diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t input,
+                                       diopiConstTensorHandle_t scale, diopiConstTensorHandle_t bias, const int64_t axis, const double eps) {
+    return guard(__func__, [&] {
+        (void)bias;
+        TensorView xv = batched(input, "input"), gov = view(grad_output, "grad_output");
+        needFloat(gov, "grad_output");
+        checkSameShape(gov, xv, "grad_output", "input");
+        int64_t ax = wrapAxis(axis, xv.dim(), "axis");
+        CPU_CHECK(ax != 0, "axis must name the channel dim; dim 0 is the batch dim");
+        NCL x = toNCL(ctx, xv, ax), g = toNCL(ctx, gov, ax);
+        const int64_t C = x.C, L = x.L, R = x.N * C;
+        std::vector<float> w = vecOf(ctx, scale, C, "scale", 1.0f);
+        std::vector<double> mean, var;
+        blockStats(x.data(), R, L, mean, var);
+        std::vector<float> mu(R), rs(R);
+        for (int64_t r = 0; r < R; ++r) {
+            mu[r] = float(mean[r]);
+            rs[r] = float(1.0 / std::sqrt(var[r] + eps));
+        }
+        const float *xp = x.data(), *gp = g.data();
+        if (grad_input) {
+            TensorView giv = view(grad_input, "grad_input");
+            needFloat(giv, "grad_input");
+            checkSameShape(giv, xv, "grad_input", "input");
+            TensorView out = resultBuffer(ctx, giv, x.moved, ax);
+            float* op = out.ptr<float>();
+            parallelFor(R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, L)), [&](int64_t b, int64_t e) {
+                for (int64_t r = b; r < e; ++r) {
+                    const float wc = w[r % C], m = mu[r], s = rs[r];
+                    const int64_t off = r * L;
+                    const float *gq = gp + off, *xq = xp + off;
+                    const double sg = laneSum(L, [=](int64_t l) { return gq[l] * wc; });
+                    const double sgx = laneSum(L, [=](int64_t l) { return gq[l] * wc * ((xq[l] - m) * s); });
+                    const float a = L ? float(sg / L) : 0.0f, c = L ? float(sgx / L) : 0.0f;
+                    for (int64_t l = 0; l < L; ++l) op[off + l] = s * (gp[off + l] * wc - a - (xp[off + l] - m) * s * c);
+                }
+            });
+            storeNCL(giv, out, ax);
+        }
+        if (grad_scale)
+            storeVec(ctx, grad_scale,
+                     channelSums(x, [&](int64_t n, int64_t c, int64_t i) { return gp[i] * (xp[i] - mu[n * C + c]) * rs[n * C + c]; }), "grad_scale");
+        if (grad_bias) storeVec(ctx, grad_bias, channelSums(g, [&](int64_t, int64_t, int64_t i) { return gp[i]; }), "grad_bias");
+    });
+}
+
+// ================================================================ Lp normalize
+namespace {
+
+/// Input with dim `axis` moved last, dense float32, as rows x K.
+struct Lines {
+    TensorView dense;
+    Shape moved;
+    int64_t rows = 1, K = 1, axis = 0;
+};
+
+TensorView moveAxisLast(const TensorView& t, int64_t axis) {
+    if (t.dim() == 0 || axis == t.dim() - 1) return t;
+    Shape sh, st;
+    for (int64_t d = 0; d < t.dim(); ++d)
+        if (d != axis) {
+            sh.push_back(t.shape[d]);
+            st.push_back(t.strides[d]);
+        }
+    sh.push_back(t.shape[axis]);
+    st.push_back(t.strides[axis]);
+    return t.restrided(sh, st);
+}
+
+Lines toLines(diopiContextHandle_t ctx, const TensorView& x, int64_t axis) {
+    Lines l;
+    l.axis = axis;
+    TensorView m = moveAxisLast(x, axis);
+    l.dense = contiguousAs(ctx, m, diopi_dtype_float32);
+    l.moved = m.shape;
+    l.K = x.dim() ? x.shape[axis] : 1;
+    l.rows = l.K ? x.numel / l.K : 0;
+    return l;
+}
+
+double lineNorm(const float* x, int64_t K, double p) {
+    if (std::isinf(p)) {
+        double r = p > 0 ? 0.0 : INFINITY;
+        for (int64_t k = 0; k < K; ++k) r = p > 0 ? std::max(r, double(std::fabs(x[k]))) : std::min(r, double(std::fabs(x[k])));
+        return r;
+    }
+    double acc = 0;
+    if (p == 0) {
+        for (int64_t k = 0; k < K; ++k) acc += x[k] != 0;
+        return acc;
+    }
+    if (p == 1) return laneSum(K, [x](int64_t k) { return std::fabs(x[k]); });
+    if (p == 2) return std::sqrt(laneSum(K, [x](int64_t k) { return x[k] * x[k]; }));
+    for (int64_t k = 0; k < K; ++k) acc += std::pow(std::fabs(double(x[k])), p);
+    return std::pow(acc, 1.0 / p);
+}
+
+double sgn(double v) { return v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0); }
+
+}  // namespace
+
+diopiError_t diopiNormalize(diopiContextHandle_t ctx, diopiTensorHandle_t output, diopiConstTensorHandle_t input, const float p, const int64_t axis,
+                            const double eps) {
+    return guard(__func__, [&] {
+        TensorView xv = view(input, "input"), ov = view(output, "output");
+        needFloat(xv, "input");
+        needFloat(ov, "output");
+        checkSameShape(ov, xv, "output", "input");
+        CPU_CHECK(!std::isnan(p), "p is NaN");
+        int64_t ax = wrapAxis(axis, std::max<int64_t>(xv.dim(), 1), "axis");
+        Lines l = toLines(ctx, xv, ax);
+        TensorView y = newTensor(ctx, l.moved, diopi_dtype_float32);
+        const float* xp = l.dense.ptr<float>();
+        float* yp = y.ptr<float>();
+        const int64_t K = l.K;
+        parallelFor(l.rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t b, int64_t e) {
+            for (int64_t r = b; r < e; ++r) {
+                const double den = std::max(lineNorm(xp + r * K, K, p), eps);
+                const float inv = float(1.0 / den);
+                for (int64_t k = 0; k < K; ++k) yp[r * K + k] = xp[r * K + k] * inv;
+            }
+        });
+        copyCast(moveAxisLast(ov, ax), y);
+    });
+}
+
+// y = x / max(n, eps): dx = g / den - [n >= eps] * sum(g * x) / den^2 * dn/dx.
+diopiError_t diopiNormalizeBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
+                                    diopiConstTensorHandle_t input, const float p, const int64_t axis, const double eps) {
+    return guard(__func__, [&] {
+        TensorView xv = view(input, "input"), gov = view(grad_output, "grad_output"), giv = view(grad_input, "grad_input");
+        needFloat(xv, "input");
+        needFloat(gov, "grad_output");
+        needFloat(giv, "grad_input");
+        checkSameShape(gov, xv, "grad_output", "input");
+        checkSameShape(giv, xv, "grad_input", "input");
+        CPU_CHECK(!std::isnan(p), "p is NaN");
+        int64_t ax = wrapAxis(axis, std::max<int64_t>(xv.dim(), 1), "axis");
+        Lines lx = toLines(ctx, xv, ax), lg = toLines(ctx, gov, ax);
+        TensorView r = newTensor(ctx, lx.moved, diopi_dtype_float32);
+        const float *xp = lx.dense.ptr<float>(), *gp = lg.dense.ptr<float>();
+        float* rp = r.ptr<float>();
+        const int64_t K = lx.K;
+        const double pd = p;
+        parallelFor(lx.rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t b, int64_t e) {
+            for (int64_t row = b; row < e; ++row) {
+                const float *x = xp + row * K, *g = gp + row * K;
+                float* o = rp + row * K;
+                const double n = lineNorm(x, K, pd), den = std::max(n, eps);
+                const double sgx = laneSum(K, [=](int64_t k) { return g[k] * x[k]; });
+                double coeff = n < eps ? 0.0 : sgx / (den * den);
+                int64_t hits = 0;
+                if (std::isinf(pd))
+                    for (int64_t k = 0; k < K; ++k) hits += std::fabs(x[k]) == n;
+                for (int64_t k = 0; k < K; ++k) {
+                    double xi = x[k], dn;
+                    if (pd == 0) dn = 0;
+                    else if (pd == 1) dn = sgn(xi);
+                    else if (std::isinf(pd)) dn = std::fabs(xi) == n ? sgn(xi) / double(hits) : 0.0;
+                    else if (pd == 2) dn = n == 0 ? 0.0 : xi / n;
+                    else dn = n == 0 ? 0.0 : xi * std::pow(std::fabs(xi), pd - 2) / std::pow(n, pd - 1);
+                    o[k] = float(g[k] / den - coeff * dn);
+                }
+            }
+        });
+        copyCast(moveAxisLast(giv, ax), r);
+    });
+}
+
+}  // namespace impl::cpu

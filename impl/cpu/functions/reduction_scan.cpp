@@ -1,0 +1,722 @@
+// Family reduction_scan: sum, mean, std, prod, norm (+ backward), amax,
+// max/min (along a dim and overall), any/all, argmax/argmin, cumsum (+ backward).
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "common/common.hpp"
+
+namespace impl::cpu {
+
+namespace {
+
+using IndexTypes = TypeList<int32_t, int64_t>;
+
+/// Accumulator of sums/products: double for floats, int64 for integers and bool.
+template <class T>
+using wide_t = std::conditional_t<is_floating_v<T>, double, int64_t>;
+
+std::vector<int64_t> dimsOf(const int64_t* dim) { return dim ? std::vector<int64_t>{*dim} : std::vector<int64_t>{}; }
+
+void checkFloat(const TensorView& t, const char* name) {
+    if (!isFloatingDtype(t.dtype)) failCode(diopiDtypeNotSupported, name, " dtype ", dtypeName(t.dtype), " is not supported (floating point only)");
+}
+
+/// True when the window is one run of contiguous elements of size `item`.
+inline bool denseWindow(const ReduceWindow& w, int64_t item) { return w.sizes.size() == 1 && w.strides[0] == item; }
+
+/// Calls g(value) for every element of the window, value converted to acc_t<T>.
+template <class T, class G>
+inline void eachValue(const char* base, const ReduceWindow& w, G&& g) {
+    using A = acc_t<T>;
+    if (denseWindow(w, sizeof(T))) {
+        const T* p = reinterpret_cast<const T*>(base);
+        const int64_t n = w.sizes[0];
+        for (int64_t k = 0; k < n; ++k) g(A(p[k]));
+    } else if (w.sizes.empty()) {
+        g(A(*reinterpret_cast<const T*>(base)));
+    } else {
+        w.each(base, [&](const char* p, int64_t) { g(A(*reinterpret_cast<const T*>(p))); });
+    }
+}
+
+/// Sum of a window, accumulated in wide_t<T>; a dense float window adds in
+/// eight float lanes per block of 256 (vectorisable) and blocks in double.
+template <class T>
+wide_t<T> windowSum(const char* base, const ReduceWindow& w) {
+    using W = wide_t<T>;
+    if constexpr (std::is_same_v<T, float>) {
+        if (denseWindow(w, sizeof(float))) {
+            const float* p = reinterpret_cast<const float*>(base);
+            const int64_t n = w.sizes[0];
+            double total = 0;
+            int64_t i = 0;
+            constexpr int64_t kBlock = 256;
+            for (; i + kBlock <= n; i += kBlock) {
+                float lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+                for (int64_t j = 0; j < kBlock; j += 8)
+                    for (int l = 0; l < 8; ++l) lane[l] += p[i + j + l];
+                total += ((double)lane[0] + lane[1]) + ((double)lane[2] + lane[3]) + ((double)lane[4] + lane[5]) + ((double)lane[6] + lane[7]);
+            }
+            for (; i < n; ++i) total += p[i];
+            return total;
+        }
+    }
+    W acc = 0;
+    eachValue<T>(base, w, [&](auto v) { acc += W(v); });
+    return acc;
+}
+
+/// Reduction output checked and seen with the keepdim shape.
+TensorView reductionOut(const TensorView& out, const TensorView& in, const std::vector<bool>& mask, const char* name) {
+    return asKeepdim(out, in, mask, name);
+}
+
+/// Fails when some output position would reduce an empty window (no identity).
+void checkNonEmptyWindow(const TensorView& in, const std::vector<bool>& mask, const char* what) {
+    Shape kept = keptShape(in, mask);
+    if (shapeNumel(kept) == 0) return;
+    for (size_t d = 0; d < mask.size(); ++d)
+        if (mask[d] && in.shape[d] == 0) fail("cannot compute ", what, " over an empty dimension (no identity)");
+}
+
+// ---------------------------------------------------------------- value reductions
+// An op is an object with init() (identity), step(acc, v) and merge(acc, acc),
+// v in acc_t<T>; written branch-free so the compiler can vectorise the lanes.
+
+/// max/min (optionally of |x|) of dense float32 data with SSE-sized vector
+/// types: a blend per element plus a NaN mask (a NaN anywhere gives NaN).
+typedef float VecF __attribute__((vector_size(16)));
+typedef int32_t VecI __attribute__((vector_size(16)));
+
+template <bool IsMax, bool Abs>
+float denseExtremeFloat(const float* p, int64_t n) {
+    const float init = IsMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+    VecF m0 = {init, init, init, init}, m1 = m0;
+    VecI nan = {0, 0, 0, 0};
+    const VecI absMask = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        VecF a, b;
+        std::memcpy(&a, p + i, sizeof a);
+        std::memcpy(&b, p + i + 4, sizeof b);
+        if (Abs) {
+            a = (VecF)((VecI)a & absMask);
+            b = (VecF)((VecI)b & absMask);
+        }
+        nan |= (a != a) | (b != b);
+        if (IsMax) {
+            m0 = a > m0 ? a : m0;
+            m1 = b > m1 ? b : m1;
+        } else {
+            m0 = a < m0 ? a : m0;
+            m1 = b < m1 ? b : m1;
+        }
+    }
+    bool anyNan = (nan[0] | nan[1] | nan[2] | nan[3]) != 0;
+    float r = init;
+    for (int l = 0; l < 4; ++l) {
+        r = IsMax ? std::max(r, std::max(m0[l], m1[l])) : std::min(r, std::min(m0[l], m1[l]));
+    }
+    for (; i < n; ++i) {
+        float v = Abs ? std::fabs(p[i]) : p[i];
+        if (v != v) anyNan = true;
+        r = IsMax ? (v > r ? v : r) : (v < r ? v : r);
+    }
+    return anyNan ? std::numeric_limits<float>::quiet_NaN() : r;
+}
+
+template <class Op, class = void>
+struct HasDenseFloat : std::false_type {};
+template <class Op>
+struct HasDenseFloat<Op, std::void_t<decltype(Op::kDenseFloat)>> : std::true_type {};
+
+/// One dense run: eight independent lanes (vectorisable), or an op's own float kernel.
+template <class T, class Op>
+auto denseAcc(const T* p, int64_t n, const Op& op) {
+    using A = acc_t<T>;
+    using Acc = decltype(op.init());
+    if constexpr (std::is_same_v<T, float> && HasDenseFloat<Op>::value) {
+        return Acc(denseExtremeFloat<Op::kIsMax, Op::kAbs>(p, n));
+    } else {
+        Acc lane[8];
+        for (auto& l : lane) l = op.init();
+        int64_t i = 0;
+        for (; i + 8 <= n; i += 8)
+            for (int l = 0; l < 8; ++l) lane[l] = op.step(lane[l], A(p[i + l]));
+        Acc r = lane[0];
+        for (int l = 1; l < 8; ++l) r = op.merge(r, lane[l]);
+        for (; i < n; ++i) r = op.step(r, A(p[i]));
+        return r;
+    }
+}
+
+/// Accumulates one window; a long dense window (a full reduction) is split
+/// across threads, partial results merged in order.
+template <class T, class Op>
+auto accWindow(const char* base, const ReduceWindow& w, const Op& op) {
+    using A = acc_t<T>;
+    using Acc = decltype(op.init());
+    if (denseWindow(w, sizeof(T))) {
+        const T* p = reinterpret_cast<const T*>(base);
+        const int64_t n = w.sizes[0];
+        constexpr int64_t kMaxChunks = 64;
+        const int64_t chunks = std::min<int64_t>(kMaxChunks, n / kParallelGrain);
+        if (chunks < 2) return denseAcc<T>(p, n, op);
+        Acc part[kMaxChunks];
+        parallelFor(chunks, 1, [&](int64_t b, int64_t e) {
+            for (int64_t c = b; c < e; ++c) part[c] = denseAcc<T>(p + n * c / chunks, n * (c + 1) / chunks - n * c / chunks, op);
+        });
+        Acc r = part[0];
+        for (int64_t c = 1; c < chunks; ++c) r = op.merge(r, part[c]);
+        return r;
+    }
+    Acc r = op.init();
+    eachValue<T>(base, w, [&](A v) { r = op.step(r, v); });
+    return r;
+}
+
+/// A contiguous input whose reduced dims form one block followed by kept
+/// dims: seen as [outer, R, inner] with inner > 1 (e.g. a sum over dim 0).
+struct ColumnPlan {
+    bool ok = false;
+    int64_t outer = 1, r = 1, inner = 1;
+};
+
+ColumnPlan columnPlan(const TensorView& in, const std::vector<bool>& mask) {
+    ColumnPlan c;
+    if (!in.isContiguous() || in.numel == 0) return c;
+    int phase = 0;  // 0: before the reduced block, 1: inside, 2: after
+    for (int64_t d = 0; d < in.dim(); ++d) {
+        const int64_t sz = in.shape[d];
+        if (sz == 1) continue;
+        if (mask[d]) {
+            if (phase == 2) return c;
+            phase = 1;
+            c.r *= sz;
+        } else if (phase == 0) {
+            c.outer *= sz;
+        } else {
+            phase = 2;
+            c.inner *= sz;
+        }
+    }
+    c.ok = phase == 2 && c.inner > 1;
+    return c;
+}
+
+/// out[pos] = fin(reduction of op over pos's window), for every kept position.
+/// `o` is the keepdim view of the output (element type O); fin must not throw.
+template <class T, class O, class Op, class Fin>
+void reduceValues(const TensorView& o, const TensorView& in, const std::vector<bool>& mask, const Op& op, Fin fin) {
+    using A = acc_t<T>;
+    using Acc = decltype(op.init());
+    ColumnPlan c = columnPlan(in, mask);
+    if (c.ok && o.isContiguous()) {
+        // Walk rows of the reduced block, updating a strip of accumulators (unit stride).
+        constexpr int64_t kStrip = 256;
+        const int64_t strips = (c.inner + kStrip - 1) / kStrip;
+        const T* x = in.ptr<T>();
+        O* out = o.ptr<O>();
+        const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, c.r * kStrip));
+        parallelFor(c.outer * strips, grain, [&](int64_t b, int64_t e) {
+            Acc acc[kStrip];
+            for (int64_t t = b; t < e; ++t) {
+                const int64_t oi = t / strips, i0 = (t % strips) * kStrip;
+                const int64_t len = std::min(kStrip, c.inner - i0);
+                for (int64_t i = 0; i < len; ++i) acc[i] = op.init();
+                const T* row = x + oi * c.r * c.inner + i0;
+                for (int64_t r = 0; r < c.r; ++r, row += c.inner)
+                    for (int64_t i = 0; i < len; ++i) acc[i] = op.step(acc[i], A(row[i]));
+                O* dst = out + oi * c.inner + i0;
+                for (int64_t i = 0; i < len; ++i) dst[i] = fin(acc[i]);
+            }
+        });
+        return;
+    }
+    reduceLoop<1>({&o}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+        *reinterpret_cast<O*>(po[0]) = fin(accWindow<T>(base, w, op));
+    });
+}
+
+template <class T>
+struct SumOp {
+    using W = wide_t<T>;
+    W init() const { return 0; }
+    W step(W a, acc_t<T> v) const { return a + W(v); }
+    W merge(W a, W b) const { return a + b; }
+};
+
+template <class T>
+struct ProdOp {
+    // Integers wrap around (unsigned arithmetic keeps it defined).
+    using W = std::conditional_t<is_floating_v<T>, double, uint64_t>;
+    W init() const { return 1; }
+    W step(W a, acc_t<T> v) const {
+        if constexpr (is_floating_v<T>) return a * double(v);
+        else return a * (uint64_t)(int64_t)v;
+    }
+    W merge(W a, W b) const { return a * b; }
+};
+
+/// max (IsMax) or min; a NaN, once met, sticks.
+template <class T, bool IsMax>
+struct ExtremeOp {
+    using A = acc_t<T>;
+    static constexpr bool kDenseFloat = true, kIsMax = IsMax, kAbs = false;
+    A init() const {
+        if constexpr (std::is_same_v<A, bool>) return !IsMax;
+        else if constexpr (std::is_floating_point_v<A>) return IsMax ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::infinity();
+        else return IsMax ? std::numeric_limits<A>::lowest() : std::numeric_limits<A>::max();
+    }
+    A step(A a, A v) const {
+        bool take = IsMax ? (v > a) : (v < a);
+        if constexpr (std::is_floating_point_v<A>) take = take || (v != v);
+        return take ? v : a;
+    }
+    A merge(A a, A b) const { return step(a, b); }
+};
+
+template <class T, bool Any>
+struct AnyAllOp {
+    bool init() const { return !Any; }
+    bool step(bool a, acc_t<T> v) const { return Any ? (a || v != acc_t<T>(0)) : (a && v != acc_t<T>(0)); }
+    bool merge(bool a, bool b) const { return Any ? (a || b) : (a && b); }
+};
+
+// ---------------------------------------------------------------- sum / mean / prod
+enum class SumKind { Sum, Mean };
+
+template <SumKind K>
+void sumLike(diopiContextHandle_t ctx, const TensorView& out, TensorView in, const std::vector<bool>& mask) {
+    if constexpr (K == SumKind::Mean) checkFloat(out, "out");
+    TensorView o = reductionOut(out, in, mask, "out");
+    // The output's dtype is the accumulation/result type (torch.sum(..., dtype=out.dtype)).
+    in = castTo(ctx, in, out.dtype);
+    const ReduceWindow win = makeWindow(in, mask);
+    const double count = (double)win.numel;
+    dispatch<NumericBoolTypes>(out.dtype, "out", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (K == SumKind::Mean) {
+            reduceValues<T, T>(o, in, mask, SumOp<T>{}, [count](wide_t<T> s) { return T(float(double(s) / count)); });
+        } else if constexpr (std::is_same_v<T, float>) {
+            // float sums: lanes of float within blocks, blocks in double (see windowSum).
+            ColumnPlan c = columnPlan(in, mask);
+            if (c.ok && o.isContiguous()) {
+                reduceValues<T, T>(o, in, mask, SumOp<T>{}, [](double s) { return float(s); });
+            } else {
+                reduceLoop<1>({&o}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+                    *reinterpret_cast<float*>(po[0]) = float(windowSum<float>(base, w));
+                });
+            }
+        } else {
+            reduceValues<T, T>(o, in, mask, SumOp<T>{}, [](wide_t<T> s) { return convert<T>(s); });
+        }
+    });
+}
+
+// ---------------------------------------------------------------- max / min
+/// True when v should replace best: strictly better, or a NaN (which wins).
+template <bool IsMax, class A>
+inline bool better(A v, A best) {
+    if constexpr (IsMax) return !(v <= best);
+    else return !(v >= best);
+}
+
+template <class A>
+inline bool isNan(A v) {
+    if constexpr (std::is_floating_point_v<A>) return std::isnan(v);
+    else return false;
+}
+
+/// Position (row-major in the window) and value of the first extreme, NaN first.
+template <bool IsMax, class T>
+inline std::pair<acc_t<T>, int64_t> windowExtreme(const char* base, const ReduceWindow& w) {
+    using A = acc_t<T>;
+    A best = A(*reinterpret_cast<const T*>(base));
+    int64_t at = 0;
+    if (isNan(best)) return {best, 0};
+    if (denseWindow(w, sizeof(T))) {
+        const T* p = reinterpret_cast<const T*>(base);
+        const int64_t n = w.sizes[0];
+        for (int64_t k = 1; k < n; ++k) {
+            A v = A(p[k]);
+            if (better<IsMax>(v, best)) {
+                best = v;
+                at = k;
+                if (isNan(v)) break;
+            }
+        }
+        return {best, at};
+    }
+    bool stop = false;
+    w.each(base, [&](const char* p, int64_t k) {
+        if (stop) return;
+        A v = A(*reinterpret_cast<const T*>(p));
+        if (better<IsMax>(v, best)) {
+            best = v;
+            at = k;
+            if (isNan(v)) stop = true;
+        }
+    });
+    return {best, at};
+}
+
+template <bool IsMax>
+void maxMinDim(diopiContextHandle_t ctx, const TensorView& values, const TensorView& indices, TensorView in, int64_t dim) {
+    auto mask = reduceMask(in, std::vector<int64_t>{dim});
+    checkNonEmptyWindow(in, mask, IsMax ? "max" : "min");
+    TensorView ov = reductionOut(values, in, mask, IsMax ? "max" : "min");
+    TensorView oi = reductionOut(indices, in, mask, IsMax ? "max_indices" : "min_indices");
+    CPU_CHECK(ov.shape == oi.shape, "values and indices shapes differ");
+    in = castTo(ctx, in, values.dtype);
+    dispatch<NumericBoolTypes>(values.dtype, IsMax ? "max" : "min", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        dispatch<IndexTypes>(indices.dtype, "indices", [&](auto itag) {
+            using I = typename decltype(itag)::type;
+            reduceLoop<2>({&ov, &oi}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+                auto r = windowExtreme<IsMax, T>(base, w);
+                *reinterpret_cast<T*>(po[0]) = T(r.first);
+                *reinterpret_cast<I*>(po[1]) = I(r.second);
+            });
+        });
+    });
+}
+
+template <bool IsMax>
+void maxMinAll(diopiContextHandle_t ctx, const TensorView& out, TensorView in) {
+    CPU_CHECK(in.numel > 0, IsMax ? "max" : "min", " of an empty tensor");
+    CPU_CHECK(out.numel == 1, "output must have one element, got shape ", shapeStr(out.shape));
+    auto mask = reduceMask(in, std::vector<int64_t>{});
+    TensorView o = reductionOut(out, in, mask, IsMax ? "max" : "min");
+    in = castTo(ctx, in, out.dtype);
+    dispatch<NumericBoolTypes>(out.dtype, IsMax ? "max" : "min", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        reduceValues<T, T>(o, in, mask, ExtremeOp<T, IsMax>{}, [](acc_t<T> v) { return T(v); });
+    });
+}
+
+template <bool IsMax>
+void argExtreme(const TensorView& out, const TensorView& in, const int64_t* dim, bool keepdim) {
+    auto mask = reduceMask(in, dimsOf(dim));
+    CPU_CHECK(in.numel > 0 || dim != nullptr, "arg", IsMax ? "max" : "min", " of an empty tensor");
+    checkNonEmptyWindow(in, mask, IsMax ? "argmax" : "argmin");
+    Shape expect = keepdim ? keptShape(in, mask) : (dim ? squeezedShape(in, mask) : Shape{});
+    CPU_CHECK(out.shape == expect || (out.numel == 1 && shapeNumel(expect) == 1), "out has shape ", shapeStr(out.shape), ", expected ",
+              shapeStr(expect));
+    TensorView o = reductionOut(out, in, mask, "out");
+    dispatch<NumericBoolTypes>(in.dtype, "input", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        dispatch<IndexTypes>(out.dtype, "out", [&](auto itag) {
+            using I = typename decltype(itag)::type;
+            reduceLoop<1>({&o}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+                *reinterpret_cast<I*>(po[0]) = I(windowExtreme<IsMax, T>(base, w).second);
+            });
+        });
+    });
+}
+
+// ---------------------------------------------------------------- any / all
+template <bool Any>
+void anyAll(const TensorView& out, const TensorView& in, const int64_t* dim) {
+    auto mask = reduceMask(in, dimsOf(dim));
+    TensorView o = reductionOut(out, in, mask, "out");
+    dispatch<NumericBoolTypes>(out.dtype, "out", [&](auto otag) {
+        using O = typename decltype(otag)::type;
+        dispatch<NumericBoolTypes>(in.dtype, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            // NaN counts as non-zero; an empty window gives the identity (any: false, all: true).
+            reduceValues<T, O>(o, in, mask, AnyAllOp<T, Any>{}, [](bool r) { return convert<O>(r); });
+        });
+    });
+}
+
+// ---------------------------------------------------------------- norm
+enum class NormKind { Zero, One, Two, Inf, NegInf, General };
+
+NormKind normKind(double p) {
+    if (p == 0) return NormKind::Zero;
+    if (p == 1) return NormKind::One;
+    if (p == 2) return NormKind::Two;
+    if (std::isinf(p)) return p > 0 ? NormKind::Inf : NormKind::NegInf;
+    return NormKind::General;
+}
+
+/// sum of f(|x|) in double (p = 0, 1, 2, general p).
+template <class T, NormKind K>
+struct NormSumOp {
+    double p = 2;
+    double init() const { return 0; }
+    double step(double a, acc_t<T> v) const {
+        double x = double(v);
+        if constexpr (K == NormKind::Zero) return a + (x != 0 ? 1.0 : 0.0);
+        else if constexpr (K == NormKind::One) return a + std::fabs(x);
+        else if constexpr (K == NormKind::Two) return a + x * x;
+        else return a + std::pow(std::fabs(x), p);
+    }
+    double merge(double a, double b) const { return a + b; }
+};
+
+/// max (or min) of |x|, NaN sticky.
+template <class T, bool IsMax>
+struct AbsExtremeOp : ExtremeOp<T, IsMax> {
+    static constexpr bool kAbs = true;
+    acc_t<T> step(acc_t<T> a, acc_t<T> v) const { return ExtremeOp<T, IsMax>::step(a, std::fabs(v)); }
+};
+
+template <class T>
+void normReduce(const TensorView& o, const TensorView& in, const std::vector<bool>& mask, double p) {
+    auto toT = [](double v) { return T(float(v)); };
+    switch (normKind(p)) {
+        case NormKind::Zero: reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::Zero>{}, toT); break;
+        case NormKind::One: reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::One>{}, toT); break;
+        case NormKind::Two:
+            reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::Two>{}, [](double v) { return T(float(std::sqrt(v))); });
+            break;
+        case NormKind::Inf: reduceValues<T, T>(o, in, mask, AbsExtremeOp<T, true>{}, [](float v) { return T(v); }); break;
+        case NormKind::NegInf: reduceValues<T, T>(o, in, mask, AbsExtremeOp<T, false>{}, [](float v) { return T(v); }); break;
+        case NormKind::General:
+            reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::General>{p}, [p](double v) { return T(float(std::pow(v, 1.0 / p))); });
+            break;
+    }
+}
+
+// ---------------------------------------------------------------- cumsum
+template <bool Reverse>
+void cumsumLines(const TensorView& out, const TensorView& in, int64_t dim) {
+    const int64_t d = out.wrapDim(dim);
+    const int64_t n = out.dim() ? out.shape[d] : 1;
+    const int64_t so = out.dim() ? out.strides[d] : 0, si = in.dim() ? in.strides[d] : 0;
+    dispatch<NumericBoolTypes>(out.dtype, "out", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        using W = wide_t<T>;
+        lineLoop<2>({&out, &in}, d, [&](char** b) {
+            T* o = reinterpret_cast<T*>(b[0]);
+            const T* x = reinterpret_cast<const T*>(b[1]);
+            W acc = 0;
+            for (int64_t j = 0; j < n; ++j) {
+                int64_t k = Reverse ? n - 1 - j : j;
+                if constexpr (std::is_integral_v<W>) {
+                    acc = (int64_t)((uint64_t)acc + (uint64_t)convert<int64_t>(x[k * si]));
+                } else {
+                    acc += double(float(x[k * si]));
+                }
+                o[k * so] = convert<T>(acc);
+            }
+        });
+    });
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- exported kernels
+diopiError_t diopiSum(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t dim) {
+    return guard(__func__, [&] {
+        TensorView in = view(input, "input");
+        sumLike<SumKind::Sum>(ctx, view(out, "out"), in, reduceMask(in, dim));
+    });
+}
+
+diopiError_t diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t dim) {
+    return guard(__func__, [&] {
+        TensorView in = view(input, "input");
+        sumLike<SumKind::Mean>(ctx, view(out, "out"), in, reduceMask(in, dim));
+    });
+}
+
+diopiError_t diopiStd(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t dim,
+                      const diopiScalar_t* correction) {
+    return guard(__func__, [&] {
+        TensorView o0 = view(out, "out"), in = view(input, "input");
+        checkFloat(in, "input");
+        checkFloat(o0, "out");
+        // NULL correction means Bessel's correction.
+        const double corr = correction ? scalarDouble(correction, "correction") : 1.0;
+        auto mask = reduceMask(in, dim);
+        TensorView o = reductionOut(o0, in, mask, "out");
+        in = castTo(ctx, in, o0.dtype);
+        const ReduceWindow win = makeWindow(in, mask);
+        const double n = (double)win.numel;
+        const double denom = std::max(0.0, n - corr);
+        dispatch<FloatTypes>(o0.dtype, "out", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            reduceLoop<1>({&o}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+                // Two passes (mean, then squared deviations) in double for accuracy.
+                double mean = double(windowSum<T>(base, w)) / n;
+                double m2 = 0;
+                eachValue<T>(base, w, [&](auto v) {
+                    double dv = double(v) - mean;
+                    m2 += dv * dv;
+                });
+                *reinterpret_cast<T*>(po[0]) = T(float(std::sqrt(m2 / denom)));
+            });
+        });
+    });
+}
+
+diopiError_t diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim) {
+    return guard(__func__, [&] {
+        TensorView o0 = view(out, "out"), in = view(input, "input");
+        auto mask = reduceMask(in, dimsOf(dim));
+        TensorView o = reductionOut(o0, in, mask, "out");
+        in = castTo(ctx, in, o0.dtype);
+        dispatch<NumericBoolTypes>(o0.dtype, "out", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            // Integer products wrap around like int64 arithmetic, then narrow to out.
+            reduceValues<T, T>(o, in, mask, ProdOp<T>{}, [](typename ProdOp<T>::W v) {
+                if constexpr (is_floating_v<T>) return convert<T>(v);
+                else return convert<T>((int64_t)v);
+            });
+        });
+    });
+}
+
+diopiError_t diopiNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* p,
+                       diopiSize_t dim) {
+    return guard(__func__, [&] {
+        TensorView o0 = view(out, "out"), in = view(input, "input");
+        checkFloat(o0, "out");
+        const double pv = p ? scalarDouble(p, "p") : 2.0;  // NULL p: Euclidean norm
+        CPU_CHECK(!std::isnan(pv), "p must not be NaN");
+        auto mask = reduceMask(in, dim);
+        if (std::isinf(pv)) checkNonEmptyWindow(in, mask, "an infinity norm");
+        TensorView o = reductionOut(o0, in, mask, "out");
+        in = castTo(ctx, in, o0.dtype);
+        dispatch<FloatTypes>(o0.dtype, "out", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            normReduce<T>(o, in, mask, pv);
+        });
+    });
+}
+
+diopiError_t diopiNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
+                               diopiConstTensorHandle_t self, diopiConstTensorHandle_t norm, diopiSize_t dim, const diopiScalar_t* p) {
+    return guard(__func__, [&] {
+        TensorView gi = view(grad_input, "grad_input"), x = view(self, "self");
+        TensorView go0 = view(grad_output, "grad_output"), n0 = view(norm, "norm");
+        checkFloat(gi, "grad_input");
+        CPU_CHECK(gi.shape == x.shape, "grad_input shape ", shapeStr(gi.shape), " differs from self shape ", shapeStr(x.shape));
+        const double pv = p ? scalarDouble(p, "p") : 2.0;
+        CPU_CHECK(!std::isnan(pv), "p must not be NaN");
+        auto mask = reduceMask(x, dim);
+        // grad_output and norm in keepdim form: they broadcast over the reduced dims.
+        TensorView go = castTo(ctx, reductionOut(go0, x, mask, "grad_output"), gi.dtype);
+        TensorView nv = castTo(ctx, reductionOut(n0, x, mask, "norm"), gi.dtype);
+        x = castTo(ctx, x, gi.dtype);
+        dispatch<FloatTypes>(gi.dtype, "grad_input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            auto sgn = [](float v) { return v > 0 ? 1.0f : (v < 0 ? -1.0f : (std::isnan(v) ? v : 0.0f)); };
+            if (pv == 0) {
+                fillWith<T>(gi, T(0.0f));
+            } else if (pv == 1) {
+                ternaryLoop<T, T, T, T>(gi, x, go, nv, [sgn](T a, T g, T) { return T(sgn(float(a)) * float(g)); });
+            } else if (pv == 2) {
+                ternaryLoop<T, T, T, T>(gi, x, go, nv, [](T a, T g, T nn) {
+                    float n = float(nn);
+                    return T(n == 0 ? 0.0f : float(a) * (float(g) / n));
+                });
+            } else if (std::isinf(pv)) {
+                // The gradient goes to the elements that attain the norm, shared among ties (NaN counts as attaining).
+                TensorView cnt = newTensor(ctx, keptShape(x, mask), diopi_dtype_float32);
+                reduceLoop<2>({&cnt, &nv}, x, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+                    float nn = float(*reinterpret_cast<const T*>(po[1]));
+                    float c = 0;
+                    eachValue<T>(base, w, [&](auto v) {
+                        float a = std::fabs(float(v));
+                        if (a == nn || std::isnan(a)) c += 1;
+                    });
+                    *reinterpret_cast<float*>(po[0]) = c;
+                });
+                elementwise<T, T, T, T, float>(gi, {&x, &go, &nv, &cnt}, [sgn](T a, T g, T nn, float c) {
+                    float av = std::fabs(float(a));
+                    bool hit = av == float(nn) || std::isnan(av);
+                    return T(hit ? sgn(float(a)) * (float(g) / c) : 0.0f);
+                });
+            } else {
+                const float pf = (float)pv;
+                ternaryLoop<T, T, T, T>(gi, x, go, nv, [pf, sgn](T a, T g, T nn) {
+                    float v = float(a), n = float(nn);
+                    float scaled = pf < 1 ? (v == 0 ? 0.0f : sgn(v) * std::pow(std::fabs(v), pf - 1))
+                                          : v * std::pow(std::fabs(v), pf - 2);
+                    return T(n == 0 ? 0.0f : scaled * (float(g) / std::pow(n, pf - 1)));
+                });
+            }
+        });
+    });
+}
+
+diopiError_t diopiAmax(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t self, diopiSize_t dim, bool keepdim) {
+    return guard(__func__, [&] {
+        TensorView o0 = view(out, "out"), in = view(self, "self");
+        auto mask = reduceMask(in, dim);
+        checkNonEmptyWindow(in, mask, "amax");
+        Shape expect = keepdim ? keptShape(in, mask) : squeezedShape(in, mask);
+        CPU_CHECK(o0.shape == expect, "out has shape ", shapeStr(o0.shape), ", expected ", shapeStr(expect));
+        TensorView o = reductionOut(o0, in, mask, "out");
+        in = castTo(ctx, in, o0.dtype);
+        dispatch<NumericBoolTypes>(o0.dtype, "out", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            reduceValues<T, T>(o, in, mask, ExtremeOp<T, true>{}, [](acc_t<T> v) { return T(v); });
+        });
+    });
+}
+
+diopiError_t diopiMax(diopiContextHandle_t ctx, diopiTensorHandle_t max, diopiTensorHandle_t max_indices, diopiConstTensorHandle_t input,
+                      int64_t dim) {
+    return guard(__func__, [&] { maxMinDim<true>(ctx, view(max, "max"), view(max_indices, "max_indices"), view(input, "input"), dim); });
+}
+
+diopiError_t diopiMin(diopiContextHandle_t ctx, diopiTensorHandle_t min, diopiTensorHandle_t min_indices, diopiConstTensorHandle_t input,
+                      int64_t dim) {
+    return guard(__func__, [&] { maxMinDim<false>(ctx, view(min, "min"), view(min_indices, "min_indices"), view(input, "input"), dim); });
+}
+
+diopiError_t diopiMaxAll(diopiContextHandle_t ctx, diopiTensorHandle_t max, diopiConstTensorHandle_t input) {
+    return guard(__func__, [&] { maxMinAll<true>(ctx, view(max, "max"), view(input, "input")); });
+}
+
+diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_t min, diopiConstTensorHandle_t input) {
+    return guard(__func__, [&] { maxMinAll<false>(ctx, view(min, "min"), view(input, "input")); });
+}
+
+diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim) {
+    return guard(__func__, [&] { anyAll<true>(view(out, "out"), view(input, "input"), dim); });
+}
+
+diopiError_t diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim) {
+    return guard(__func__, [&] { anyAll<false>(view(out, "out"), view(input, "input"), dim); });
+}
+
+diopiError_t diopiArgmax(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim, bool keepdim) {
+    return guard(__func__, [&] { argExtreme<true>(view(out, "out"), view(input, "input"), dim, keepdim); });
+}
+
+diopiError_t diopiArgmin(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim, bool keepdim) {
+    return guard(__func__, [&] { argExtreme<false>(view(out, "out"), view(input, "input"), dim, keepdim); });
+}
+
+diopiError_t diopiCumsum(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, int64_t dim) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), in = view(input, "input");
+        CPU_CHECK(o.shape == in.shape, "out shape ", shapeStr(o.shape), " differs from input shape ", shapeStr(in.shape));
+        in.wrapDim(dim);
+        // Accumulates in the output's dtype, as torch.cumsum(input, dim, dtype=out.dtype).
+        in = castTo(ctx, in, o.dtype);
+        cumsumLines<false>(o, in, dim);
+    });
+}
+
+diopiError_t diopiCumsumBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output, int64_t dim) {
+    return guard(__func__, [&] {
+        TensorView gi = view(grad_input, "grad_input"), go = view(grad_output, "grad_output");
+        checkFloat(gi, "grad_input");
+        CPU_CHECK(gi.shape == go.shape, "grad_input shape ", shapeStr(gi.shape), " differs from grad_output shape ", shapeStr(go.shape));
+        go.wrapDim(dim);
+        go = castTo(ctx, go, gi.dtype);
+        // The gradient of a prefix sum is the suffix sum of the gradient.
+        cumsumLines<true>(gi, go, dim);
+    });
+}
+
+}  // namespace impl::cpu
