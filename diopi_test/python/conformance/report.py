@@ -7,7 +7,7 @@ import shlex
 import sys
 import time
 
-from .execute import FAILING, PASSED, SKIPPED, VERDICTS
+from .execute import FAILING, NOT_IMPLEMENTED, PASSED, SKIPPED, VERDICTS
 
 # A dtype change in the adaptor's conversion summary, e.g. "input:int64->int32".
 _DTYPE_CAST = re.compile(r"\b(?:u?int(?:8|16|32|64)|float(?:16|32|64)|bfloat16|bool|complex(?:64|128))->")
@@ -123,7 +123,8 @@ class Report:
             print(f"\npassed through the adaptor's conversions: {cases} cases of {funcs} functions "
                   f"({casts} only through dtype casts the vendor does not support natively)", file=stream)
         detail = ", ".join(f"{t[k]} {k}" for k in VERDICTS if k not in (PASSED, SKIPPED))
-        print(f"\nfunctions: {len(self.per_func)}, cases: {sum(t.values())} ({detail})", file=stream)
+        implemented = sum(1 for c in self.per_func.values() if c[NOT_IMPLEMENTED] < sum(c.values()))
+        print(f"\nfunctions: {len(self.per_func)} ({implemented} implemented), cases: {sum(t.values())} ({detail})", file=stream)
         # Closing line: "failed" counts every failing verdict; not_implemented is neither.
         print(f"run_test: {t[PASSED]} passed, {sum(t[k] for k in FAILING)} failed, {t[SKIPPED]} skipped", file=stream)
 
