@@ -2,7 +2,10 @@
 // tensor views, temporaries, copies with conversion, scalars, reductions.
 #include "common.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <sstream>
+#include <type_traits>
 
 namespace impl::cpu {
 
@@ -194,13 +197,139 @@ TensorView newTensor(diopiContextHandle_t ctx, const Shape& shape, diopiDtype_t 
 
 // ---------------------------------------------------------------- copies
 namespace {
+/// One dim of a copy plan: size and byte strides of destination and source.
+struct CopyDim {
+    int64_t size, dst, src;
+};
+
+/// Converts one run of n elements with byte strides ds (destination) and ss (source).
 template <class To, class From>
-void copyTyped(const TensorView& dst, const TensorView& src) {
-    if (dst.isContiguous() && src.isContiguous() && dst.shape == src.shape && std::is_same_v<To, From>) {
-        std::memcpy(dst.data, src.data, dst.numel * dst.itemsize);
+inline void copyRun(char* d, const char* s, int64_t n, int64_t ds, int64_t ss) {
+    if (ds == (int64_t)sizeof(To) && ss == (int64_t)sizeof(From)) {
+        if constexpr (std::is_same_v<To, From>) {
+            std::memcpy(d, s, n * sizeof(To));
+        } else {
+            To* o = reinterpret_cast<To*>(d);
+            const From* i = reinterpret_cast<const From*>(s);
+            for (int64_t k = 0; k < n; ++k) o[k] = convert<To>(i[k]);
+        }
         return;
     }
-    unaryLoop<To, From>(dst, src, [](From v) { return convert<To>(v); });
+    for (int64_t k = 0; k < n; ++k, d += ds, s += ss)
+        *reinterpret_cast<To*>(d) = convert<To>(*reinterpret_cast<const From*>(s));
+}
+
+/// Byte offsets of the outer index `lin` (row-major over dims[0..n)).
+inline void outerOffsets(const std::vector<CopyDim>& dims, size_t n, int64_t lin, int64_t& od, int64_t& os) {
+    od = os = 0;
+    for (size_t k = n; k-- > 0;) {
+        int64_t i = lin % dims[k].size;
+        lin /= dims[k].size;
+        od += i * dims[k].dst;
+        os += i * dims[k].src;
+    }
+}
+
+/// Copies over dims ordered by the destination's memory layout (innermost last).
+/// When the source is dense along another dim than the destination, that dim
+/// and the innermost one are copied as cache-sized 2-D tiles (a blocked
+/// transpose) so that both sides are read/written along contiguous runs.
+template <class To, class From>
+void copyPlanned(char* dbase, const char* sbase, std::vector<CopyDim> dims) {
+    const int64_t tsz = (int64_t)sizeof(To), fsz = (int64_t)sizeof(From);
+    const CopyDim in = dims.back();
+    dims.pop_back();
+    // Source dim to tile against the innermost: dense in the source, not dense inner already.
+    int64_t tdim = -1;
+    if (in.src != fsz) {
+        for (size_t k = 0; k < dims.size(); ++k)
+            if (dims[k].src == fsz && dims[k].size > 1) tdim = (int64_t)k;
+    }
+    if (tdim < 0) {
+        if (dims.empty()) {
+            // One dense run: split it across threads.
+            parallelFor(in.size, kParallelGrain, [&](int64_t b, int64_t e) {
+                copyRun<To, From>(dbase + b * in.dst, sbase + b * in.src, e - b, in.dst, in.src);
+            });
+            return;
+        }
+        // Rows along the innermost dim.
+        int64_t rows = 1;
+        for (auto& d : dims) rows *= d.size;
+        int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(in.size, 1));
+        parallelFor(rows, grain, [&](int64_t b, int64_t e) {
+            for (int64_t r = b; r < e; ++r) {
+                int64_t od, os;
+                outerOffsets(dims, dims.size(), r, od, os);
+                copyRun<To, From>(dbase + od, sbase + os, in.size, in.dst, in.src);
+            }
+        });
+        return;
+    }
+    const CopyDim tr = dims[tdim];
+    dims.erase(dims.begin() + tdim);
+    constexpr int64_t T = 32;
+    const int64_t nb = (tr.size + T - 1) / T, ni = (in.size + T - 1) / T;
+    int64_t outer = 1;
+    for (auto& d : dims) outer *= d.size;
+    const int64_t blocks = outer * nb * ni;
+    int64_t grain = std::max<int64_t>(1, kParallelGrain / (T * T));
+    parallelFor(blocks, grain, [&](int64_t b, int64_t e) {
+        for (int64_t blk = b; blk < e; ++blk) {
+            int64_t bi = blk % ni, bb = (blk / ni) % nb, o = blk / (ni * nb);
+            int64_t od, os;
+            outerOffsets(dims, dims.size(), o, od, os);
+            int64_t b0 = bb * T, b1 = std::min(tr.size, b0 + T);
+            int64_t i0 = bi * T, i1 = std::min(in.size, i0 + T);
+            char* d = dbase + od + b0 * tr.dst + i0 * in.dst;
+            const char* s = sbase + os + b0 * tr.src + i0 * in.src;
+            const int64_t nI = i1 - i0, ds = in.dst;
+            for (int64_t x = b0; x < b1; ++x, d += tr.dst, s += tr.src) {
+                // Destination row x is contiguous along the innermost dim.
+                To* dr = reinterpret_cast<To*>(d);
+                const char* sc = s;
+                if (ds == tsz) {
+                    for (int64_t i = 0; i < nI; ++i, sc += in.src) dr[i] = convert<To>(*reinterpret_cast<const From*>(sc));
+                } else {
+                    char* dc = d;
+                    for (int64_t i = 0; i < nI; ++i, sc += in.src, dc += ds)
+                        *reinterpret_cast<To*>(dc) = convert<To>(*reinterpret_cast<const From*>(sc));
+                }
+            }
+        }
+    });
+}
+
+/// Builds the copy plan: broadcast and coalesce (StridedPlan), then order dims
+/// by the destination's memory layout and coalesce again. Returns false when
+/// the destination layout is not a plain positive-stride one (the generic
+/// element loop handles it).
+bool buildCopyPlan(const TensorView& dst, const TensorView& src, std::vector<CopyDim>& dims, char*& db, const char*& sb) {
+    StridedPlan<2> plan(dst.shape, {&dst, &src});
+    db = plan.base[0];
+    sb = plan.base[1];
+    dims.clear();
+    for (size_t k = 0; k < plan.shape.size(); ++k) {
+        if (plan.strides[0][k] <= 0 || plan.strides[1][k] < 0) return false;
+        dims.push_back({plan.shape[k], plan.strides[0][k], plan.strides[1][k]});
+    }
+    std::stable_sort(dims.begin(), dims.end(), [](const CopyDim& a, const CopyDim& b) { return a.dst > b.dst; });
+    std::vector<CopyDim> merged;
+    for (const CopyDim& d : dims) {
+        if (!merged.empty()) {
+            CopyDim& m = merged.back();
+            if (m.dst == d.dst * d.size && m.src == d.src * d.size) {
+                m.size *= d.size;
+                m.dst = d.dst;
+                m.src = d.src;
+                continue;
+            }
+        }
+        merged.push_back(d);
+    }
+    if (merged.empty()) merged.push_back({1, dst.itemsize, src.itemsize});
+    dims.swap(merged);
+    return true;
 }
 }  // namespace
 
@@ -210,7 +339,16 @@ void copyCast(const TensorView& dst, const TensorView& src) {
         using To = typename decltype(td)::type;
         dispatch<AllTypes>(src.dtype, "source", [&](auto ts) {
             using From = typename decltype(ts)::type;
-            copyTyped<To, From>(dst, src);
+            std::vector<CopyDim> dims;
+            char* db = nullptr;
+            const char* sb = nullptr;
+            if (buildCopyPlan(dst, src, dims, db, sb)) {
+                // Copying a tensor onto itself is a no-op (and memcpy must not overlap).
+                if (std::is_same_v<To, From> && db == sb && dims.size() == 1 && dims[0].dst == dims[0].src) return;
+                copyPlanned<To, From>(db, sb, std::move(dims));
+            } else {
+                unaryLoop<To, From>(dst, src, [](From v) { return convert<To>(v); });
+            }
         });
     });
 }

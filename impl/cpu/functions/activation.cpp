@@ -1,7 +1,9 @@
 // Family activation: relu, hardtanh, hardswish, threshold, gelu, leaky relu,
 // tanh, sigmoid and silu (forward, in place and backward).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "common/common.hpp"
 #include "common/fastmath.hpp"
@@ -43,14 +45,127 @@ void floatMapFast(diopiContextHandle_t ctx, const TensorView& out, TensorView in
     floatMap(ctx, out, in, sf);
 }
 
-inline Vec4f sigmoid4(Vec4f x) { return splat4(1.0f) / (splat4(1.0f) + exp4(-x)); }
-inline Vec4f silu4(Vec4f x) { return x / (splat4(1.0f) + exp4(-x)); }
 /// tanh from e^(-2|x|) (no overflow), sign restored afterwards.
 inline Vec4f tanh4(Vec4f x) {
     Vec4f ax = (Vec4f)((Vec4i)x & Vec4i{0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff});
     Vec4f t = exp4(splat4(-2.0f) * ax);
     Vec4f r = (splat4(1.0f) - t) / (splat4(1.0f) + t);
     return x < splat4(0.0f) ? -r : r;
+}
+
+// Branch-free float formulas (fastmath.hpp) shared by the array kernels below
+// and the strided fallbacks, so both give the same results. They follow
+// ATen's formulas, so inf/NaN inputs give the same results as the reference.
+CPU_FORCE_INLINE float sigmoidV(float x) { return 1.0f / (1.0f + expF(-x)); }
+CPU_FORCE_INLINE float siluV(float x) { return x / (1.0f + expF(-x)); }
+CPU_FORCE_INLINE float siluGradV(float g, float x) {
+    float s = sigmoidV(x);
+    return g * s * (1.0f + x * (1.0f - s));
+}
+
+constexpr float kSqrt1_2 = 0.70710678118654752440f;
+constexpr float kSqrt2OverPi = 0.79788456080286535588f;  // sqrt(2 / pi)
+constexpr float kInvSqrt2Pi = 0.39894228040143267794f;    // 1 / sqrt(2 pi)
+constexpr float kGeluKappa = 0.044715f;
+
+CPU_FORCE_INLINE float geluExactV(float x) {
+    float z = x * kSqrt1_2;
+    return 0.5f * x * onePlusErfF(z, expF(-z * z));
+}
+CPU_FORCE_INLINE float geluExactGradV(float g, float x) {
+    float z = x * kSqrt1_2;
+    float ez = expF(-z * z);  // e^(-x^2 / 2): the erfc factor and the density share it
+    float cdf = 0.5f * onePlusErfF(z, ez);
+    float pdf = kInvSqrt2Pi * ez;
+    return g * (cdf + x * pdf);
+}
+// With s = sigmoid(2y): (1 + tanh y) / 2 = s and 1 - tanh^2 y = 4 s (1 - s).
+CPU_FORCE_INLINE float geluTanhV(float x) {
+    float inner = kSqrt2OverPi * (x + kGeluKappa * x * x * x);
+    return x * sigmoidV(2.0f * inner);
+}
+CPU_FORCE_INLINE float geluTanhGradV(float g, float x) {
+    float x2 = x * x;
+    float s = sigmoidV(2.0f * kSqrt2OverPi * (x + kGeluKappa * x2 * x));
+    float innerGrad = kSqrt2OverPi * (1.0f + 3.0f * kGeluKappa * x2);
+    return g * (s + 2.0f * x * (s * (1.0f - s)) * innerGrad);
+}
+
+// Array kernels for contiguous float data (auto-vectorised, see fastmath.hpp).
+using Map1 = void (*)(float*, const float*, int64_t);
+using Map2 = void (*)(float*, const float*, const float*, int64_t);
+#define CPU_ACT_MAP1(name, fn)                                                   \
+    CPU_SIMD_CLONES void name(float* o, const float* a, int64_t n) {             \
+        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = fn(a[i]);     \
+    }
+#define CPU_ACT_MAP2(name, fn)                                                                     \
+    CPU_SIMD_CLONES void name(float* o, const float* a, const float* b, int64_t n) {               \
+        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = fn(a[i], b[i]);                 \
+    }
+CPU_ACT_MAP1(sigmoidArr, sigmoidV)
+CPU_ACT_MAP1(siluArr, siluV)
+CPU_ACT_MAP1(geluExactArr, geluExactV)
+CPU_ACT_MAP1(geluTanhArr, geluTanhV)
+CPU_ACT_MAP2(siluGradArr, siluGradV)
+CPU_ACT_MAP2(geluExactGradArr, geluExactGradV)
+CPU_ACT_MAP2(geluTanhGradArr, geluTanhGradV)
+#undef CPU_ACT_MAP1
+#undef CPU_ACT_MAP2
+
+/// 16-bit data goes through a float buffer in blocks of this many elements.
+constexpr int64_t kBlock = 512;
+
+template <class T>
+void runMap1(T* o, const T* a, int64_t n, Map1 f) {
+    if constexpr (std::is_same_v<T, float>) {
+        f(o, a, n);
+    } else {
+        float buf[kBlock];
+        for (int64_t i = 0; i < n; i += kBlock) {
+            int64_t m = std::min(kBlock, n - i);
+            for (int64_t j = 0; j < m; ++j) buf[j] = float(a[i + j]);
+            f(buf, buf, m);
+            for (int64_t j = 0; j < m; ++j) o[i + j] = T(buf[j]);
+        }
+    }
+}
+
+template <class T>
+void runMap2(T* o, const T* a, const T* b, int64_t n, Map2 f) {
+    if constexpr (std::is_same_v<T, float>) {
+        f(o, a, b, n);
+    } else {
+        float ba[kBlock], bb[kBlock];
+        for (int64_t i = 0; i < n; i += kBlock) {
+            int64_t m = std::min(kBlock, n - i);
+            for (int64_t j = 0; j < m; ++j) {
+                ba[j] = float(a[i + j]);
+                bb[j] = float(b[i + j]);
+            }
+            f(ba, ba, bb, m);
+            for (int64_t j = 0; j < m; ++j) o[i + j] = T(ba[j]);
+        }
+    }
+}
+
+/// floatMap with an array kernel for the case of contiguous out and input of
+/// one shape (after the input is converted to out's dtype); `sf` elsewhere.
+template <class SF>
+void floatMapArr(diopiContextHandle_t ctx, const TensorView& out, TensorView in, Map1 arr, SF sf) {
+    if (!isFloatingDtype(out.dtype))
+        failCode(diopiDtypeNotSupported, "out dtype ", dtypeName(out.dtype), " cannot hold a floating-point result");
+    checkSameShape(out, in, "out", "input");
+    in = castTo(ctx, in, out.dtype);
+    if (out.isContiguous() && in.isContiguous()) {
+        dispatch<FloatTypes>(out.dtype, "out", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            T* o = out.ptr<T>();
+            const T* x = in.ptr<T>();
+            parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { runMap1<T>(o + b, x + b, e - b, arr); });
+        });
+        return;
+    }
+    floatMap(ctx, out, in, sf);
 }
 
 /// grad_input = f(grad_output, x) elementwise, computed in float for 16-bit types.
@@ -67,6 +182,28 @@ void floatBackward(diopiContextHandle_t ctx, const TensorView& gi, TensorView go
         using A = acc_t<T>;
         binaryLoop<T, T, T>(gi, go, x, [f](T g, T v) { return T(f(A(g), A(v))); });
     });
+}
+
+/// floatBackward with an array kernel arr(gi, go, x) for contiguous operands.
+template <class F>
+void floatBackwardArr(diopiContextHandle_t ctx, const TensorView& gi, TensorView go, TensorView x, const char* xname, Map2 arr, F f) {
+    if (!isFloatingDtype(gi.dtype))
+        failCode(diopiDtypeNotSupported, "grad_input dtype ", dtypeName(gi.dtype), " is not a floating-point dtype");
+    checkSameShape(gi, go, "grad_input", "grad_output");
+    checkSameShape(gi, x, "grad_input", xname);
+    go = castTo(ctx, go, gi.dtype);
+    x = castTo(ctx, x, gi.dtype);
+    if (gi.isContiguous() && go.isContiguous() && x.isContiguous()) {
+        dispatch<FloatTypes>(gi.dtype, "grad_input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            T* r = gi.ptr<T>();
+            const T* g = go.ptr<T>();
+            const T* v = x.ptr<T>();
+            parallelFor(gi.numel, kParallelGrain, [&](int64_t b, int64_t e) { runMap2<T>(r + b, g + b, v + b, e - b, arr); });
+        });
+        return;
+    }
+    floatBackward(ctx, gi, go, x, xname, f);
 }
 
 TensorView inplaceFloat(diopiTensorHandle_t h) {
@@ -96,29 +233,6 @@ GeluKind geluKind(const char* approximate) {
     fail("approximate must be \"none\" or \"tanh\", got \"", approximate, "\"");
 }
 
-constexpr float kSqrt1_2 = 0.70710678118654752440f;
-constexpr float kSqrt2OverPi = 0.79788456080286535588f;  // sqrt(2 / pi)
-constexpr float kInvSqrt2Pi = 0.39894228040143267794f;    // 1 / sqrt(2 pi)
-constexpr float kGeluKappa = 0.044715f;
-
-inline float geluExact(float x) { return 0.5f * x * (1.0f + std::erf(x * kSqrt1_2)); }
-inline float geluTanh(float x) {
-    float inner = kSqrt2OverPi * (x + kGeluKappa * x * x * x);
-    return 0.5f * x * (1.0f + std::tanh(inner));
-}
-inline float geluExactGrad(float x) {
-    float cdf = 0.5f * (1.0f + std::erf(x * kSqrt1_2));
-    float pdf = kInvSqrt2Pi * std::exp(-0.5f * x * x);
-    return cdf + x * pdf;
-}
-inline float geluTanhGrad(float x) {
-    float x2 = x * x;
-    float t = std::tanh(kSqrt2OverPi * (x + kGeluKappa * x2 * x));
-    float left = 0.5f * x, right = 1.0f + t;
-    return 0.5f * right + left * (1.0f - t * t) * kSqrt2OverPi * (1.0f + 3.0f * kGeluKappa * x2);
-}
-
-inline float sigmoidF(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
 inline float hardswishF(float x) {
     float r = x + 3.0f;
@@ -254,8 +368,8 @@ diopiError_t diopiThresholdBackward(diopiContextHandle_t ctx, diopiTensorHandle_
 diopiError_t diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const char* approximate) {
     return guard(__func__, [&] {
         GeluKind k = geluKind(approximate);
-        if (k == GeluKind::Exact) floatMap(ctx, view(out, "out"), view(input, "input"), geluExact);
-        else floatMap(ctx, view(out, "out"), view(input, "input"), geluTanh);
+        if (k == GeluKind::Exact) floatMapArr(ctx, view(out, "out"), view(input, "input"), geluExactArr, geluExactV);
+        else floatMapArr(ctx, view(out, "out"), view(input, "input"), geluTanhArr, geluTanhV);
     });
 }
 
@@ -264,8 +378,8 @@ diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
     return guard(__func__, [&] {
         GeluKind k = geluKind(approximate);
         TensorView gi = view(grad_input, "grad_input"), go = view(grad_output, "grad_output"), x = view(input, "input");
-        if (k == GeluKind::Exact) floatBackward(ctx, gi, go, x, "input", [](float g, float v) { return g * geluExactGrad(v); });
-        else floatBackward(ctx, gi, go, x, "input", [](float g, float v) { return g * geluTanhGrad(v); });
+        if (k == GeluKind::Exact) floatBackwardArr(ctx, gi, go, x, "input", geluExactGradArr, geluExactGradV);
+        else floatBackwardArr(ctx, gi, go, x, "input", geluTanhGradArr, geluTanhGradV);
     });
 }
 
@@ -315,13 +429,13 @@ diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
 
 // ---------------------------------------------------------------- sigmoid
 diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
-    return guard(__func__, [&] { floatMapFast(ctx, view(out, "out"), view(input, "input"), sigmoid4, sigmoidF); });
+    return guard(__func__, [&] { floatMapArr(ctx, view(out, "out"), view(input, "input"), sigmoidArr, sigmoidV); });
 }
 
 diopiError_t diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
     return guard(__func__, [&] {
         TensorView t = inplaceFloat(input);
-        floatMapFast(ctx, t, t, sigmoid4, sigmoidF);
+        floatMapArr(ctx, t, t, sigmoidArr, sigmoidV);
     });
 }
 
@@ -335,24 +449,21 @@ diopiError_t diopiSigmoidBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
 
 // ---------------------------------------------------------------- silu
 diopiError_t diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
-    return guard(__func__, [&] { floatMapFast(ctx, view(out, "out"), view(input, "input"), silu4, [](float x) { return x * sigmoidF(x); }); });
+    return guard(__func__, [&] { floatMapArr(ctx, view(out, "out"), view(input, "input"), siluArr, siluV); });
 }
 
 diopiError_t diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
     return guard(__func__, [&] {
         TensorView t = inplaceFloat(input);
-        floatMapFast(ctx, t, t, silu4, [](float x) { return x * sigmoidF(x); });
+        floatMapArr(ctx, t, t, siluArr, siluV);
     });
 }
 
 diopiError_t diopiSiluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                diopiConstTensorHandle_t input) {
     return guard(__func__, [&] {
-        floatBackward(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(input, "input"), "input",
-                      [](float g, float x) {
-                          float s = sigmoidF(x);
-                          return g * s * (1.0f + x * (1.0f - s));
-                      });
+        floatBackwardArr(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(input, "input"), "input", siluGradArr,
+                         siluGradV);
     });
 }
 

@@ -1,6 +1,8 @@
 // Family softmax: softmax and log-softmax along one dim, forward and backward.
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 #include "common/common.hpp"
 #include "common/fastmath.hpp"
@@ -27,6 +29,104 @@ void checkFloatOut(const TensorView& t, const char* name) {
     if (!isFloatingDtype(t.dtype)) failCode(diopiDtypeNotSupported, name, " dtype ", dtypeName(t.dtype), " is not supported");
 }
 
+// Line kernels on contiguous float arrays, auto-vectorised (fastmath.hpp).
+// Sums are split over SIMD lanes, which only reorders the float additions.
+
+/// Largest element. A NaN may or may not win here; it reaches the result
+/// anyway through the exp sum below, making the whole line NaN like ATen.
+CPU_SIMD_CLONES float lineMax(const float* x, int64_t n) {
+    float m = -std::numeric_limits<float>::infinity();
+#pragma omp simd reduction(max : m)
+    for (int64_t i = 0; i < n; ++i) m = m < x[i] ? x[i] : m;
+    return m;
+}
+
+/// o[i] = exp(x[i] - mx); returns their sum.
+CPU_SIMD_CLONES float expShiftStore(float* o, const float* x, int64_t n, float mx) {
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) {
+        float e = expF(x[i] - mx);
+        o[i] = e;
+        s += e;
+    }
+    return s;
+}
+
+/// Sum of exp(x[i] - mx).
+CPU_SIMD_CLONES float expShiftSum(const float* x, int64_t n, float mx) {
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += expF(x[i] - mx);
+    return s;
+}
+
+CPU_SIMD_CLONES void scaleBy(float* o, int64_t n, float k) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) o[i] *= k;
+}
+
+/// o[i] = x[i] - mx - lse (the same order of operations as ATen).
+CPU_SIMD_CLONES void shiftBy(float* o, const float* x, int64_t n, float mx, float lse) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) o[i] = x[i] - mx - lse;
+}
+
+CPU_SIMD_CLONES float lineSum(const float* g, int64_t n) {
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += g[i];
+    return s;
+}
+
+CPU_SIMD_CLONES float lineDot(const float* g, const float* y, int64_t n) {
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += g[i] * y[i];
+    return s;
+}
+
+/// r = y * (g - dot) (softmax) or r = g - exp(y) * sum (log-softmax), `d` being dot or sum.
+CPU_SIMD_CLONES void softmaxGradLine(float* r, const float* g, const float* y, int64_t n, float d) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) r[i] = y[i] * (g[i] - d);
+}
+CPU_SIMD_CLONES void logSoftmaxGradLine(float* r, const float* g, const float* y, int64_t n, float d) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) r[i] = g[i] - expF(y[i]) * d;
+}
+
+/// Softmax or log-softmax of one dense float line; o may equal x.
+template <bool Log>
+void softmaxLine(float* o, const float* x, int64_t n) {
+    const float mx = lineMax(x, n);
+    // An all -inf line gives -inf - -inf = NaN everywhere, as torch does.
+    if constexpr (Log) {
+        const float lse = std::log(expShiftSum(x, n, mx));
+        shiftBy(o, x, n, mx, lse);
+    } else {
+        const float sum = expShiftStore(o, x, n, mx);
+        scaleBy(o, n, 1.0f / sum);
+    }
+}
+
+/// A per-thread float scratch line of at least n elements.
+float* scratch(int64_t n, int which) {
+    thread_local std::vector<float> bufs[3];
+    std::vector<float>& b = bufs[which];
+    if ((int64_t)b.size() < n) b.resize(n);
+    return b.data();
+}
+
+template <class T>
+const float* gatherLine(const T* p, int64_t n, int64_t s, int which) {
+    if constexpr (std::is_same_v<T, float>)
+        if (s == 1) return p;
+    float* b = scratch(n, which);
+    for (int64_t j = 0; j < n; ++j) b[j] = float(p[j * s]);
+    return b;
+}
+
 template <bool Log>
 void softmaxForward(diopiContextHandle_t ctx, const TensorView& out, TensorView in, int64_t dim) {
     checkFloatOut(out, "out");
@@ -40,59 +140,17 @@ void softmaxForward(diopiContextHandle_t ctx, const TensorView& out, TensorView 
         lineLoop<2>({&out, &in}, ld.dim, [&](char** b) {
             T* o = reinterpret_cast<T*>(b[0]);
             const T* x = reinterpret_cast<const T*>(b[1]);
-            float mx = -std::numeric_limits<float>::infinity();
-            for (int64_t j = 0; j < n; ++j) {
-                float v = float(x[j * si]);
-                // A NaN makes the whole line NaN, like ATen.
-                if (!(v <= mx)) mx = v;
-            }
-            // An all -inf line gives -inf - -inf = NaN everywhere, as torch does.
-            float sum = 0.0f;
             if constexpr (std::is_same_v<T, float>) {
-                if (si == 1 && (so == 1 || Log)) {
-                    // Dense float32 line: four-wide exp, writing exp(x - max) (softmax) or only summing (log-softmax).
-                    const Vec4f m4 = splat4(mx);
-                    Vec4f acc = splat4(0.0f);
-                    int64_t j = 0;
-                    for (; j + 4 <= n; j += 4) {
-                        Vec4f e = exp4(load4(x + j) - m4);
-                        if constexpr (!Log) store4(o + j, e);
-                        acc += e;
-                    }
-                    sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-                    for (; j < n; ++j) {
-                        float e = std::exp(x[j] - mx);
-                        if constexpr (!Log) o[j] = e;
-                        sum += e;
-                    }
-                    if constexpr (Log) {
-                        const float sub = mx + std::log(sum);
-                        for (int64_t k = 0; k < n; ++k) o[k * so] = x[k] - sub;
-                    } else {
-                        const float inv = 1.0f / sum;
-                        for (int64_t k = 0; k < n; ++k) o[k] *= inv;
-                    }
+                if (si == 1 && so == 1) {
+                    softmaxLine<Log>(o, x, n);
                     return;
                 }
             }
-            if constexpr (std::is_same_v<T, float> && !Log) {
-                for (int64_t j = 0; j < n; ++j) {
-                    float e = std::exp(float(x[j * si]) - mx);
-                    o[j * so] = e;
-                    sum += e;
-                }
-                float inv = 1.0f / sum;
-                for (int64_t j = 0; j < n; ++j) o[j * so] *= inv;
-            } else {
-                for (int64_t j = 0; j < n; ++j) sum += std::exp(float(x[j * si]) - mx);
-                if constexpr (Log) {
-                    float lse = std::log(sum);
-                    for (int64_t j = 0; j < n; ++j) o[j * so] = T(float(x[j * si]) - mx - lse);
-                } else {
-                    float inv = 1.0f / sum;
-                    for (int64_t j = 0; j < n; ++j) o[j * so] = T(std::exp(float(x[j * si]) - mx) * inv);
-                }
-            }
+            // Other lines (strided, 16-bit) are computed in a float buffer.
+            float* buf = scratch(n, 0);
+            for (int64_t j = 0; j < n; ++j) buf[j] = float(x[j * si]);
+            softmaxLine<Log>(buf, buf, n);
+            for (int64_t j = 0; j < n; ++j) o[j * so] = T(buf[j]);
         });
     });
 }
@@ -110,18 +168,19 @@ void softmaxBackward(diopiContextHandle_t ctx, const TensorView& gi, TensorView 
         using T = typename decltype(tag)::type;
         lineLoop<3>({&gi, &go, &y}, ld.dim, [&](char** b) {
             T* r = reinterpret_cast<T*>(b[0]);
-            const T* g = reinterpret_cast<const T*>(b[1]);
-            const T* o = reinterpret_cast<const T*>(b[2]);
-            float dot = 0.0f;
+            const float* g = gatherLine(reinterpret_cast<const T*>(b[1]), n, s1, 1);
+            const float* o = gatherLine(reinterpret_cast<const T*>(b[2]), n, s2, 2);
+            bool direct = std::is_same_v<T, float> && s0 == 1;
+            float* rr = direct ? reinterpret_cast<float*>(r) : scratch(n, 0);
             if constexpr (Log) {
                 // grad - exp(output) * sum(grad)
-                for (int64_t j = 0; j < n; ++j) dot += float(g[j * s1]);
-                for (int64_t j = 0; j < n; ++j) r[j * s0] = T(float(g[j * s1]) - std::exp(float(o[j * s2])) * dot);
+                logSoftmaxGradLine(rr, g, o, n, lineSum(g, n));
             } else {
                 // output * (grad - sum(grad * output))
-                for (int64_t j = 0; j < n; ++j) dot += float(g[j * s1]) * float(o[j * s2]);
-                for (int64_t j = 0; j < n; ++j) r[j * s0] = T(float(o[j * s2]) * (float(g[j * s1]) - dot));
+                softmaxGradLine(rr, g, o, n, lineDot(g, o, n));
             }
+            if (!direct)
+                for (int64_t j = 0; j < n; ++j) r[j * s0] = T(rr[j]);
         });
     });
 }
