@@ -1,0 +1,226 @@
+"""Generates the `diopi` device's operator registrations from the mapping.
+
+    python -m codegen.generate --out BUILD_DIR [--mapping aten_to_diopi.yaml] [--list]
+
+Pipeline: parse (diopi_torch.mapping, checked against the header model and
+torch's own schemas) -> kernels (one per ATen overload, its entries in file
+order) -> C++ text (codegen.cpp) -> templates/registrations.cpp.j2 -> one
+file per family in BUILD_DIR, rewritten only when its content changed.
+`--list` prints the names of the files it would write (for CMake).
+A bad entry stops the generator with `file:line: message`.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BRIDGE = os.path.dirname(HERE)
+if BRIDGE not in sys.path:  # run as a script from the build system
+    sys.path.insert(0, BRIDGE)
+
+import jinja2  # noqa: E402
+
+from codegen.cpp import Translator  # noqa: E402
+from diopi_torch import mapping as mapping_mod  # noqa: E402
+from diopi_torch import schemas  # noqa: E402
+
+TEMPLATE = "registrations.cpp.j2"
+
+
+def header_functions():
+    try:
+        import diopi_header
+    except ImportError:  # the header package not installed: use it from the checkout
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(BRIDGE)), "proto", "python"))
+        try:
+            import diopi_header
+        except ImportError:  # TEMPORARY until proto/python/diopi_header lands
+            sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(BRIDGE)), "diopi_test", "python"))
+            from conformance import header as diopi_header
+    return diopi_header.load()
+
+
+@dataclasses.dataclass(frozen=True)
+class EntryCode:
+    diopi: str
+    where: str
+    condition: str       # C++ bool expression ("" when none)
+    condition_text: str  # for messages
+    uses_result: bool
+    args: tuple          # C++ argument expressions after ctx
+
+
+@dataclasses.dataclass(frozen=True)
+class Kernel:
+    aten: str
+    schema: str
+    cpp_name: str
+    op: str              # at::_ops struct
+    decl: str            # the kernel's C++ declaration
+    forward: str         # argument names, comma separated
+    meta_args: tuple     # (prelude statements, call arguments)
+    returns: str         # the return statement after a successful call
+    family: str
+    entries: tuple
+
+
+def _family_file(family):
+    return "registrations_" + (re.sub(r"\W+", "_", family or "other").strip("_") or "other") + ".cpp"
+
+
+def native_functions():
+    """torchgen's model of ATen's native_functions.yaml, keyed by overload
+    name: the C++ dispatcher signature of an operator depends on flags kept
+    there (const refs for mutable tensors, ITensorListRef for structured ops)."""
+    import torchgen
+    from torchgen.gen import parse_native_yaml
+
+    base = os.path.join(os.path.dirname(torchgen.__file__), "packaged", "ATen", "native")
+    parsed = parse_native_yaml(os.path.join(base, "native_functions.yaml"), os.path.join(base, "tags.yaml"))
+    out = {}
+    for f in parsed.native_functions:
+        name = str(f.func.name)
+        out[name] = f
+    return out
+
+
+def build_kernels(mapping, functions):
+    natives = native_functions()
+    kernels = []
+    for aten in mapping.aten_ops:
+        f = natives.get(aten)
+        if f is None:
+            first = mapping.for_op(aten)[0]
+            raise mapping_mod.MappingError(f"{first.where}: {aten} is not in ATen's native_functions.yaml")
+        from torchgen.context import native_function_manager
+        with native_function_manager(f):
+            kernels.append(_kernel(aten, f, mapping, functions))
+    return kernels
+
+
+def _kernel(aten, f, mapping, functions):
+    from torchgen.api.types import DispatcherSignature
+
+    if True:
+        entries = mapping.for_op(aten)
+        first = entries[0]
+        schema = schemas.schema_of(aten)
+        fs = f.func
+        sig = DispatcherSignature.from_schema(fs)
+        cpp_name = "k_" + re.sub(r"\W", "_", aten)
+        bindings = sig.arguments()
+        names = [b.name for b in bindings]
+        arg_types = {a.name: a.type for a in schema.args}
+        # Result shapes come from ATen's meta kernels on meta copies of the arguments.
+        prelude, call_args = [], []
+        for b in bindings:
+            if "Tensor" in b.type:
+                prelude.append(f"auto meta_{b.name} = diopi_torch::toMeta({b.name});")
+                call_args.append(f"at::ITensorListRef(meta_{b.name})" if "ITensorListRef" in b.type else f"meta_{b.name}")
+            else:
+                call_args.append(b.name)
+        returns = _return_statement(fs)
+        result_is_tuple = len(fs.returns) > 1
+        codes = []
+        for e in entries:
+            fn = functions[e.diopi]
+            tr = Translator(e.where, arg_types, result_is_tuple)
+            args = []
+            for p in fn.params:
+                if p.kind == "context":
+                    continue
+                if p.kind == "unknown" or p.ctype.endswith("**"):
+                    raise mapping_mod.MappingError(f"{e.where}: {e.diopi} parameter {p.name} ({p.ctype}) cannot be mapped")
+                if p.kind == "tensor_array_out" and fn.params and p.ctype == "diopiTensorHandle_t*" and \
+                        e.expression(p.name) == mapping_mod.RESULT:
+                    raise mapping_mod.MappingError(f"{e.where}: outputs the library allocates are not supported yet")
+                args.append(tr.convert(p.kind, e.expression(p.name)))
+            cond = " && ".join(f"({tr.condition(c)})" for c in e.when)
+            if e.uses_result and not fs.returns:
+                raise mapping_mod.MappingError(f"{e.where}: {aten} returns nothing; `result` cannot be used")
+            if e.uses_result and (fs.name.name.inplace or fs.is_out_fn()):
+                raise mapping_mod.MappingError(f"{e.where}: {aten} writes its arguments; map them instead of `result`")
+            codes.append(EntryCode(e.diopi, e.where, cond, " and ".join(e.when), e.uses_result, tuple(args)))
+        return Kernel(
+            aten=aten, schema=schema.text, cpp_name=cpp_name, op=f"at::_ops::{fs.name.unambiguous_name()}",
+            decl=sig.decl(name=cpp_name), forward=", ".join(names), meta_args=(tuple(prelude), ", ".join(call_args)),
+            returns=returns, family=functions[first.diopi].family, entries=tuple(codes))
+
+
+def _return_statement(fs):
+    if not fs.returns:
+        return "return;"
+    aliased = []
+    for r in fs.returns:
+        if r.annotation is not None and r.annotation.is_write:
+            arg = next(a for a in fs.arguments.flat_all if a.annotation is not None and a.annotation.alias_set == r.annotation.alias_set)
+            aliased.append(arg.name)
+        else:
+            aliased.append(None)
+    if all(a is None for a in aliased):
+        return "return result;"
+    if len(aliased) == 1:
+        return f"return {aliased[0]};"
+    return "return std::forward_as_tuple(" + ", ".join(aliased) + ");"
+
+
+def render(kernels, mapping_path):
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(BRIDGE, "templates")),
+                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined)
+    tpl = env.get_template(TEMPLATE)
+    files = {}
+    by_file = {}
+    for k in kernels:
+        by_file.setdefault(_family_file(k.family), []).append(k)
+    for name, ks in sorted(by_file.items()):
+        files[name] = tpl.render(kernels=ks, family=ks[0].family, mapping=os.path.basename(mapping_path),
+                                 generator="bridge/torch/codegen/generate.py", template=f"bridge/torch/templates/{TEMPLATE}")
+    return files
+
+
+def write_if_changed(path, text):
+    if os.path.exists(path):
+        with open(path) as f:
+            if f.read() == text:
+                return False
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+    return True
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", required=True, help="build directory for the generated files")
+    p.add_argument("--mapping", default=mapping_mod.DEFAULT_PATH)
+    p.add_argument("--list", action="store_true", help="only print the generated file names")
+    args = p.parse_args(argv)
+    try:
+        functions = header_functions()
+        mapping = mapping_mod.load(args.mapping, functions=functions, schema_of=schemas.schema_of)
+        kernels = build_kernels(mapping, functions)
+    except mapping_mod.MappingError as e:
+        print(f"{e}", file=sys.stderr)
+        return 1
+    files = render(kernels, args.mapping)
+    os.makedirs(args.out, exist_ok=True)
+    # A stable list for the build system: every family file, even when empty.
+    index = "\n".join(sorted(files)) + "\n"
+    if args.list:
+        sys.stdout.write(index)
+        return 0
+    changed = sum(write_if_changed(os.path.join(args.out, n), t) for n, t in files.items())
+    write_if_changed(os.path.join(args.out, "generated_files.txt"), index)
+    print(f"diopi device codegen: {len(kernels)} ATen overloads, {sum(len(k.entries) for k in kernels)} entries, "
+          f"{len(files)} files ({changed} rewritten)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

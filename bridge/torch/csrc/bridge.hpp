@@ -1,0 +1,199 @@
+// The `diopi` device's runtime as the generated operator kernels see it:
+// the loaded vendor library, one DIOPI call (context, handles, argument
+// conversions, status checking), counters and the CPU fallback.
+#pragma once
+
+#include <ATen/ATen.h>
+#include <ATen/native/CPUFallback.h>
+#include <diopi/diopirt.h>
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+// The caller-side objects behind the opaque handles of diopirt.h.
+struct diopiTensor {
+    at::Tensor t;
+};
+
+struct diopiContext {
+    std::deque<diopiTensor> handles;  // handles given out during one call (stable addresses)
+    diopiStreamHandle_t stream = nullptr;
+};
+
+namespace diopi_torch {
+
+/// What the generated code knows about one mapping entry.
+struct OpInfo {
+    const char* aten;   // "add.Tensor"
+    const char* diopi;  // "diopiAdd"
+    const char* where;  // "aten_to_diopi.yaml:12"
+};
+
+/// The address of `name` in the loaded vendor library, or nullptr when the
+/// library does not export it. Raises when no library is loaded.
+void* symbol(const char* name);
+
+// Counters (diopi_torch.stats()).
+void countDiopi(const char* aten, const char* diopi);
+void countFallback(const char* aten, const char* reason);
+void countView(const char* aten);
+void countCopy(const char* aten);
+
+/// The boxed CPU fallback: counts the call, honours DIOPI_FALLBACK=error,
+/// then computes on the CPU and copies results back.
+void cpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack, const char* reason);
+void unmappedFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack);
+
+/// Reason of the fallback being taken by the current typed kernel (thread-local).
+void setFallbackReason(const char* reason);
+
+template <class Op, class... Args>
+decltype(auto) fallback(const char* reason, Args&&... args) {
+    setFallbackReason(reason);
+    return at::native::call_fallback_fn_symint<&unmappedFallback, Op>::call(std::forward<Args>(args)...);
+}
+
+/// Tensors on the meta device with the sizes, strides and dtype of the
+/// arguments, so ATen's own meta kernels compute result shapes and dtypes.
+at::Tensor toMeta(const at::Tensor& t);
+inline std::optional<at::Tensor> toMeta(const std::optional<at::Tensor>& t) {
+    if (!t.has_value() || !t->defined()) return t;
+    return toMeta(*t);
+}
+std::vector<at::Tensor> toMeta(at::TensorList ts);
+std::vector<at::Tensor> toMeta(const at::ITensorListRef& ts);
+std::vector<std::optional<at::Tensor>> toMeta(const c10::List<std::optional<at::Tensor>>& ts);
+template <class T>
+decltype(auto) toMeta(T&& v) {
+    return std::forward<T>(v);
+}
+
+/// Device tensors shaped like the meta results.
+at::Tensor allocLike(const at::Tensor& meta);
+template <class... Ts>
+std::tuple<Ts...> allocLike(const std::tuple<Ts...>& metas) {
+    return std::apply([](const auto&... m) { return std::tuple<Ts...>(allocLike(m)...); }, metas);
+}
+std::vector<at::Tensor> allocLike(const std::vector<at::Tensor>& metas);
+at::Device currentDevice();
+
+// Numbers as DIOPI takes them.
+inline int64_t toInt(int64_t v) { return v; }
+inline int64_t toInt(const c10::SymInt& v) { return v.expect_int(); }
+inline int64_t toInt(const std::optional<int64_t>& v) { return v.value_or(0); }
+inline double toDouble(double v) { return v; }
+inline double toDouble(const at::Scalar& v) { return v.toDouble(); }
+inline double toDouble(const std::optional<double>& v) { return v.value_or(0.0); }
+diopiDtype_t toDiopiDtype(at::ScalarType t);
+inline diopiDtype_t toDiopiDtype(const std::optional<at::ScalarType>& t) { return t ? toDiopiDtype(*t) : diopi_dtype_unsupported; }
+
+/// A DIOPI value standing for "no value": NULL handle, empty size, NULL pointer.
+struct None {};
+inline bool present(const at::Tensor& t) { return t.defined(); }
+inline bool present(const std::optional<at::Tensor>& t) { return t.has_value() && t->defined(); }
+template <class T>
+bool present(const std::optional<T>& v) { return v.has_value(); }
+template <class T>
+bool present(const T&) { return true; }
+inline bool present(None) { return false; }
+
+/// One DIOPI call: owns the context and every handle, string and list the
+/// call's arguments point to until the call returns.
+class Call {
+public:
+    explicit Call(const OpInfo& info) : info_(info) {}
+    Call(const Call&) = delete;
+
+    const OpInfo& info() const { return info_; }
+    diopiContextHandle_t ctx() { return &ctx_; }
+
+    // Tensors (inputs and outputs): an undefined tensor is NULL.
+    diopiTensorHandle_t tensor(const at::Tensor& t);
+    diopiTensorHandle_t tensor(const std::optional<at::Tensor>& t) { return present(t) ? tensor(*t) : nullptr; }
+    diopiTensorHandle_t tensor(None) { return nullptr; }
+    diopiConstTensorHandle_t in(const at::Tensor& t) { return tensor(t); }
+    diopiConstTensorHandle_t in(const std::optional<at::Tensor>& t) { return tensor(t); }
+    diopiConstTensorHandle_t in(None) { return nullptr; }
+    diopiConstTensorHandle_t in(const at::Scalar& s);  // a 0-dim tensor holding the scalar
+    diopiTensorHandle_t out(const at::Tensor& t) { return tensor(t); }
+    diopiTensorHandle_t out(const std::optional<at::Tensor>& t) { return tensor(t); }
+    diopiTensorHandle_t out(None) { return nullptr; }
+
+    // Tensor arrays.
+    diopiConstTensorHandle_t* ins(at::TensorList ts);
+    diopiConstTensorHandle_t* ins(const at::ITensorListRef& ts);
+    diopiConstTensorHandle_t* ins(const c10::List<std::optional<at::Tensor>>& ts);
+    diopiTensorHandle_t* outs(at::TensorList ts);
+
+    // Scalars: at::Scalar, numbers, optionals (NULL when absent).
+    const diopiScalar_t* scalar(const at::Scalar& s);
+    const diopiScalar_t* scalar(const std::optional<at::Scalar>& s) { return s.has_value() ? scalar(*s) : nullptr; }
+    const diopiScalar_t* scalar(double v) { return scalar(at::Scalar(v)); }
+    const diopiScalar_t* scalar(int64_t v) { return scalar(at::Scalar(v)); }
+    const diopiScalar_t* scalar(int v) { return scalar(at::Scalar(static_cast<int64_t>(v))); }
+    const diopiScalar_t* scalar(None) { return nullptr; }
+    const diopiScalar_t* scalar(const at::Tensor& t);  // a 0-dim tensor's value
+
+    // Integer lists: empty when absent.
+    diopiSize_t size(at::IntArrayRef v);
+    diopiSize_t size(c10::SymIntArrayRef v);
+    diopiSize_t size(at::OptionalIntArrayRef v) { return v.has_value() ? size(*v) : diopiSize_t{nullptr, 0}; }
+    diopiSize_t size(at::OptionalSymIntArrayRef v) { return v.has_value() ? size(*v) : diopiSize_t{nullptr, 0}; }
+    diopiSize_t size(const std::vector<int64_t>& v) { return size(at::IntArrayRef(v)); }
+    diopiSize_t size(std::initializer_list<int64_t> v) { return size(std::vector<int64_t>(v)); }
+    diopiSize_t size(int64_t v) { return size(std::vector<int64_t>{v}); }
+    diopiSize_t size(const c10::SymInt& v) { return size(v.expect_int()); }
+    diopiSize_t size(None) { return diopiSize_t{nullptr, 0}; }
+    diopiSize_t* sizePtr(at::OptionalIntArrayRef v);
+    diopiSize_t* sizePtr(at::OptionalSymIntArrayRef v);
+    diopiSize_t* sizePtr(at::IntArrayRef v) { return sizePtr(at::OptionalIntArrayRef(v)); }
+    diopiSize_t* sizePtr(c10::SymIntArrayRef v) { return sizePtr(at::OptionalSymIntArrayRef(v)); }
+    diopiSize_t* sizePtr(None) { return nullptr; }
+
+    // Pointers to optional numbers.
+    const int64_t* intPtr(std::optional<int64_t> v);
+    const int64_t* intPtr(None) { return nullptr; }
+    const double* doublePtr(std::optional<double> v);
+    const double* doublePtr(None) { return nullptr; }
+    const bool* boolPtr(std::optional<bool> v);
+    const bool* boolPtr(None) { return nullptr; }
+
+    const char* string(c10::string_view s);
+    const char* string(std::optional<c10::string_view> s) { return s.has_value() ? string(*s) : nullptr; }
+    const char* string(None) { return nullptr; }
+
+    diopiGeneratorHandle_t generator(const std::optional<at::Generator>& g);
+    diopiGeneratorHandle_t generator(None) { return generator(std::optional<at::Generator>()); }
+
+    /// The vendor's function, or nullptr when it does not export it.
+    template <class Fn>
+    Fn fn() {
+        return reinterpret_cast<Fn>(symbol(info_.diopi));
+    }
+
+    /// Whether the status asks for the CPU fallback (diopiNoImplement,
+    /// diopiDtypeNotSupported, diopiForceFallbackToCPU); gives its reason.
+    static const char* fallbackReason(diopiError_t status);
+    /// Raises a RuntimeError naming the DIOPI function, the ATen operator and
+    /// the vendor's last error string when `status` is not diopiSuccess.
+    void check(diopiError_t status);
+    /// The tensor the vendor allocated into a diopiTensorHandle_t* output.
+    at::Tensor owned(diopiTensorHandle_t h);
+
+private:
+    const OpInfo& info_;
+    diopiContext ctx_;
+    std::deque<diopiScalar_t> scalars_;
+    std::deque<std::vector<int64_t>> ints_;
+    std::deque<diopiSize_t> sizes_;
+    std::deque<std::string> strings_;
+    std::deque<std::vector<diopiConstTensorHandle_t>> constArrays_;
+    std::deque<std::vector<diopiTensorHandle_t>> arrays_;
+    std::deque<int64_t> int_;
+    std::deque<double> double_;
+    std::deque<char> bool_;
+};
+
+}  // namespace diopi_torch

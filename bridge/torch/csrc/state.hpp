@@ -1,0 +1,31 @@
+// Process-wide state of the `diopi` device shared by its translation units:
+// the vendor library, device hooks, generators and dtype tables.
+#pragma once
+
+#include <ATen/ATen.h>
+#include <diopi/diopirt.h>
+
+#include <string>
+#include <vector>
+
+#include "device_hooks.h"
+
+namespace diopi_torch {
+
+diopiDtype_t toDiopi(at::ScalarType t);
+at::ScalarType toATen(diopiDtype_t t);
+
+const diopiTorchDeviceHooks_t& hooks();
+/// Raises unless a vendor library is loaded.
+void requireLibrary();
+/// The vendor's diopiGetLastErrorString(), "" when it has none.
+std::string lastVendorError();
+
+// Generators: the handle given to vendor functions is the device generator.
+std::vector<uint8_t> generatorState(diopiConstGeneratorHandle_t g);
+void setGeneratorState(diopiGeneratorHandle_t g, std::vector<uint8_t> state);
+void generatorSeedAndOffset(diopiGeneratorHandle_t g, uint64_t* seed, uint64_t* offset);
+void setGeneratorSeedAndOffset(diopiGeneratorHandle_t g, uint64_t seed, uint64_t offset);
+diopiGeneratorHandle_t generatorHandle(const std::optional<at::Generator>& g);
+
+}  // namespace diopi_torch

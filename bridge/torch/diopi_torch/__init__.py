@@ -1,0 +1,160 @@
+"""PyTorch device `diopi`: ATen operators served by any DIOPI operator library.
+
+    import torch, diopi_torch
+    diopi_torch.load("build/torch/lib/libdiopi_impl.so")   # or set DIOPI_IMPL_LIB
+    x = torch.randn(3, device="diopi")
+    model.to("diopi")
+    diopi_torch.stats()       # per ATen operator: DIOPI calls, fallbacks, views, copies
+
+Operators that the mapping (aten_to_diopi.yaml) sends to DIOPI run in the
+vendor library; the others, and those the library refuses with
+diopiNoImplement / diopiDtypeNotSupported, run on the CPU and are counted as
+fallbacks. DIOPI_FALLBACK=error (or set_fallback("error")) turns a fallback
+into a RuntimeError naming the operator.
+
+Importing this package does not load anything; `mapping` and `schemas` are
+usable without the C++ extension.
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import types
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(_HERE)))
+DEFAULT_EXTENSION = os.path.join(_ROOT, "build", "bridge", "libdiopi_torch.so")
+BACKEND = "diopi"
+
+_ext = None
+
+
+class DiopiError(RuntimeError):
+    pass
+
+
+def _extension_path():
+    return os.environ.get("DIOPI_TORCH_EXT", DEFAULT_EXTENSION)
+
+
+def _open_extension():
+    global _ext
+    if _ext is not None:
+        return _ext
+    import torch  # noqa: F401  (libtorch must be loaded before the extension)
+
+    path = _extension_path()
+    if not os.path.exists(path):
+        raise DiopiError(f"the diopi device is not built: {path} is missing; run bash scripts/build_bridge.sh")
+    # RTLD_GLOBAL: the vendor library resolves the runtime functions of
+    # diopirt.h (diopiGetTensorData, ...) against this extension.
+    ext = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+    ext.diopi_torch_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    ext.diopi_torch_load.restype = ctypes.c_int
+    for name in ("diopi_torch_error", "diopi_torch_info", "diopi_torch_stats", "diopi_torch_last_call"):
+        getattr(ext, name).restype = ctypes.c_char_p
+    ext.diopi_torch_call_seq.restype = ctypes.c_uint64
+    ext.diopi_torch_initial_seed.restype = ctypes.c_uint64
+    ext.diopi_torch_manual_seed.argtypes = [ctypes.c_uint64]
+    ext.diopi_torch_set_fallback_error.argtypes = [ctypes.c_int]
+    _ext = ext
+    return ext
+
+
+def _register_backend():
+    import torch
+
+    if torch._C._get_privateuse1_backend_name() != BACKEND:
+        torch.utils.rename_privateuse1_backend(BACKEND)
+        torch._register_device_module(BACKEND, _device_module())
+        torch.utils.generate_methods_for_privateuse1_backend(for_tensor=True, for_module=True, for_storage=True)
+
+
+def _device_module():
+    import torch
+
+    mod = types.ModuleType("torch.diopi")
+
+    def manual_seed(seed):
+        _open_extension().diopi_torch_manual_seed(ctypes.c_uint64(int(seed) & 0xFFFFFFFFFFFFFFFF))
+
+    mod.is_available = lambda: True
+    mod.device_count = lambda: 1
+    mod.current_device = lambda: 0
+    mod.set_device = lambda device: None
+    mod.synchronize = lambda device=None: None
+    mod.is_initialized = lambda: _ext is not None
+    mod._is_in_bad_fork = lambda: False
+    mod.manual_seed = manual_seed
+    mod.manual_seed_all = manual_seed
+    mod.initial_seed = lambda: int(_open_extension().diopi_torch_initial_seed())
+    mod._lazy_init = lambda: None
+    return mod
+
+
+def load(impl_lib: str | None = None, hooks: str | None = None):
+    """Load a vendor's libdiopi_impl.so (default: $DIOPI_IMPL_LIB) and
+    register the `diopi` device. One process serves one library."""
+    impl_lib = impl_lib or os.environ.get("DIOPI_IMPL_LIB")
+    if not impl_lib:
+        raise DiopiError("no vendor library: pass diopi_torch.load(path) or set DIOPI_IMPL_LIB")
+    impl_lib = os.path.abspath(impl_lib)
+    if not os.path.exists(impl_lib):
+        raise DiopiError(f"no such library: {impl_lib}")
+    ext = _open_extension()
+    if ext.diopi_torch_load(impl_lib.encode(), (hooks or "").encode()) != 0:
+        raise DiopiError(ext.diopi_torch_error().decode())
+    _register_backend()
+    set_fallback(os.environ.get("DIOPI_FALLBACK", "cpu"))
+    return info()
+
+
+def info() -> dict:
+    """The loaded library: path, vendor name and version, memory hooks."""
+    return json.loads(_open_extension().diopi_torch_info().decode())
+
+
+def set_fallback(mode: str):
+    """"cpu" (default): operators without a DIOPI kernel run on the CPU and are
+    counted; "error": they raise a RuntimeError naming the operator."""
+    if mode not in ("cpu", "error"):
+        raise ValueError(f"fallback mode must be 'cpu' or 'error', not {mode!r}")
+    _open_extension().diopi_torch_set_fallback_error(1 if mode == "error" else 0)
+
+
+def stats() -> dict:
+    """Per ATen operator: {"diopi": n, "fallback": n, "view": n, "copy": n,
+    "functions": {DIOPI function: n}, "reasons": {fallback reason: n}}."""
+    return json.loads(_open_extension().diopi_torch_stats().decode())
+
+
+def reset_stats():
+    _open_extension().diopi_torch_reset_stats()
+
+
+def summary(st: dict | None = None) -> dict:
+    """Totals of stats(): aten_calls (= diopi_calls + fallback_calls), view_calls,
+    copy_calls and the fallback operators with their counts."""
+    st = stats() if st is None else st
+    d = sum(v["diopi"] for v in st.values())
+    f = sum(v["fallback"] for v in st.values())
+    return {"aten_calls": d + f, "diopi_calls": d, "fallback_calls": f,
+            "view_calls": sum(v["view"] for v in st.values()), "copy_calls": sum(v["copy"] for v in st.values()),
+            "fallback_ops": {k: v["fallback"] for k, v in sorted(st.items(), key=lambda kv: -kv[1]["fallback"])
+                             if v["fallback"]}}
+
+
+def call_seq() -> int:
+    """Number of DIOPI calls made so far (autocompare uses it)."""
+    return int(_open_extension().diopi_torch_call_seq())
+
+
+def last_call() -> tuple:
+    """(ATen operator, DIOPI function) of the latest DIOPI call."""
+    s = _open_extension().diopi_torch_last_call().decode()
+    return tuple(s.split("|", 1)) if s else ("", "")
+
+
+if os.environ.get("DIOPI_IMPL_LIB"):
+    load()
