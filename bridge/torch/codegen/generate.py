@@ -64,6 +64,7 @@ class Kernel:
     forward: str         # argument names, comma separated
     meta_args: tuple     # (prelude statements, call arguments)
     returns: str         # the return statement after a successful call
+    out_arg: str         # the out= argument resized from the meta result ("" when none)
     family: str
     entries: tuple
 
@@ -147,8 +148,15 @@ def _kernel(aten, f, mapping, functions):
             codes.append(EntryCode(e.diopi, e.where, cond, " and ".join(e.when), e.uses_result, tuple(args)))
         return Kernel(
             aten=aten, schema=schema.text, cpp_name=cpp_name, op=f"at::_ops::{fs.name.unambiguous_name()}",
-            decl=sig.decl(name=cpp_name), forward=", ".join(names), meta_args=(tuple(prelude), ", ".join(call_args)),
+            out_arg=_out_arg(fs, first.where), decl=sig.decl(name=cpp_name), forward=", ".join(names), meta_args=(tuple(prelude), ", ".join(call_args)),
             returns=returns, family=functions[first.diopi].family, entries=tuple(codes))
+
+
+def _out_arg(fs, where):
+    outs = [a.name for a in fs.arguments.out]
+    if len(outs) > 1:
+        raise mapping_mod.MappingError(f"{where}: out= overloads with several outputs are not supported yet")
+    return outs[0] if outs else ""
 
 
 def _return_statement(fs):

@@ -58,6 +58,8 @@ decltype(auto) fallback(const char* reason, Args&&... args) {
 /// Tensors on the meta device with the sizes, strides and dtype of the
 /// arguments, so ATen's own meta kernels compute result shapes and dtypes.
 at::Tensor toMeta(const at::Tensor& t);
+// Mutable tensors (out=, in-place) must not reach the catch-all template below.
+inline at::Tensor toMeta(at::Tensor& t) { return toMeta(static_cast<const at::Tensor&>(t)); }
 inline std::optional<at::Tensor> toMeta(const std::optional<at::Tensor>& t) {
     if (!t.has_value() || !t->defined()) return t;
     return toMeta(*t);

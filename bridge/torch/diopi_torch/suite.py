@@ -1,0 +1,371 @@
+"""Real model code on the `diopi` device, compared with eager CPU.
+
+    python -m diopi_torch.suite [--impl_lib PATH] [--models bert,gpt2,...|hf:Class:k=v,...]
+                                [--json FILE] [--autocompare] [--bench]
+
+Each model is built from a configuration with random weights (fixed seed,
+nothing downloaded), then trained for one step twice from the same weights:
+on the CPU and on `diopi`. Forward (logits, loss), backward (every
+parameter's gradient) and the AdamW step (every updated parameter) are
+compared with a tolerance by dtype; the device's counters say how many ATen
+calls DIOPI served and which fell back to the CPU.
+Exit status 1 when any model does not match.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import dataclasses
+import json
+import os
+import sys
+import time
+
+import diopi_torch
+
+ROOT = diopi_torch._ROOT
+DEFAULT_LIB = os.path.join(ROOT, "build", "torch", "lib", "libdiopi_impl.so")
+TEXT_BATCH, TEXT_SEQ, VOCAB = 2, 8, 128
+IMAGE_BATCH, IMAGE = 2, 32
+# Small transformer sizes shared by the text models (2 layers, hidden 64).
+SMALL = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4)
+
+
+@dataclasses.dataclass(frozen=True)
+class Model:
+    name: str
+    kind: str            # "text-lm" | "text-cls" | "seq2seq" | "vision" | "nn"
+    cls: str             # transformers class, or "" for torch.nn models
+    config: dict
+
+
+def _no_dropout(cfg):
+    out = dict(cfg)
+    for k in ("hidden_dropout_prob", "attention_probs_dropout_prob", "resid_pdrop", "embd_pdrop", "attn_pdrop",
+              "dropout_rate", "attention_dropout", "hidden_dropout", "drop_path_rate", "classifier_dropout_prob",
+              "dropout"):
+        out.setdefault(k, 0.0)
+    return out
+
+
+MODELS = {m.name: m for m in [
+    Model("bert", "text-cls", "BertForSequenceClassification",
+          dict(SMALL, vocab_size=VOCAB, num_labels=3, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)),
+    Model("gpt2", "text-lm", "GPT2LMHeadModel",
+          dict(vocab_size=VOCAB, n_embd=64, n_layer=2, n_head=4, n_positions=64, resid_pdrop=0.0, embd_pdrop=0.0,
+               attn_pdrop=0.0, bos_token_id=0, eos_token_id=0)),
+    Model("llama", "text-lm", "LlamaForCausalLM", dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2)),
+    Model("qwen2", "text-lm", "Qwen2ForCausalLM", dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2)),
+    Model("t5", "seq2seq", "T5ForConditionalGeneration",
+          dict(vocab_size=VOCAB, d_model=64, d_kv=16, d_ff=128, num_layers=2, num_heads=4, dropout_rate=0.0,
+               decoder_start_token_id=0, pad_token_id=0)),
+    Model("vit", "vision", "ViTForImageClassification",
+          dict(image_size=IMAGE, patch_size=8, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+               num_attention_heads=4, num_labels=10, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)),
+    Model("convnext", "vision", "ConvNextForImageClassification",
+          dict(num_channels=3, hidden_sizes=[16, 32, 32, 64], depths=[1, 1, 1, 1], num_labels=10, image_size=IMAGE)),
+    Model("resnet", "vision", "ResNetForImageClassification",
+          dict(num_channels=3, embedding_size=16, hidden_sizes=[16, 32, 32, 64], depths=[1, 1, 1, 1],
+               layer_type="basic", num_labels=10)),
+    Model("cnn", "nn", "", dict(channels=[3, 16, 32], num_labels=10)),
+]}
+
+
+def parse_model(spec: str) -> Model:
+    """A suite name, or hf:<ModelClass>:key=value,... for any transformers model class."""
+    if spec in MODELS:
+        return MODELS[spec]
+    if not spec.startswith("hf:"):
+        import difflib
+        close = difflib.get_close_matches(spec, list(MODELS), n=1)
+        raise SystemExit(f"unknown model {spec!r}" + (f"; did you mean {close[0]}?" if close else "")
+                         + f" (known: {', '.join(MODELS)}, or hf:<ModelClass>:key=value,...)")
+    _, cls, *rest = spec.split(":", 2)
+    cfg = {}
+    for item in (rest[0].split(",") if rest and rest[0] else []):
+        k, _, v = item.partition("=")
+        try:
+            cfg[k.strip()] = ast.literal_eval(v.strip())
+        except (ValueError, SyntaxError):
+            cfg[k.strip()] = v.strip()
+    if "ImageClassification" in cls:
+        kind = "vision"
+    elif "ConditionalGeneration" in cls:
+        kind = "seq2seq"
+    elif "SequenceClassification" in cls:
+        kind = "text-cls"
+    else:
+        kind = "text-lm"
+    if kind != "vision":
+        cfg.setdefault("vocab_size", VOCAB)
+    return Model(spec, kind, cls, cfg)
+
+
+class SmallCNN:
+    """A plain torch.nn image classifier: conv, batch norm, ReLU, max pool, linear."""
+
+    @staticmethod
+    def build(channels, num_labels):
+        import torch.nn as nn
+        layers = []
+        for cin, cout in zip(channels, channels[1:]):
+            layers += [nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(), nn.MaxPool2d(2)]
+        return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(channels[-1], num_labels))
+
+
+def build(model: Model):
+    import torch
+    torch.manual_seed(0)
+    if model.kind == "nn":
+        return SmallCNN.build(**model.config)
+    import transformers
+    cls = getattr(transformers, model.cls, None)
+    if cls is None:
+        raise SystemExit(f"transformers {transformers.__version__} has no class {model.cls}")
+    config_cls = cls.config_class
+    cfg = config_cls(**_no_dropout(model.config)) if model.kind != "vision" else config_cls(**model.config)
+    for k, v in _no_dropout({}).items():
+        if hasattr(cfg, k) and isinstance(getattr(cfg, k), float):
+            setattr(cfg, k, 0.0)
+    return cls(cfg)
+
+
+def inputs(model: Model, m):
+    import torch
+    g = torch.Generator().manual_seed(1)
+    if model.kind in ("vision", "nn"):
+        n_labels = model.config.get("num_labels", getattr(getattr(m, "config", None), "num_labels", 10))
+        return {"pixel_values": torch.randn(IMAGE_BATCH, 3, IMAGE, IMAGE, generator=g),
+                "labels": torch.randint(0, n_labels, (IMAGE_BATCH,), generator=g)}
+    vocab = m.config.vocab_size
+    ids = torch.randint(1, vocab, (TEXT_BATCH, TEXT_SEQ), generator=g)
+    if model.kind == "text-cls":
+        return {"input_ids": ids, "labels": torch.randint(0, m.config.num_labels, (TEXT_BATCH,), generator=g)}
+    return {"input_ids": ids, "labels": ids.clone()}
+
+
+def step(m, batch, device, fused):
+    """One training step; returns logits, loss, grads and updated params (on the CPU)."""
+    import torch
+    m.train()
+    batch = {k: v.to(device) for k, v in batch.items()}
+    # eps=1e-3: gradients that are zero up to rounding (attention key biases)
+    # must not turn rounding noise into full-size Adam updates.
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-2, eps=1e-3, weight_decay=0.01, fused=fused)
+    if isinstance(m, torch.nn.Sequential):
+        logits = m(batch["pixel_values"])
+        loss = torch.nn.functional.cross_entropy(logits, batch["labels"])
+    else:
+        out = m(**batch)
+        logits, loss = out.logits, out.loss
+    loss.backward()
+    grads = {n: p.grad.detach().cpu().clone() for n, p in m.named_parameters() if p.grad is not None}
+    opt.step()
+    params = {n: p.detach().cpu().clone() for n, p in m.named_parameters()}
+    return {"logits": logits.detach().cpu(), "loss": loss.detach().cpu()}, grads, params
+
+
+def rel_diff(a, b):
+    """max |a-b| / max |b|: the error relative to the reference's scale."""
+    import torch
+    a, b = a.double(), b.double()
+    if a.shape != b.shape:
+        return float("inf"), float("inf")
+    if not torch.isfinite(a).all() or not torch.isfinite(b).all():
+        same = torch.equal(torch.isnan(a), torch.isnan(b)) and torch.equal(a[~torch.isnan(a)], b[~torch.isnan(b)])
+        return (0.0, 0.0) if same else (float("inf"), float("inf"))
+    diff = (a - b).abs().max().item() if a.numel() else 0.0
+    scale = b.abs().max().item() if b.numel() else 0.0
+    return diff, diff / max(scale, 1e-12)
+
+
+def compare(dev, ref, tol):
+    """Each tensor's largest difference relative to its own largest value,
+    floored at 1% of the largest value in the group, so tensors whose exact
+    value is zero (the gradient of an attention key bias) are not judged on
+    rounding noise alone."""
+    worst_abs, worst_rel, where = 0.0, 0.0, ""
+    group = max((t.double().abs().max().item() for t in ref.values() if t.numel()), default=0.0)
+    for k in ref:
+        if k not in dev:
+            return False, float("inf"), f"{k} missing"
+        d, r = rel_diff(dev[k], ref[k])
+        if d != float("inf") and ref[k].numel():
+            r = d / max(ref[k].double().abs().max().item(), 0.01 * group, 1e-12)
+        if r > worst_rel:
+            worst_abs, worst_rel, where = d, r, k
+    return worst_rel <= tol, worst_abs, where
+
+
+def vendor_tolerance(info):
+    """float32 tolerance for this library: 1e-4 for the reference; others may
+    state MODEL_TOLERANCE (with MODEL_TOLERANCE_REASON) in their device_configs.py."""
+    vendor = info.get("vendor", "")
+    if vendor == "torch":
+        return 1e-4, "reference implementation"
+    path = os.path.join(ROOT, "impl", vendor, "device_configs.py")
+    if os.path.exists(path):
+        tree = ast.parse(open(path).read())
+        vals = {}
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                if node.targets[0].id in ("MODEL_TOLERANCE", "MODEL_TOLERANCE_REASON"):
+                    vals[node.targets[0].id] = ast.literal_eval(node.value)
+        if "MODEL_TOLERANCE" in vals:
+            return float(vals["MODEL_TOLERANCE"]), vals.get("MODEL_TOLERANCE_REASON", "")
+    return 1e-4, "default"
+
+
+def run_model(model: Model, tol, autocompare=False):
+    import torch
+    ref_model = build(model)
+    dev_model = copy.deepcopy(ref_model)
+    batch = inputs(model, ref_model)
+    t0 = time.perf_counter()
+    ref_out, ref_grads, ref_params = step(ref_model, batch, "cpu", fused=False)
+    t_cpu = time.perf_counter() - t0
+    # Swapping keeps tied parameters (embeddings shared with the LM head)
+    # tied: a plain .to() makes new Parameters for a new backend.
+    swap = torch.__future__.get_swap_module_params_on_conversion()
+    torch.__future__.set_swap_module_params_on_conversion(True)
+    try:
+        dev_model.to("diopi")
+    finally:
+        torch.__future__.set_swap_module_params_on_conversion(swap)
+    diopi_torch.reset_stats()
+    report = None
+    t0 = time.perf_counter()
+    if autocompare:
+        from diopi_torch import autocompare as ac
+        with ac.AutoCompare(dev_model, model.name, tol) as watcher:
+            dev_out, dev_grads, dev_params = step(dev_model, batch, "diopi", fused=True)
+        report = watcher.first
+    else:
+        dev_out, dev_grads, dev_params = step(dev_model, batch, "diopi", fused=True)
+    t_dev = time.perf_counter() - t0
+    st = diopi_torch.summary()
+    fwd_ok, fwd_d, fwd_w = compare(dev_out, ref_out, tol)
+    bwd_ok, bwd_d, bwd_w = compare(dev_grads, ref_grads, tol)
+    stp_ok, stp_d, stp_w = compare(dev_params, ref_params, tol)
+    n_params = sum(p.numel() for p in ref_model.parameters())
+    row = {"name": model.name, "class": model.cls or "torch.nn.Sequential", "parameters": n_params,
+           "forward_match": fwd_ok, "backward_match": bwd_ok, "step_match": stp_ok,
+           "max_abs_diff": max(fwd_d, bwd_d, stp_d),
+           "worst": {"forward": fwd_w, "backward": bwd_w, "step": stp_w},
+           "aten_calls": st["aten_calls"], "diopi_calls": st["diopi_calls"], "fallback_calls": st["fallback_calls"],
+           "view_calls": st["view_calls"], "copy_calls": st["copy_calls"], "fallback_ops": st["fallback_ops"],
+           "seconds_cpu": t_cpu, "seconds_diopi": t_dev}
+    if report is not None:
+        row["autocompare"] = report
+    return row
+
+
+def bench(models, repeats=5):
+    """Forward+backward time per model, diopi device vs eager CPU (the bridge's overhead)."""
+    import torch
+    rows = []
+    for model in models:
+        m = build(model)
+        batch = inputs(model, m)
+        times = {}
+        for device in ("cpu", "diopi"):
+            mm = copy.deepcopy(m).to(device)
+            b = {k: v.to(device) for k, v in batch.items()}
+
+            def once():
+                if isinstance(mm, torch.nn.Sequential):
+                    loss = torch.nn.functional.cross_entropy(mm(b["pixel_values"]), b["labels"])
+                else:
+                    loss = mm(**b).loss
+                loss.backward()
+                loss.item()
+            once()  # warm up
+            best = float("inf")
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                once()
+                best = min(best, time.perf_counter() - t0)
+            times[device] = best
+        rows.append({"name": model.name, "cpu_ms": times["cpu"] * 1e3, "diopi_ms": times["diopi"] * 1e3,
+                     "ratio": times["diopi"] / times["cpu"]})
+    return rows
+
+
+def print_table(rows, info, tol, reason):
+    print(f"library: {info['library']} (vendor {info['vendor']}, {info['version']}); float32 tolerance {tol:g} ({reason})")
+    hdr = f"{'model':<10} {'params':>8} {'fwd':>4} {'bwd':>4} {'step':>4} {'max diff':>9} {'aten':>6} {'diopi':>6} " \
+          f"{'served':>7} {'views':>6}  top fallbacks"
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        share = r["diopi_calls"] / r["aten_calls"] if r["aten_calls"] else 0.0
+        if not (r["forward_match"] and r["backward_match"] and r["step_match"]) and r.get("worst"):
+            print(f"  {r['name']}: largest differences in {r['worst']}")
+        top = ", ".join(f"{k} {v}" for k, v in list(r["fallback_ops"].items())[:4]) or "-"
+        ok = lambda b: "ok" if b else "NO"  # noqa: E731
+        print(f"{r['name'][:10]:<10} {r['parameters']:>8} {ok(r['forward_match']):>4} {ok(r['backward_match']):>4} "
+              f"{ok(r['step_match']):>4} {r['max_abs_diff']:>9.2e} {r['aten_calls']:>6} {r['diopi_calls']:>6} "
+              f"{share:>7.1%} {r['view_calls']:>6}  {top}")
+    total = sum(r["aten_calls"] for r in rows)
+    served = sum(r["diopi_calls"] for r in rows)
+    if total:
+        print(f"all models: {served} of {total} ATen calls served by DIOPI ({served / total:.1%}); "
+              f"{sum(1 for r in rows if r['forward_match'] and r['backward_match'] and r['step_match'])} of {len(rows)} match")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="models.sh", description=__doc__.splitlines()[0])
+    p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", DEFAULT_LIB))
+    p.add_argument("--models", default=",".join(MODELS), help="comma-separated suite names or hf:<Class>:k=v,...; "
+                   "separate several hf: specs with ';'")
+    p.add_argument("--json", default=None, help="write the results here")
+    p.add_argument("--autocompare", action="store_true", help="check every DIOPI call against eager CPU ATen")
+    p.add_argument("--autocompare_dir", default=os.path.join(ROOT, "reports", "autocompare"),
+                   help="where a differing call is saved as a replayable case")
+    p.add_argument("--bench", action="store_true", help="time forward+backward on diopi vs eager CPU")
+    args = p.parse_args(argv)
+    specs = [s for s in (args.models.split(";") if "hf:" in args.models else args.models.split(",")) if s]
+    models = [parse_model(s.strip()) for s in specs]
+    import torch
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    info = diopi_torch.load(args.impl_lib)
+    tol, reason = vendor_tolerance(info)
+    if args.autocompare:
+        os.environ["DIOPI_AUTOCOMPARE_DIR"] = args.autocompare_dir
+    rows = []
+    for model in models:
+        try:
+            rows.append(run_model(model, tol, args.autocompare))
+        except Exception as e:  # a model that cannot run is a failed model, reported, not a crash
+            rows.append({"name": model.name, "class": model.cls, "parameters": 0, "forward_match": False,
+                         "backward_match": False, "step_match": False, "max_abs_diff": float("inf"),
+                         "error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
+                         "aten_calls": 0, "diopi_calls": 0, "fallback_calls": 0, "view_calls": 0, "copy_calls": 0,
+                         "fallback_ops": {}})
+            print(f"{model.name}: {rows[-1]['error']}", file=sys.stderr)
+    print_table(rows, info, tol, reason)
+    for r in rows:
+        if r.get("autocompare"):
+            a = r["autocompare"]
+            print(f"autocompare {r['name']}: first differing call {a['aten']} -> {a['diopi']} in {a['module']} "
+                  f"shapes {a['shapes']} dtypes {a['dtypes']}: max abs diff {a['max_abs_diff']:.3g}; "
+                  f"saved {a.get('case_file', '-')}")
+    result = {"library": info, "tolerance": tol, "models": rows}
+    if args.bench:
+        result["bench"] = bench(models)
+        print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'ratio':>6}   (forward+backward, best of 5)")
+        for b in result["bench"]:
+            print(f"{b['name'][:10]:<10} {b['cpu_ms']:>8.2f} {b['diopi_ms']:>9.2f} {b['ratio']:>5.2f}x")
+        import math
+        g = math.exp(sum(math.log(b["ratio"]) for b in result["bench"]) / len(result["bench"]))
+        result["bench_geomean"] = g
+        print(f"geometric mean diopi/cpu: {g:.2f}x")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1, default=str)
+    return 0 if all(r["forward_match"] and r["backward_match"] and r["step_match"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
