@@ -32,16 +32,7 @@ TEMPLATE = "registrations.cpp.j2"
 
 
 def header_functions():
-    try:
-        import diopi_header
-    except ImportError:  # the header package not installed: use it from the checkout
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(BRIDGE)), "proto", "python"))
-        try:
-            import diopi_header
-        except ImportError:  # TEMPORARY until proto/python/diopi_header lands
-            sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(BRIDGE)), "diopi_test", "python"))
-            from conformance import header as diopi_header
-    return diopi_header.load()
+    return mapping_mod.header_functions()
 
 
 @dataclasses.dataclass(frozen=True)

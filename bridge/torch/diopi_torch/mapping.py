@@ -308,6 +308,22 @@ def _implicit(param, schema: AtenSchema | None):
     return None
 
 
+def header_functions():
+    """The header model (name -> Function) from the diopi_header package."""
+    try:
+        import diopi_header
+    except ImportError:  # not installed: use it from this checkout
+        import sys
+        root = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+        sys.path.insert(0, os.path.join(root, "proto", "python"))
+        try:
+            import diopi_header
+        except ImportError:  # TEMPORARY until proto/python/diopi_header lands
+            sys.path.insert(0, os.path.join(root, "diopi_test", "python"))
+            from conformance import header as diopi_header
+    return diopi_header.load()
+
+
 def _node_line(node):
     return node.start_mark.line + 1
 
@@ -323,8 +339,13 @@ def load(path: str = DEFAULT_PATH, functions: Mapping | None = None,
     Raises MappingError("file:line: message") on the first bad entry.
     """
     if functions is None:
-        import diopi_header
-        functions = diopi_header.load()
+        functions = header_functions()
+    if schema_of is None:
+        try:
+            from .schemas import schema_of  # needs torch; without it only the header side is checked
+            import torch  # noqa: F401
+        except ImportError:
+            schema_of = None
     rel = os.path.relpath(path)
     with open(path) as f:
         text = f.read()
