@@ -76,7 +76,7 @@ class Translator:
             if isinstance(v, int):
                 return f"int64_t({v})"
             if isinstance(v, float):
-                return repr(v)
+                return "std::numeric_limits<double>::infinity()" if v == float("inf") else repr(v)
             if isinstance(v, str):
                 return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
         if isinstance(node, ast.Name):

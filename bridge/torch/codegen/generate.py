@@ -113,6 +113,8 @@ def _kernel(aten, f, mapping, functions):
             if "Tensor" in b.type:
                 prelude.append(f"auto meta_{b.name} = diopi_torch::toMeta({b.name});")
                 call_args.append(f"at::ITensorListRef(meta_{b.name})" if "ITensorListRef" in b.type else f"meta_{b.name}")
+            elif "Device" in b.type:
+                call_args.append(f"diopi_torch::toMeta({b.name})")
             else:
                 call_args.append(b.name)
         returns = _return_statement(fs)

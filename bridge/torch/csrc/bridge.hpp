@@ -8,6 +8,7 @@
 #include <diopi/diopirt.h>
 
 #include <deque>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +66,8 @@ inline std::optional<at::Tensor> toMeta(const std::optional<at::Tensor>& t) {
     return toMeta(*t);
 }
 std::vector<at::Tensor> toMeta(at::TensorList ts);
+// Factory operators: the meta copy of a call creates its result on the meta device.
+inline std::optional<at::Device> toMeta(std::optional<at::Device>) { return at::Device(at::kMeta); }
 std::vector<at::Tensor> toMeta(const at::ITensorListRef& ts);
 std::vector<std::optional<at::Tensor>> toMeta(const c10::List<std::optional<at::Tensor>>& ts);
 template <class T>
