@@ -7,7 +7,10 @@
 #include <ATen/native/CPUFallback.h>
 #include <diopi/diopirt.h>
 
+#include <atomic>
 #include <deque>
+#include <mutex>
+#include <unordered_map>
 #include <limits>
 #include <optional>
 #include <string>
@@ -25,11 +28,13 @@ struct diopiContext {
 
 namespace diopi_torch {
 
-/// What the generated code knows about one mapping entry.
+/// What the generated code knows about one mapping entry, and its call counter.
 struct OpInfo {
     const char* aten;   // "add.Tensor"
     const char* diopi;  // "diopiAdd"
     const char* where;  // "aten_to_diopi.yaml:12"
+    mutable std::atomic<uint64_t> calls{0};
+    mutable std::atomic<bool> listed{false};
 };
 
 /// The address of `name` in the loaded vendor library, or nullptr when the
@@ -37,7 +42,7 @@ struct OpInfo {
 void* symbol(const char* name);
 
 // Counters (diopi_torch.stats()).
-void countDiopi(const char* aten, const char* diopi);
+void countDiopi(const OpInfo& info);
 void countFallback(const char* aten, const char* reason);
 void countView(const char* aten);
 void countCopy(const char* aten);
@@ -74,6 +79,89 @@ template <class T>
 decltype(auto) toMeta(T&& v) {
     return std::forward<T>(v);
 }
+
+/// A key describing every argument of a call (tensor sizes, strides, dtypes;
+/// values of everything else), so result shapes computed once by the meta
+/// kernels are reused for identical calls. Training repeats the same calls
+/// every layer and every step, and ATen's meta kernels are mostly Python.
+class MetaKey {
+public:
+    std::string bytes;
+    bool cacheable = true;
+
+    template <class T>
+    void pod(const T& v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof(T)); }
+    void add(const at::Tensor& t) {
+        if (!t.defined()) return pod(int8_t(-1));
+        pod(static_cast<int8_t>(t.scalar_type()));
+        pod(static_cast<int8_t>(t.device().type()));
+        pod(static_cast<int64_t>(t.dim()));
+        for (auto s : t.sizes()) pod(s);
+        for (auto s : t.strides()) pod(s);
+    }
+    void add(const std::optional<at::Tensor>& t) { t.has_value() ? add(*t) : pod(int8_t(-2)); }
+    void add(at::TensorList ts) { pod(ts.size()); for (const auto& t : ts) add(t); }
+    void add(const at::ITensorListRef& ts) { pod(ts.size()); for (const at::Tensor& t : ts) add(t); }
+    void add(const c10::List<std::optional<at::Tensor>>& ts) { pod(ts.size()); for (std::optional<at::Tensor> t : ts) add(t); }
+    void add(const at::Scalar& s) {
+        pod(static_cast<int8_t>(s.type()));
+        if (s.isFloatingPoint()) pod(s.toDouble());
+        else if (s.isIntegral(true)) pod(s.toLong());
+        else cacheable = false;
+    }
+    void add(const std::optional<at::Scalar>& s) { s.has_value() ? add(*s) : pod(int8_t(-2)); }
+    void add(at::IntArrayRef v) { pod(v.size()); for (auto x : v) pod(x); }
+    void add(c10::SymIntArrayRef v) { add(C10_AS_INTARRAYREF_SLOW(v)); }
+    void add(at::OptionalIntArrayRef v) { v.has_value() ? add(*v) : pod(int8_t(-2)); }
+    void add(at::OptionalSymIntArrayRef v) { v.has_value() ? add(*v) : pod(int8_t(-2)); }
+    void add(const c10::SymInt& v) { pod(v.expect_int()); }
+    void add(int64_t v) { pod(v); }
+    void add(double v) { pod(v); }
+    void add(bool v) { pod(v); }
+    void add(c10::string_view v) { pod(v.size()); bytes.append(v.data(), v.size()); }
+    template <size_t N>
+    void add(const std::array<bool, N>& v) { for (bool b : v) pod(b); }
+    template <class T>
+    void add(const std::optional<T>& v) { if (v.has_value()) { pod(int8_t(1)); add(*v); } else { pod(int8_t(-2)); } }
+    void add(at::ScalarType v) { pod(static_cast<int8_t>(v)); }
+    void add(at::Layout v) { pod(static_cast<int8_t>(v)); }
+    void add(at::MemoryFormat v) { pod(static_cast<int8_t>(v)); }
+    void add(at::Device v) { pod(static_cast<int8_t>(v.type())); }
+    void add(const at::Generator&) {}
+    template <class T>
+    void add(const T&) { cacheable = false; }  // a type not described above: never reuse
+
+    template <class... Args>
+    static MetaKey of(const Args&... args) {
+        MetaKey k;
+        (k.add(args), ...);
+        return k;
+    }
+};
+
+/// Meta results by MetaKey, for one operator.
+template <class R>
+class MetaCache {
+public:
+    template <class F>
+    R get(const MetaKey& key, F&& compute) {
+        if (!key.cacheable) return compute();
+        {
+            std::lock_guard<std::mutex> g(mu_);
+            auto it = map_.find(key.bytes);
+            if (it != map_.end()) return it->second;
+        }
+        R r = compute();
+        std::lock_guard<std::mutex> g(mu_);
+        if (map_.size() >= 4096) map_.clear();  // bounded: shapes of one model fit many times over
+        map_.emplace(key.bytes, r);
+        return r;
+    }
+
+private:
+    std::mutex mu_;
+    std::unordered_map<std::string, R> map_;
+};
 
 /// Device tensors shaped like the meta results.
 at::Tensor allocLike(const at::Tensor& meta);

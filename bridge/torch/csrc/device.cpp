@@ -217,7 +217,7 @@ bool deviceCopy(const at::Tensor& src, const at::Tensor& dst) {
     diopiError_t st = fn(call.ctx(), call.in(src), call.out(dst));
     if (Call::fallbackReason(st)) return false;
     call.check(st);
-    countDiopi("_copy_from", "diopiCopyInp");
+    countDiopi(kCopyInfo);
     return true;
 }
 

@@ -61,7 +61,8 @@ struct Counts {
 std::mutex gStatsMu;
 std::map<std::string, Counts> gStats;
 std::atomic<uint64_t> gDiopiSeq{0};
-std::string gLastCall;  // "aten|diopi" of the latest DIOPI call (autocompare reads it)
+std::atomic<const OpInfo*> gLastCall{nullptr};  // the latest DIOPI call (autocompare reads it)
+std::vector<const OpInfo*> gInfos;              // every entry that has been called (guarded by gStatsMu)
 std::atomic<bool> gFallbackError{false};
 thread_local const char* tFallbackReason = nullptr;
 
@@ -109,13 +110,15 @@ std::string lastVendorError() {
     return s ? s : "";
 }
 
-void countDiopi(const char* aten, const char* diopi) {
-    std::lock_guard<std::mutex> g(gStatsMu);
-    auto& c = gStats[aten];
-    c.diopi++;
-    c.functions[diopi]++;
-    gLastCall = std::string(aten) + "|" + diopi;
-    gDiopiSeq++;
+// The hot path: one atomic increment; names are joined only when stats() is read.
+void countDiopi(const OpInfo& info) {
+    if (!info.listed.load(std::memory_order_acquire)) {
+        std::lock_guard<std::mutex> g(gStatsMu);
+        if (!info.listed.exchange(true)) gInfos.push_back(&info);
+    }
+    info.calls.fetch_add(1, std::memory_order_relaxed);
+    gLastCall.store(&info, std::memory_order_relaxed);
+    gDiopiSeq.fetch_add(1, std::memory_order_release);
 }
 
 void countFallback(const char* aten, const char* reason) {
@@ -393,10 +396,18 @@ __attribute__((visibility("default"))) const char* diopi_torch_info() {
 __attribute__((visibility("default"))) const char* diopi_torch_stats() {
     using namespace diopi_torch;
     std::lock_guard<std::mutex> g(gStatsMu);
+    std::map<std::string, Counts> all = gStats;
+    for (const OpInfo* info : gInfos) {
+        uint64_t n = info->calls.load();
+        if (!n) continue;
+        auto& c = all[info->aten];
+        c.diopi += n;
+        c.functions[info->diopi] += n;
+    }
     std::ostringstream o;
     o << "{";
     bool first = true;
-    for (const auto& [op, c] : gStats) {
+    for (const auto& [op, c] : all) {
         o << (first ? "" : ", ") << json(op) << ": {\"diopi\": " << c.diopi << ", \"fallback\": " << c.fallback
           << ", \"view\": " << c.view << ", \"copy\": " << c.copy << ", \"functions\": {";
         bool f2 = true;
@@ -421,6 +432,7 @@ __attribute__((visibility("default"))) const char* diopi_torch_stats() {
 __attribute__((visibility("default"))) void diopi_torch_reset_stats() {
     std::lock_guard<std::mutex> g(diopi_torch::gStatsMu);
     diopi_torch::gStats.clear();
+    for (const auto* info : diopi_torch::gInfos) info->calls.store(0);
 }
 
 __attribute__((visibility("default"))) void diopi_torch_set_fallback_error(int on) { diopi_torch::gFallbackError = on != 0; }
@@ -428,8 +440,8 @@ __attribute__((visibility("default"))) void diopi_torch_set_fallback_error(int o
 /// Number of DIOPI calls so far, and "aten|diopi" of the latest one.
 __attribute__((visibility("default"))) uint64_t diopi_torch_call_seq() { return diopi_torch::gDiopiSeq.load(); }
 __attribute__((visibility("default"))) const char* diopi_torch_last_call() {
-    std::lock_guard<std::mutex> g(diopi_torch::gStatsMu);
-    tText = diopi_torch::gLastCall;
+    const diopi_torch::OpInfo* info = diopi_torch::gLastCall.load();
+    tText = info ? std::string(info->aten) + "|" + info->diopi : "";
     return tText.c_str();
 }
 
