@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Everything CI checks, from a fresh clone:
 #   1. the README's main job (scripts/demo.sh: impl/torch build, gen_data, run_test), then fuzz the C ABI;
-#   2. impl/cpu (through the adaptor): build, replay the same baselines in a
-#      virtual environment without torch, fuzz it, and replay once more with
-#      AddressSanitizer + UndefinedBehaviorSanitizer;
-#   3. the unit and integration tests (headers, harness, adaptor).
+#   2. the PyTorch `diopi` device: build it, run the model suite on impl/torch;
+#   3. impl/cpu (through the adaptor): build, the model suite on it, replay the
+#      same baselines in a virtual environment without torch, fuzz it, and
+#      replay once more with AddressSanitizer + UndefinedBehaviorSanitizer;
+#   4. the unit and integration tests (headers, harness, adaptor, device).
 # Prints a timing line per stage; stops at the first failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +31,11 @@ harness() { (cd "$root/diopi_test/python" && "$@"); }
 # baselines.
 stage "main job: scripts/demo.sh" bash "$root/scripts/demo.sh"
 stage "fuzz impl/torch" harness $py main.py --mode fuzz --jobs "$jobs" --report_dir "$root/reports/fuzz-torch"
+stage "build diopi device" bash "$root/scripts/build_bridge.sh"
+stage "models on diopi/impl/torch" bash "$root/scripts/models.sh" --json "$root/reports/models-torch.json"
 stage "build impl/cpu" bash "$root/scripts/build_impl.sh" cpu
+stage "models on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
+  --json "$root/reports/models-cpu.json"
 stage "run_test impl/cpu (no torch)" bash "$root/scripts/replay_without_torch.sh" cpu
 stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
   --report_dir "$root/reports/fuzz-cpu"

@@ -362,6 +362,7 @@ def main(argv=None):
         result["bench_geomean"] = g
         print(f"geometric mean diopi/cpu: {g:.2f}x")
     if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1, default=str)
     return 0 if all(r["forward_match"] and r["backward_match"] and r["step_match"] for r in rows) else 1

@@ -1,0 +1,88 @@
+"""The `diopi` device as a PyTorch user meets it: tensors, copies, printing,
+seeds, counted fallbacks, and errors that name the DIOPI function."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+LIB = os.path.join(ROOT, "build", "torch", "lib", "libdiopi_impl.so")
+EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
+
+pytestmark = pytest.mark.skipif(not (os.path.exists(LIB) and os.path.exists(EXT)),
+                                reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
+
+
+def run(code, **env):
+    """Each check in its own interpreter: a process serves one vendor library."""
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": LIB, **env})
+    return proc
+
+
+def test_tensors_copies_printing_and_seeds():
+    proc = run("""
+        import torch, diopi_torch
+        x = torch.arange(6.).reshape(2, 3)
+        d = x.to("diopi")
+        assert d.device.type == "diopi" and torch.equal(d.cpu(), x)
+        assert torch.equal((d.t() * 2).cpu(), x.t() * 2)          # a strided view through DIOPI and back
+        assert "device='diopi:0'" in repr(d + 1)
+        torch.manual_seed(7); a = torch.randn(4, device="diopi").cpu()
+        torch.manual_seed(7); b = torch.randn(4, device="diopi").cpu()
+        torch.manual_seed(8); c = torch.randn(4, device="diopi").cpu()
+        assert torch.equal(a, b) and not torch.equal(a, c)
+        m = torch.nn.Linear(3, 2).to("diopi")
+        assert next(m.parameters()).device.type == "diopi" and m(d).shape == (2, 2)
+        s = diopi_torch.summary()
+        assert s["diopi_calls"] > 0 and s["copy_calls"] > 0 and s["aten_calls"] == s["diopi_calls"] + s["fallback_calls"]
+        print("ok")
+    """)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+
+
+def test_unmapped_operator_falls_back_counted_or_errors():
+    code = """
+        import torch, diopi_torch
+        x = torch.tensor([1., 2., 3.], device="diopi")
+        y = torch.cumprod(x, 0)          # no mapping entry: runs on the CPU
+        assert torch.equal(y.cpu(), torch.tensor([1., 2., 6.]))
+        st = diopi_torch.stats()
+        assert st["cumprod.out"]["fallback"] == 1 and st["cumprod.out"]["reasons"] == {"no mapping entry": 1}, st
+        print("ok")
+    """
+    proc = run(code)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+    proc = run(code, DIOPI_FALLBACK="error")
+    assert proc.returncode != 0
+    assert "aten::cumprod.out would run on the CPU (no mapping entry) and DIOPI_FALLBACK=error forbids fallbacks" in proc.stderr
+
+
+def test_diopi_error_becomes_runtime_error_naming_function_and_operator():
+    proc = run("""
+        import torch, diopi_torch
+        w = torch.randn(4, 3, device="diopi")
+        try:
+            torch.nn.functional.embedding(torch.tensor([0, 9], device="diopi"), w)   # index 9 of 4 rows
+        except RuntimeError as e:
+            print("caught:", str(e).splitlines()[0])
+        print(torch.ones(2, device="diopi").cpu().tolist())  # the process goes on
+    """)
+    assert proc.returncode == 0, proc.stderr
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith("caught: diopiEmbedding failed (status 1) serving aten::embedding:"), proc.stdout
+    assert proc.stdout.splitlines()[1] == "[1.0, 1.0]"
+
+
+def test_loading_a_missing_library_is_a_clear_error():
+    proc = run("""
+        import diopi_torch
+        try:
+            diopi_torch.load("/nonexistent/libdiopi_impl.so")
+        except diopi_torch.DiopiError as e:
+            print(e)
+    """, DIOPI_IMPL_LIB="")
+    assert proc.stdout.strip() == "no such library: /nonexistent/libdiopi_impl.so", proc.stdout + proc.stderr
