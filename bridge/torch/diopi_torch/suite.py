@@ -83,7 +83,7 @@ def parse_model(spec: str) -> Model:
                          + f" (known: {', '.join(MODELS)}, or hf:<ModelClass>:key=value,...)")
     _, cls, *rest = spec.split(":", 2)
     cfg = {}
-    for item in (rest[0].split(",") if rest and rest[0] else []):
+    for item in _split_top_level(rest[0]) if rest and rest[0] else []:
         k, _, v = item.partition("=")
         try:
             cfg[k.strip()] = ast.literal_eval(v.strip())
@@ -100,6 +100,19 @@ def parse_model(spec: str) -> Model:
     if kind != "vision":
         cfg.setdefault("vocab_size", VOCAB)
     return Model(spec, kind, cls, cfg)
+
+
+def _split_top_level(text):
+    """Split k=v,k=[1,2] on the commas outside brackets."""
+    items, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "[(" and 1 or (-1 if ch in "])" else 0)
+        if ch == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return items + ([cur] if cur else [])
 
 
 class SmallCNN:
