@@ -145,4 +145,10 @@ class Report:
                        adaptor={"converted_cases": cases, "cast_cases": casts, "per_function": self.converted})
         with open(os.path.join(report_dir, "summary.json"), "w") as f:
             json.dump(summary, f, indent=1, sort_keys=True)
+        from . import header, junit
+        fams = header.load()
+        junit.write(os.path.join(report_dir, "junit.xml"), self.rows,
+                    family_of=lambda func: fams[func].family if func in fams else "library",
+                    repro_of=lambda item: repro_command(item.name, item.layout, impl_lib, data_dir),
+                    properties={"library": (meta.get("library") or {}).get("vendor", ""), "impl_lib": meta.get("impl_lib", "")})
         return csv_path

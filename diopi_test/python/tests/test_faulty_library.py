@@ -63,6 +63,7 @@ def faulty_run(tmp_path_factory, faulty_lib):
         summary = json.load(f)
     with open(reports / "error_report.csv") as f:
         rows = list(csv.DictReader(f))
+    proc.reports = reports
     return proc, summary, rows
 
 
@@ -95,3 +96,25 @@ def test_failures_carry_a_repro_line_and_errors(faulty_run):
     sub = next(r for r in rows if r["function"] == "diopiSub")
     assert sub["repro"].startswith("python main.py --mode run_test --case ")
     assert float(sub["max_abs"]) > 0 and int(sub["mismatches"]) > 0
+
+
+def test_junit_report_has_a_case_per_replay_and_the_verdicts(faulty_run):
+    junitparser = pytest.importorskip("junitparser")
+    proc, summary, rows = faulty_run
+    xml = junitparser.JUnitXml.fromfile(str(proc.reports / "junit.xml"))
+    (suite,) = list(xml)
+    cases = list(suite)
+    total = sum(sum(c.values()) for c in summary["functions"].values())
+    assert len(cases) == suite.tests == total
+    by_class = {}
+    for c in cases:
+        by_class.setdefault(c.classname, []).append(c)
+    sub = by_class["elementwise_binary_arith.diopiSub"]
+    failed = [c for c in sub if c.result and isinstance(c.result[0], junitparser.Failure)]
+    assert failed and failed[0].result[0].message.startswith("failed: ")
+    assert "repro: python main.py --mode run_test --case " in failed[0].result[0].text
+    crashed = [c for cs in by_class.values() for c in cs if c.result and isinstance(c.result[0], junitparser.Error)]
+    assert any(c.result[0].type == "crashed" for c in crashed)
+    skipped = [c for c in by_class["activation.diopiSigmoid"] if c.result]
+    assert skipped and all(isinstance(c.result[0], junitparser.Skipped) for c in skipped)
+    assert suite.failures + suite.errors + suite.skipped == len(rows)  # the CSV lists every case not passed
