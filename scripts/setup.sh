@@ -6,3 +6,8 @@ python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ig
 if ! command -v cmake >/dev/null 2>&1 || ! command -v ninja >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore cmake ninja
 fi
+# Chromium for the HTML report's browser test (driven by Playwright from requirements.txt).
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 ||
+    echo "setup: could not install chromium; the HTML report's browser test will be skipped" >&2
+fi

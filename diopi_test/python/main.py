@@ -45,6 +45,8 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=20.0, help="run_test: seconds per case before a timeout verdict "
                    "(plus 1 s per 20 MB of case data)")
     p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test: where error_report.csv goes")
+    p.add_argument("--compare_report", default=None, metavar="DIR", help="run_test: show the run whose report is in "
+                   "DIR beside this one in report.html (e.g. impl/torch against impl/cpu)")
     p.add_argument("--repro", default=None, metavar="DIR", help="run_test: write a standalone C reproducer (program + "
                    "data files) of every failing case into DIR/<case>/")
     p.add_argument("--baseline_lib", default=None, help="bench: library the --impl_lib one is timed against "
@@ -76,6 +78,13 @@ def run_test(args):
     from conformance import binding, device_config, execute, expand, header, report, runner, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    compare = None  # checked before anything runs
+    if args.compare_report:
+        from conformance import html_report
+        try:
+            compare = html_report.load_cases(args.compare_report)
+        except (OSError, ValueError) as e:
+            raise UsageError(f"--compare_report: {e}") from None
     if args.nhwc:
         args.layout = ["channels_last"]
     manifest = store.read_manifest(args.data_dir)
@@ -132,7 +141,7 @@ def run_test(args):
     if args.repro:
         _write_repros(args, rep, manifest, impl, runtime, execute)
     csv_path = rep.write(args.report_dir, args.impl_lib, None if args.data_dir == paths.DEFAULT_DATA_DIR else args.data_dir,
-                         {"library": info, "impl_lib": impl, "data_dir": args.data_dir})
+                         {"library": info, "impl_lib": impl, "data_dir": args.data_dir}, compare=compare)
     print(f"report: {csv_path}")
     t = rep.totals()
     return 1 if any(t[v] for v in execute.FAILING) else 0

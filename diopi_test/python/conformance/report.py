@@ -128,7 +128,9 @@ class Report:
         # Closing line: "failed" counts every failing verdict; not_implemented is neither.
         print(f"run_test: {t[PASSED]} passed, {sum(t[k] for k in FAILING)} failed, {t[SKIPPED]} skipped", file=stream)
 
-    def write(self, report_dir, impl_lib, data_dir, meta):
+    def write(self, report_dir, impl_lib, data_dir, meta, compare=None):
+        """error_report.csv, summary.json, junit.xml, cases.json and report.html;
+        `compare` is another run's cases (html_report.load_cases) shown beside this one."""
         os.makedirs(report_dir, exist_ok=True)
         csv_path = os.path.join(report_dir, "error_report.csv")
         with open(csv_path, "w", newline="") as f:
@@ -145,10 +147,15 @@ class Report:
                        adaptor={"converted_cases": cases, "cast_cases": casts, "per_function": self.converted})
         with open(os.path.join(report_dir, "summary.json"), "w") as f:
             json.dump(summary, f, indent=1, sort_keys=True)
-        from . import header, junit
+        from . import header, html_report, junit
         fams = header.load()
-        junit.write(os.path.join(report_dir, "junit.xml"), self.rows,
-                    family_of=lambda func: fams[func].family if func in fams else "library",
-                    repro_of=lambda item: repro_command(item.name, item.layout, impl_lib, data_dir),
+        family_of = lambda func: fams[func].family if func in fams else "library"  # noqa: E731
+        repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir)  # noqa: E731
+        junit.write(os.path.join(report_dir, "junit.xml"), self.rows, family_of=family_of, repro_of=repro_of,
                     properties={"library": (meta.get("library") or {}).get("vendor", ""), "impl_lib": meta.get("impl_lib", "")})
+        lib = meta.get("library") or {}
+        html_report.write(report_dir, html_report.case_rows(self.rows, family_of, repro_of),
+                          title=f"DIOPI conformance: {lib.get('vendor') or os.path.basename(str(impl_lib))}",
+                          library=f"{lib.get('vendor', '')} {lib.get('version', '')} ({meta.get('impl_lib', '')})",
+                          compare=compare)
         return csv_path

@@ -118,3 +118,55 @@ def test_junit_report_has_a_case_per_replay_and_the_verdicts(faulty_run):
     skipped = [c for c in by_class["activation.diopiSigmoid"] if c.result]
     assert skipped and all(isinstance(c.result[0], junitparser.Skipped) for c in skipped)
     assert suite.failures + suite.errors + suite.skipped == len(rows)  # the CSV lists every case not passed
+
+
+def _chromium():
+    import shutil
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(not _chromium(), reason="Chromium is not installed (scripts/setup.sh installs Debian's chromium)")
+def test_html_report_in_a_real_browser(faulty_run, tmp_path):
+    """report.html loads in headless Chromium without console errors, has a
+    row per function, its filters work, and shows a second run beside it."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (requirements.txt)")
+    from conformance import html_report
+
+    proc, summary, _ = faulty_run
+    functions = set(summary["functions"])
+    failing = {f for f, c in summary["functions"].items()
+               if any(n for v, n in c.items() if v not in ("passed", "skipped", "not_implemented"))}
+    other = html_report.load_cases(str(proc.reports))
+    for c in other["cases"]:  # "yesterday": everything passed
+        c["verdict"] = "passed"
+    other["library"] = "yesterday"
+    today = html_report.load_cases(str(proc.reports))["cases"]
+    page_path = html_report.write(str(tmp_path), today, "faulty vs yesterday", "faulty", compare=other)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        try:
+            page = browser.new_page()
+            errors = []
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto("file://" + page_path)
+            rows = page.locator("tr.function")
+            assert {rows.nth(i).get_attribute("data-function") for i in range(rows.count())} == functions
+            assert "other: passed" in page.locator("#matrix thead").inner_text()
+            page.fill("#filter", "sub")
+            names = [rows.nth(i).get_attribute("data-function") for i in range(rows.count())]
+            assert names and all("sub" in n.lower() for n in names)
+            page.fill("#filter", "")
+            page.check("#failing")
+            assert {rows.nth(i).get_attribute("data-function") for i in range(rows.count())} == failing
+            page.uncheck("#failing")
+            page.select_option("#family", "activation")
+            fams = {rows.nth(i).get_attribute("data-function") for i in range(rows.count())}
+            assert fams and "diopiSigmoid" in fams and "diopiSub" not in fams
+            repro = page.locator("#failures code").first.inner_text()
+            assert repro.startswith("python main.py --mode run_test --case ")
+            assert not errors, errors
+        finally:
+            browser.close()
