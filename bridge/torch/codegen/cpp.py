@@ -102,8 +102,8 @@ class Translator:
             return f"({e(node.left)} {op} {e(node.right)})"
         if isinstance(node, (ast.List, ast.Tuple)):
             return "std::vector<int64_t>{" + ", ".join(e(x) for x in node.elts) + "}"
-        if isinstance(node, ast.Attribute):  # .dtype
-            return f"{e(node.value)}.scalar_type()"
+        if isinstance(node, ast.Attribute):
+            return f"{e(node.value)}.scalar_type()" if node.attr == "dtype" else f"{e(node.value)}.device()"
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Name):  # len()
                 return f"static_cast<int64_t>({e(node.args[0])}.size())"

@@ -56,6 +56,7 @@ class Kernel:
     meta_args: tuple     # (prelude statements, call arguments)
     returns: str         # the return statement after a successful call
     out_arg: str         # the out= argument resized from the meta result ("" when none)
+    otherwise: str       # the call made when no entry applies: ATen's composite kernel, else the CPU fallback
     family: str
     entries: tuple
 
@@ -141,7 +142,8 @@ def _kernel(aten, f, mapping, functions):
             codes.append(EntryCode(e.diopi, e.where, cond, " and ".join(e.when), e.uses_result, tuple(args)))
         return Kernel(
             aten=aten, schema=schema.text, cpp_name=cpp_name, op=f"at::_ops::{fs.name.unambiguous_name()}",
-            out_arg=_out_arg(fs, first.where), decl=sig.decl(name=cpp_name), forward=", ".join(names), meta_args=(tuple(prelude), ", ".join(call_args)),
+            out_arg=_out_arg(fs, first.where), decl=sig.decl(name=cpp_name),
+            otherwise=("composite" if f.has_composite_explicit_autograd_kernel else "fallback"), forward=", ".join(names), meta_args=(tuple(prelude), ", ".join(call_args)),
             returns=returns, family=functions[first.diopi].family, entries=tuple(codes))
 
 

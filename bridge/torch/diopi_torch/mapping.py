@@ -42,7 +42,7 @@ DEFAULT_PATH = os.path.join(os.path.dirname(HERE), "aten_to_diopi.yaml")
 DTYPE_NAMES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
                "complex64", "complex128")
 METHODS = {"dim": 0, "numel": 0, "is_contiguous": 0}
-ATTRIBUTES = ("dtype",)
+ATTRIBUTES = ("dtype", "device")
 FUNCTIONS = {"len": 1}
 RESULT = "result"
 _ENTRY_KEYS = {"aten", "diopi", "args", "when", "note"}
@@ -263,7 +263,7 @@ def _eval(node, env):
     if isinstance(node, ast.BinOp):
         a, b = _eval(node.left, env), _eval(node.right, env)
         return {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b}[type(node.op)]()
-    if isinstance(node, ast.Attribute):  # .dtype
+    if isinstance(node, ast.Attribute):  # .dtype, .device: compared by name
         return _dtype_name(getattr(_eval(node.value, env), node.attr))
     if isinstance(node, ast.Call):
         if isinstance(node.func, ast.Name):
