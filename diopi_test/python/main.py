@@ -18,6 +18,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from conformance import paths  # noqa: E402
 
 
+DEFAULT_TIMEOUT = 20.0
+MODEL_TIMEOUT = 120.0  # --model_name: cases at real model sizes
+
+
 class UsageError(Exception):
     pass
 
@@ -36,13 +40,13 @@ def parse_args(argv):
     p.add_argument("--device", default="cpu", help="gen_data: torch device of the reference (cpu, cuda)")
     p.add_argument("--impl_lib", default=None, help="run_test: libdiopi_impl.so to test (default: build/torch/lib)")
     p.add_argument("--runtime_lib", default=None, help="run_test: test runtime (default: libdiopirt.so beside --impl_lib)")
-    p.add_argument("--layout", nargs="+", default=[], choices=["contiguous", "noncontig", "channels_last"],
+    p.add_argument("--layout", nargs="+", default=[], choices=["contiguous", "noncontig", "channels_last", "captured"],
                    help="run_test: only these layouts (default: every layout a case allows)")
     p.add_argument("--nhwc", action="store_true", help="run_test: only the channels-last variants (ops on 4-D/5-D tensors)")
     p.add_argument("--device_config", default=None, help="run_test: the vendor's device_configs.py (default: "
                    "impl/<vendor name>/device_configs.py when it exists; 'none' for none)")
     p.add_argument("--jobs", type=int, default=1, help="run_test: worker processes")
-    p.add_argument("--timeout", type=float, default=20.0, help="run_test: seconds per case before a timeout verdict "
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="run_test: seconds per case before a timeout verdict "
                    "(plus 1 s per 20 MB of case data)")
     p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test: where error_report.csv goes")
     p.add_argument("--compare_report", default=None, metavar="DIR", help="run_test: show the run whose report is in "
@@ -62,7 +66,16 @@ def gen_data(args):
     from conformance import expand
     from conformance import gen_data as gd  # imports torch
 
-    ops = expand.load_ops()
+    skipped = []
+    if args.model_name:
+        from conformance import model_cases
+        entries = model_cases.ops(args.model_name)
+        ops = [(fam, op) for fam, op, why in entries if not why]
+        skipped = [(op.name, why) for _, op, why in entries if why]
+        for name, why in skipped:
+            print(f"gen_data: {name} ({op_func(entries, name)}) not replayed: {why}", file=sys.stderr)
+    else:
+        ops = expand.load_ops()
     cases = expand.expand(ops, args.seed, args.fname, args.filter_dtype)
     if not cases:
         raise UsageError(f"no cases match --fname {' '.join(args.fname)}")
@@ -72,6 +85,10 @@ def gen_data(args):
     print(f"gen_data: {res['cases']} cases of {res['functions']} functions in {res['seconds']:.1f} s; "
           f"baselines in {args.data_dir}: {res['bytes'] / 2**20:.1f} MiB")
     return 1 if res["failures"] else 0
+
+
+def op_func(entries, stem):
+    return next(op.func for _, op, _ in entries if op.name == stem)
 
 
 def run_test(args):
@@ -143,6 +160,9 @@ def run_test(args):
     csv_path = rep.write(args.report_dir, args.impl_lib, None if args.data_dir == paths.DEFAULT_DATA_DIR else args.data_dir,
                          {"library": info, "impl_lib": impl, "data_dir": args.data_dir}, compare=compare)
     print(f"report: {csv_path}")
+    if args.model_name:
+        from conformance import model_cases
+        print(model_cases.pass_share(args.model_name, rep.rows))
     t = rep.totals()
     return 1 if any(t[v] for v in execute.FAILING) else 0
 
@@ -268,11 +288,17 @@ def main(argv=None):
     known = (UsageError, store.BaselineError, binding.LoadError, ValueError, OSError)
     try:
         if args.get_model_list:
-            for name in expand.model_names():
-                print(f"{name}: {len(expand.model_functions(name))} functions")
+            from conformance import model_cases
+            for name in model_cases.names():
+                print(model_cases.summary_line(name))
             return 0
         if args.model_name:
-            args.fname = list(args.fname) + expand.model_functions(args.model_name)
+            from conformance import model_cases
+            model_cases.load(args.model_name)  # an unknown name stops here, with "did you mean"
+            if args.data_dir == paths.DEFAULT_DATA_DIR:  # a model's baselines live apart from the generic ones
+                args.data_dir = os.path.join(paths.DEFAULT_DATA_DIR, "models", args.model_name)
+            if args.timeout == DEFAULT_TIMEOUT:  # real-size GEMMs in half precision take seconds on a CPU
+                args.timeout = MODEL_TIMEOUT
         return {"gen_data": gen_data, "run_test": run_test, "coverage": coverage, "fuzz": fuzz, "bench": bench}[args.mode](args)
     except known as e:
         print(f"error: {e}", file=sys.stderr)

@@ -240,7 +240,8 @@ def _eval(node, env):
         return node.value
     if isinstance(node, ast.Name):
         if node.id in env:
-            return env[node.id]
+            v = env[node.id]
+            return _dtype_name(v) if type(v).__name__ == "dtype" else v  # torch.bfloat16 -> "bfloat16"
         if node.id in DTYPE_NAMES:
             return node.id
         if node.id in ("True", "False", "None"):

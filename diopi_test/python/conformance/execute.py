@@ -54,6 +54,10 @@ def _layout_strides(shape, layout):
     element, so both 'last dim is dense' and 'storage is dense' assumptions
     break); channels_last (NHWC / NDHWC order for 4-D / 5-D tensors)."""
     n = int(np.prod(shape)) if len(shape) else 1
+    if isinstance(layout, (list, tuple)):  # explicit strides (a model's own layout)
+        return [int(s) for s in layout]
+    if layout == "captured":  # a tensor the model produced contiguous
+        return _contiguous_strides(shape)
     if layout == "noncontig" and len(shape) >= 1 and n > 1:
         strides, acc = [0] * len(shape), 2
         for i in range(len(shape)):
@@ -199,9 +203,15 @@ class Call:
         self.meta = [(t, metadata(lib, t.handle)) for t in self.tensors]
 
     # -- argument construction
+    def _layout_of(self, name, layout):
+        """A model case replays each tensor with the strides the model produced."""
+        if layout == "captured" and name:
+            return self.record.get("captured_strides", {}).get(name, layout)
+        return layout
+
     def _new_tensor(self, enc, layout, name=None):
         array, dtype = store.decode_array(enc)
-        layout = self.record.get("fuzz_layouts", {}).get(name, layout)
+        layout = self._layout_of(name, self.record.get("fuzz_layouts", {}).get(name, layout))
         t = Tensor.from_array(self.lib, array, dtype, layout)
         self.tensors.append(t)
         if name:
@@ -232,7 +242,7 @@ class Call:
                 if exp is None:
                     return ffi.NULL
                 shape, dtype = store.array_meta(exp)
-                t = Tensor.sentinel(self.lib, shape, dtype, self.sentinel_variant, self.layout)
+                t = Tensor.sentinel(self.lib, shape, dtype, self.sentinel_variant, self._layout_of(p.name, self.layout))
                 self.tensors.append(t)
                 self.by_name[p.name] = t
                 self.sentinels.append((p.name, t))

@@ -143,22 +143,3 @@ def expand(ops, base_seed=0, fnames=(), dtypes=()):
                 seen.add(name)
                 cases.append(Case(name, op, family, dtype, shapes, dict(params), case_seed(name, base_seed)))
     return cases
-
-
-MODEL_PACKAGE = CONFIG_PACKAGE + ".model_config"
-
-
-def model_names():
-    pkg_dir = os.path.join(paths.PYTHON_DIR, CONFIG_PACKAGE, "model_config")
-    return sorted(i.name for i in pkgutil.iter_modules([pkg_dir]) if not i.name.startswith("_"))
-
-
-def model_functions(name):
-    """C names of the functions a model case set lists (checked against the header)."""
-    if name not in model_names():
-        raise ValueError(f"unknown model {name!r}; known: {', '.join(model_names())}")
-    funcs = list(importlib.import_module(f"{MODEL_PACKAGE}.{name}").FUNCTIONS)
-    unknown = [f for f in funcs if f not in header.load()]
-    if unknown:
-        raise ValueError(f"configs/model_config/{name}.py lists undeclared functions: {', '.join(unknown)}")
-    return funcs

@@ -113,6 +113,10 @@ def run_case(case, device="cpu"):
     }
     if random:
         record["checks"] = list(_call(case.op.checks, kwargs))
+    if case.op.strides:
+        record["captured_strides"] = {k: list(v) for k, v in case.op.strides.items()}
+    if case.op.weight != 1:
+        record["weight"] = case.op.weight
     if case.op.accumulation is not None:
         record["accumulation"] = int(_call(case.op.accumulation, kwargs))
     return regen.compact(record, case, generated)

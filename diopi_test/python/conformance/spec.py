@@ -34,6 +34,8 @@ ALL = NUMERIC + ("bool",)
 # Every case replays in each layout that applies to it: channels_last only
 # when some tensor argument is 4-D or 5-D.
 LAYOUTS = ("contiguous", "noncontig", "channels_last")
+# Model case sets replay each tensor with the strides the model produced.
+CAPTURED = "captured"
 
 # Cases whose tensors hold more elements than this run in one dtype only
 # (Op.large_dtypes): large shapes test blocking and threading, not dtypes,
@@ -75,6 +77,8 @@ class Op:
     layouts: tuple = LAYOUTS
     layout_reason: str = ""            # why a layout was left out
     name: Optional[str] = None         # case-name stem; default: snake case of func
+    strides: dict = dataclasses.field(default_factory=dict)  # "captured" layout: param -> element strides
+    weight: int = 1                    # how many calls a case stands for (model case sets)
 
     def __post_init__(self):
         # Generators would be consumed by the first pass over them.

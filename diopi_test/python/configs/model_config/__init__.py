@@ -1,3 +1,3 @@
-"""Case sets of real models: each module lists the operators a model's
-training step calls (FUNCTIONS, C names). `--model_name NAME` restricts
-gen_data and run_test to them; `--get_model_list` lists the models."""
+"""Model case sets: <model>.yaml files captured from real model code by
+`python -m diopi_torch.capture --model <model>` (bridge/torch). They are data,
+read by conformance/model_cases.py; `python main.py --get_model_list` lists them."""

@@ -1,0 +1,302 @@
+"""Model capture: the DIOPI calls of real model code, at real sizes, on `meta`.
+
+    python -m diopi_torch.capture --model llama2_7b [--out DIR]
+    python -m diopi_torch.capture --all
+
+Builds a model of the zoo on PyTorch's meta device (no memory, no compute),
+runs one training step (forward, loss, backward, fused AdamW) and/or one
+inference forward, and records every ATen call with a TorchDispatchMode.
+Each call is classified the way the `diopi` device would serve it, through
+the same mapping file (aten_to_diopi.yaml):
+
+  mapped     an entry applies: a DIOPI case (function, arguments as the model
+             produced them: shapes, strides, dtypes, values)
+  view       metadata only (the schema returns an alias): no kernel
+  alloc      empty tensors: memory, no kernel
+  composite  no entry applies but ATen decomposes the operator itself: its
+             parts are recorded instead (as the device dispatches them)
+  unmapped   no DIOPI function serves it: a gap, counted
+
+Identical calls are merged with their counts, so a 32-layer model costs the
+cases of one layer. The case set is written as YAML into
+diopi_test/python/configs/model_config/<model>.yaml, with its provenance.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import sys
+import time
+
+import torch
+import yaml
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_flatten
+
+from . import mapping, schemas, zoo
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+DEFAULT_OUT = os.path.join(ROOT, "diopi_test", "python", "configs", "model_config")
+ALLOC = {"empty.memory_format", "empty_strided"}
+_COMPOSITE = torch._C.DispatchKeySet(torch._C.DispatchKey.CompositeExplicitAutograd)
+
+
+def _dtype(t):
+    return str(t.dtype).replace("torch.", "")
+
+
+class Flow(dict):
+    """A tensor description, written on one line."""
+
+
+yaml.SafeDumper.add_representer(Flow, lambda d, v: d.represent_mapping("tag:yaml.org,2002:map", v, flow_style=True))
+
+
+def describe(v):
+    """A value as plain data: tensors by shape, strides, dtype (and storage offset when not 0)."""
+    if isinstance(v, torch.Tensor):
+        d = Flow(tensor=list(v.shape), stride=list(v.stride()), dtype=_dtype(v))
+        if v.storage_offset():
+            d["offset"] = v.storage_offset()
+        return d
+    if isinstance(v, (list, tuple)):
+        return [describe(x) for x in v]
+    if isinstance(v, torch.dtype):
+        return {"dtype_value": _dtype_name(v)}
+    if isinstance(v, (torch.device, torch.layout, torch.memory_format)):
+        return str(v)
+    if isinstance(v, float) and v in (float("inf"), float("-inf")):
+        return {"float": str(v)}
+    return v
+
+
+def _dtype_name(d):
+    return str(d).replace("torch.", "")
+
+
+def _key(v):
+    """Hashable form of a description, for merging identical calls."""
+    if isinstance(v, dict):
+        return tuple(sorted((k, _key(x)) for k, x in v.items()))
+    if isinstance(v, list):
+        return tuple(_key(x) for x in v)
+    return v
+
+
+class Recorder(TorchDispatchMode):
+    def __init__(self, amap: mapping.AtenMapping, mode: str):
+        super().__init__()
+        self.map = amap
+        self.mode = mode
+        self.mapped_ops = set(amap.aten_ops)
+        self.cases = collections.OrderedDict()   # merge key -> case dict
+        self.counts = collections.Counter()      # class -> calls
+        self.unmapped = collections.Counter()    # ATen op -> calls
+        self.views = collections.Counter()
+        self.functions = mapping.header_functions()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = schemas.overload_name(func)
+        env = self._bind(func, args, kwargs)
+        entry = None
+        if name in self.mapped_ops:
+            try:
+                entry = self.map.select(name, env)
+            except Exception:  # a condition the captured values cannot answer: not served
+                entry = None
+        if entry is not None:
+            out = func(*args, **kwargs)
+            env[mapping.RESULT] = out
+            self._record(name, func, entry, env, out)
+            return out
+        if any(r.alias_info is not None and not r.alias_info.is_write for r in func._schema.returns):
+            self.counts["view"] += 1
+            self.views[name] += 1
+            return func(*args, **kwargs)
+        if name in ALLOC:
+            self.counts["alloc"] += 1
+            return func(*args, **kwargs)
+        if torch._C._dispatch_has_kernel_for_dispatch_key(func.name(), "CompositeImplicitAutograd"):
+            self.counts["composite"] += 1
+            with self:
+                return func.decompose(*args, **kwargs)
+        if torch._C._dispatch_has_kernel_for_dispatch_key(func.name(), "CompositeExplicitAutograd"):
+            self.counts["composite"] += 1
+            with self:  # see the parts, as the device dispatches them
+                return func.redispatch(_COMPOSITE, *args, **kwargs)
+        self.counts["unmapped"] += 1
+        self.unmapped[name] += 1
+        return func(*args, **kwargs)
+
+    @staticmethod
+    def _bind(func, args, kwargs):
+        env = {}
+        for i, a in enumerate(func._schema.arguments):
+            if i < len(args) and not a.kwarg_only:
+                env[a.name] = args[i]
+            elif a.name in kwargs:
+                env[a.name] = kwargs[a.name]
+            else:
+                env[a.name] = a.default_value if a.has_default_value() else None
+        return env
+
+    def _record(self, name, func, entry, env, out):
+        self.counts["mapped"] += 1
+        bound = entry.bind(env)
+        aten_args = {a.name: describe(env[a.name]) for a in func._schema.arguments}
+        # Where each DIOPI argument comes from: an ATen argument, the result, or a value.
+        results = tree_flatten(out)[0] if not isinstance(out, torch.Tensor) else [out]
+        sources = {}
+        fn = self.functions[entry.diopi]
+        for param, value in bound.items():
+            sources[param] = self._source(value, env, func, out, results, fn.param(param).is_output)
+        case = {"diopi": entry.diopi, "aten": name, "entry": entry.where, "mode": self.mode,
+                "aten_args": aten_args, "diopi_args": {p: describe(v) for p, v in bound.items()},
+                "sources": {p: Flow(s) for p, s in sources.items()}}
+        key = _key({k: case[k] for k in ("diopi", "aten", "aten_args", "diopi_args", "mode")})
+        if key in self.cases:
+            self.cases[key]["count"] += 1
+        else:
+            case["count"] = 1
+            self.cases[key] = case
+
+    @staticmethod
+    def _source(value, env, func, out, results, written):
+        if isinstance(value, torch.Tensor):
+            # A DIOPI output comes from the argument the operator writes (out=, in-place), an
+            # input from one it reads: the two may be one tensor (where(c, x, y, out=y)).
+            def writes(a):
+                return a.alias_info is not None and a.alias_info.is_write
+            args = sorted(func._schema.arguments, key=lambda a: writes(a) != written)
+            for a in args:
+                if env.get(a.name) is value:
+                    return {"aten": a.name}
+            if out is value:
+                return {"result": None}
+            for i, r in enumerate(results):
+                if r is value:
+                    return {"result": i}
+            return {"unknown": True}
+        if isinstance(value, (list, tuple)) and value and all(isinstance(v, torch.Tensor) for v in value):
+            for a in func._schema.arguments:
+                if isinstance(env.get(a.name), (list, tuple)) and len(env[a.name]) == len(value) and \
+                        all(x is y for x, y in zip(env[a.name], value)):
+                    return {"aten": a.name}
+            return {"unknown": True}
+        return {"value": describe(value)}
+
+
+def _loss(model, inputs, spec):
+    out = model(**inputs)
+    if getattr(out, "loss", None) is not None:
+        return out.loss
+    logits = out.logits
+    return logits.float().mean()
+
+
+def _adamw_step(model):
+    """The first step of torch.optim.AdamW(fused=True), as the optimizer makes it:
+    its state created, then one _fused_adamw_ over every parameter. (The
+    optimizer object itself refuses meta tensors.)"""
+    params = [p for p in model.parameters() if p.grad is not None]
+    grads = [p.grad for p in params]
+    exp_avgs = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in params]
+    exp_avg_sqs = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in params]
+    steps = [torch.zeros((), dtype=torch.float32, device=p.device) for p in params]
+    torch._foreach_add_(steps, 1)
+    torch._fused_adamw_(params, grads, exp_avgs, exp_avg_sqs, [], steps, lr=1e-4, beta1=0.9, beta2=0.999,
+                        weight_decay=0.01, eps=1e-8, amsgrad=False, maximize=False)
+
+
+def capture(name, modes=None, amap=None):
+    """The case set of one zoo model (a dict ready to be written as YAML)."""
+    import transformers
+
+    amap = amap or mapping.load()
+    spec = zoo.MODELS[name]
+    modes = tuple(modes or spec.modes)
+    t0 = time.time()
+    recorders = []
+    for mode in modes:
+        torch.manual_seed(0)
+        model, inputs, spec = zoo.build(name, device="meta")
+        rec = Recorder(amap, mode)
+        if mode == "train":
+            model.train()
+            with rec:
+                loss = _loss(model, inputs, spec)
+                loss.backward()
+                _adamw_step(model)
+        else:
+            model.eval()
+            feed = {k: v for k, v in inputs.items() if k != "labels"}
+            with torch.no_grad(), rec:
+                model(**feed)
+        recorders.append(rec)
+    cases = [c for r in recorders for c in r.cases.values()]
+    counts = collections.Counter()
+    unmapped = collections.Counter()
+    for r in recorders:
+        counts.update(r.counts)
+        unmapped.update(r.unmapped)
+    kernel_calls = counts["mapped"] + counts["unmapped"]
+    for i, c in enumerate(cases):
+        c["name"] = f"{name}.{i:03d}"
+    return {
+        "model": name,
+        "provenance": {
+            "transformers": transformers.__version__, "torch": torch.__version__.split("+")[0], "class": spec.cls,
+            "config": dict(spec.config), "batch": spec.batch, "seq_len": spec.seq_len, "image_size": spec.image_size,
+            "dtype": spec.dtype, "modes": list(modes), "note": spec.note,
+            "captured_by": "python -m diopi_torch.capture --model " + name,
+        },
+        "summary": {
+            "aten_calls": kernel_calls, "mapped_calls": counts["mapped"], "unmapped_calls": counts["unmapped"],
+            "view_calls": counts["view"], "alloc_calls": counts["alloc"], "decomposed_calls": counts["composite"],
+            "cases": len(cases), "functions": sorted({c["diopi"] for c in cases}),
+            "unmapped": dict(unmapped.most_common()), "capture_seconds": round(time.time() - t0, 1),
+        },
+        "cases": cases,
+    }
+
+
+def write(caseset, out_dir=DEFAULT_OUT):
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, f"{caseset['model']}.yaml")
+    header = (f"# Model case set captured from real model code: {caseset['provenance']['class']} at its published size.\n"
+              f"# Regenerate with: {caseset['provenance']['captured_by']}   (do not edit by hand)\n")
+    with open(path, "w") as f:
+        f.write(header)
+        yaml.safe_dump(caseset, f, sort_keys=False, width=120, default_flow_style=None)
+    return path
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m diopi_torch.capture", description=__doc__.splitlines()[0])
+    p.add_argument("--model", nargs="+", default=[], help=f"zoo models: {', '.join(zoo.MODELS)}")
+    p.add_argument("--all", action="store_true", help="every zoo model")
+    p.add_argument("--out", default=DEFAULT_OUT, help="folder of the case sets (default: %(default)s)")
+    args = p.parse_args(argv)
+    names = list(zoo.MODELS) if args.all else args.model
+    if not names:
+        p.error("give --model NAME or --all")
+    for n in names:
+        if n not in zoo.MODELS:
+            import difflib
+            close = difflib.get_close_matches(n, list(zoo.MODELS), n=1)
+            p.error(f"unknown model {n!r}" + (f"; did you mean {close[0]}?" if close else ""))
+    amap = mapping.load()
+    for n in names:
+        cs = capture(n, amap=amap)
+        path = write(cs, args.out)
+        s = cs["summary"]
+        share = s["mapped_calls"] / s["aten_calls"] if s["aten_calls"] else 0.0
+        print(f"{n}: {s['cases']} cases of {len(s['functions'])} functions; {s['mapped_calls']} of {s['aten_calls']} "
+              f"ATen calls map to DIOPI ({share:.1%}); unmapped: {s['unmapped'] or '-'}; {s['capture_seconds']} s -> {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,332 @@
+"""Model case sets: the DIOPI calls of real models, captured by the `diopi`
+device's capture tool (python -m diopi_torch.capture) and kept as data in
+configs/model_config/<model>.yaml.
+
+Each captured call becomes one harness case: its DIOPI function, tensors of
+the shapes, strides and dtypes the model produced (replayed in the
+"captured" layout), its other arguments as the model passed them, and how
+often the model makes the call. The reference is the ATen operator the call
+came from, run by gen_data on the drawn inputs; which DIOPI argument is
+which ATen argument or result is recorded in the case set, so this module
+needs neither the device nor its mapping. Reading a case set (run_test,
+--get_model_list) needs only PyYAML.
+"""
+import math
+import os
+
+import yaml
+
+from . import paths
+
+MODEL_DIR = os.path.join(paths.PYTHON_DIR, "configs", "model_config")
+CAPTURED = "captured"
+# A case whose tensors (inputs drawn again from recipes excluded) exceed this
+# is listed and counted but not replayed: its baseline would not fit the
+# budget of one model's case set. The reason names the size.
+MAX_STORED_BYTES = 48 << 20
+_ITEMSIZE = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "float16": 2, "bfloat16": 2,
+             "float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
+_ENUM_NAMES = {"enum_reduction": {0: "none", 1: "mean", 2: "sum"}, "enum_round": {0: "none", 1: "trunc", 2: "floor"}}
+
+
+class CaseSetError(ValueError):
+    pass
+
+
+def names():
+    if not os.path.isdir(MODEL_DIR):
+        return []
+    return sorted(f[:-5] for f in os.listdir(MODEL_DIR) if f.endswith(".yaml"))
+
+
+def load(name):
+    """The case set of one model, checked for the keys this module reads."""
+    path = os.path.join(MODEL_DIR, f"{name}.yaml")
+    if name not in names():
+        import difflib
+        close = difflib.get_close_matches(name, names(), n=1)
+        raise CaseSetError(f"unknown model {name!r}" + (f"; did you mean {close[0]}?" if close else "")
+                           + f" (known: {', '.join(names())})")
+    with open(path) as f:
+        data = yaml.safe_load(f)
+    if not isinstance(data, dict) or not {"model", "provenance", "summary", "cases"} <= set(data):
+        raise CaseSetError(f"{path}: not a model case set (needs model, provenance, summary, cases)")
+    for i, c in enumerate(data["cases"]):
+        missing = {"name", "diopi", "aten", "aten_args", "diopi_args", "sources", "count"} - set(c)
+        if missing:
+            raise CaseSetError(f"{path}: case {i} lacks {', '.join(sorted(missing))}")
+    return data
+
+
+def _is_tensor(d):
+    return isinstance(d, dict) and "tensor" in d
+
+
+def _nbytes(d):
+    if _is_tensor(d):
+        return math.prod(d["tensor"]) * _ITEMSIZE.get(d["dtype"], 8)
+    if isinstance(d, list):
+        return sum(_nbytes(x) for x in d)
+    return 0
+
+
+def _contiguous(shape):
+    st, acc = [], 1
+    for d in reversed(shape):
+        st.append(acc)
+        acc *= max(d, 1)
+    return list(reversed(st))
+
+
+def _value(d):
+    """A captured non-tensor value back as Python."""
+    if isinstance(d, dict) and "float" in d:
+        return float(d["float"])
+    if isinstance(d, dict) and "dtype_value" in d:
+        return d["dtype_value"]
+    if isinstance(d, list):
+        return tuple(_value(x) for x in d)
+    return d
+
+
+def weight_by_stem(data):
+    return {c["name"]: int(c["count"]) for c in data["cases"]}
+
+
+def stored_bytes(case, fn):
+    """Bytes gen_data would store: outputs, and inputs too small to be recipes."""
+    total = 0
+    for p in fn.params:
+        d = case["diopi_args"].get(p.name)
+        if p.is_output or p.kind in ("tensor_out", "tensor_array_out"):
+            total += _nbytes(d)
+    return total
+
+
+def skip_reason(case, fn):
+    n = stored_bytes(case, fn)
+    if n > MAX_STORED_BYTES:
+        return f"its outputs take {n / 2**20:.0f} MiB, above the {MAX_STORED_BYTES >> 20} MiB a replayed case may store"
+    return ""
+
+
+def summary_line(name):
+    """One line per model for --get_model_list."""
+    data = load(name)
+    s = data["summary"]
+    prov = data["provenance"]
+    share = s["mapped_calls"] / s["aten_calls"] if s["aten_calls"] else 0.0
+    size = f"seq {prov['seq_len']}" if prov.get("seq_len") else f"image {prov.get('image_size')}"
+    gaps = ", ".join(f"{k} ({v})" for k, v in s.get("unmapped", {}).items()) or "none"
+    return (f"{name}: {prov['class']} {prov['dtype']} batch {prov['batch']} {size} ({'+'.join(prov['modes'])}); "
+            f"{s['cases']} cases, {len(s['functions'])} functions; {s['mapped_calls']} of {s['aten_calls']} ATen calls "
+            f"map to DIOPI ({share:.1%}); ATen operators with no DIOPI function: {gaps}")
+
+
+def ops(name):
+    """(family, spec.Op, skip reason) per captured case; needs torch (gen_data)."""
+    from . import gen, spec
+    from .header import load as load_header
+
+    data = load(name)
+    funcs = load_header()
+    out = []
+    for case in data["cases"]:
+        fn = funcs.get(case["diopi"])
+        if fn is None:
+            raise CaseSetError(f"{name}: case {case['name']} calls {case['diopi']}, which the header does not declare")
+        out.append((fn.family, _op(case, fn, spec, gen), skip_reason(case, fn)))
+    return out
+
+
+def _gen_for(case, fn, param, desc, gen):
+    """Input values a kernel may legitimately see: indices within the size
+    they index, class labels below the class count; normal floats otherwise."""
+    dtype = desc["dtype"]
+    args = case["diopi_args"]
+    if dtype == "bool":
+        return gen.mask()
+    if dtype.startswith(("int", "uint")):
+        bound = None
+        f = case["diopi"]
+        if f in ("diopiEmbedding",) and param == "indices":
+            bound = args["weight"]["tensor"][0]
+        elif f == "diopiEmbeddingBackward" and param == "indices":
+            bound = args["num_weights"]
+        elif f.startswith(("diopiNLLLoss", "diopiCrossEntropyLoss")) and param == "target":
+            shp = args["input"]["tensor"]
+            bound = shp[1] if len(shp) > 1 else shp[0]
+        elif f in ("diopiIndexSelect", "diopiGather") and param == "index":
+            bound = args["input"]["tensor"][args["dim"]]
+        elif f.startswith("diopiMaxPool") and param == "indices":
+            shp = args["input"]["tensor"]
+            bound = math.prod(shp[2:])
+        return gen.randint(0, max(int(bound), 1) if bound is not None else 8)
+    return gen.randn()
+
+
+def _op(case, fn, spec, gen):
+    import torch
+
+    args, sources = case["diopi_args"], case["sources"]
+    tensors, params, shapes, strides, extra = {}, {}, {}, {}, []
+    aten_out_args = set()
+    for p in fn.params:
+        if p.kind == "context":
+            continue
+        d, src = args.get(p.name), sources.get(p.name, {})
+        writes = p.kind in ("tensor_out", "tensor_array_out")
+        from_aten = "aten" in src
+        if _is_tensor(d) or (isinstance(d, list) and d and all(_is_tensor(x) for x in d)):
+            listed = isinstance(d, list)
+            descs = d if listed else [d]
+            # A written argument the ATen call also reads (in-place) gets an
+            # input value; an out= argument or a result is output only.
+            aten_arg = case["aten_args"].get(src.get("aten")) if from_aten else None
+            is_inplace = writes and from_aten and not _is_out_arg(case, src["aten"])
+            if not writes or is_inplace:
+                g = _gen_for(case, fn, p.name, descs[0], gen)
+                tensors[p.name] = (spec.TList if listed else spec.T)(gen=g, dtype=descs[0]["dtype"])
+                shapes[p.name] = [tuple(x["tensor"]) for x in descs] if listed else tuple(d["tensor"])
+            elif from_aten and aten_arg is not None:
+                aten_out_args.add(src["aten"])
+            if not listed and d["stride"] != _contiguous(d["tensor"]):
+                strides[p.name] = list(d["stride"])
+        elif p.kind == "tensor_in" and isinstance(d, (int, float)) and not isinstance(d, bool):
+            # A Python number the model passed where ATen takes a tensor: a 0-dim tensor holding it.
+            dt = "float32" if isinstance(d, float) else "int64"
+            tensors[p.name] = spec.T(gen=gen.uniform(float(d), float(d)), dtype=dt)
+            shapes[p.name] = ()
+        elif d is None:
+            params[p.name] = None
+        else:
+            v = _value(d)
+            if p.kind in _ENUM_NAMES and isinstance(v, int):
+                v = _ENUM_NAMES[p.kind][v]
+            params[p.name] = v
+    # ATen tensor arguments the DIOPI call does not see still feed the reference.
+    mapped = {s["aten"] for s in sources.values() if "aten" in s}
+    for a, d in case["aten_args"].items():
+        if a in mapped or not _is_tensor(d) or _is_out_arg(case, a):
+            continue
+        key = f"aten__{a}"
+        tensors[key] = spec.T(gen=gen.randn(), dtype=d["dtype"])
+        shapes[key] = tuple(d["tensor"])
+        extra.append(key)
+    dtype = next((t.dtype for t in tensors.values() if t.dtype in ("bfloat16", "float16", "float32", "float64")),
+                 next((t.dtype for t in tensors.values()), "float32"))
+    ref = _reference(case, fn, torch)
+    return spec.Op(func=fn.name, ref=ref, tensors=tensors, cases=((shapes, params),), dtypes=(dtype,), extra=tuple(extra),
+                   large_dtypes=(dtype,), layouts=(CAPTURED,), layout_reason="replays the strides the model produced",
+                   name=case["name"], strides=strides, weight=int(case["count"]))
+
+
+def _is_out_arg(case, aten_name):
+    """Whether an ATen argument is an out= argument (keyword-only and written)."""
+    return aten_name == "out"
+
+
+def _reference(case, fn, torch):
+    """The ATen operator the call came from, on the drawn inputs as the kernel sees them."""
+    base, _, overload = case["aten"].partition(".")
+    sources = case["sources"]
+    aten_args = case["aten_args"]
+
+    def ref(**kw):
+        from .execute import input_storage
+        from .gen_data import from_torch
+
+        op = getattr(getattr(torch.ops.aten, base), overload or "default")
+        by_aten = {}
+        for param, src in sources.items():
+            if "aten" in src and param in kw:
+                by_aten[src["aten"]] = _as_kernel_sees(kw[param], case["diopi_args"].get(param), torch, input_storage,
+                                                       from_torch)
+        call_args, call_kwargs = [], {}
+        for a in op._schema.arguments:
+            if a.name in by_aten:
+                v = by_aten[a.name]
+            elif f"aten__{a.name}" in kw:
+                v = kw[f"aten__{a.name}"]
+            elif a.name in aten_args:
+                d = aten_args[a.name]
+                if _is_tensor(d):  # an out= argument: allocated like the capture saw it
+                    v = torch.empty_strided(d["tensor"], d["stride"], dtype=getattr(torch, d["dtype"]))
+                    by_aten[a.name] = v
+                else:
+                    v = _torch_value(d, a, torch)
+            else:
+                continue
+            if a.kwarg_only:
+                call_kwargs[a.name] = v
+            else:
+                call_args.append(v)
+        result = op(*call_args, **call_kwargs)
+        outs = []
+        for p in fn.outputs:
+            src = sources.get(p.name, {})
+            if case["diopi_args"].get(p.name) is None:
+                outs.append(None)
+            elif "result" in src:
+                outs.append(result if src["result"] is None else result[src["result"]])
+            elif "aten" in src:
+                outs.append(by_aten[src["aten"]])
+            else:
+                raise ValueError(f"{case['name']}: cannot tell where output {p.name} comes from")
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    return ref
+
+
+def _as_kernel_sees(t, desc, torch, input_storage, from_torch):
+    """The drawn input laid out with the captured strides, exactly as the
+    replay builds it (overlapping strides of expanded tensors included)."""
+    if isinstance(t, list) or not isinstance(t, torch.Tensor) or not _is_tensor(desc):
+        return t
+    if desc["stride"] == _contiguous(desc["tensor"]):
+        return t
+    array, dtype = from_torch(t)
+    strides, storage = input_storage(array, dtype, desc["stride"])
+    from .gen_data import to_torch
+    flat = to_torch(storage, dtype, "cpu")
+    return flat.as_strided(desc["tensor"], strides)
+
+
+def _torch_value(d, arg, torch):
+    v = _value(d)
+    if v == "meta":
+        return torch.device("cpu")
+    if isinstance(v, str) and hasattr(torch, v) and isinstance(getattr(torch, v), torch.dtype):
+        return getattr(torch, v)
+    if isinstance(v, str) and v.startswith("torch.") and hasattr(torch, v[6:]):  # memory formats, layouts
+        return getattr(torch, v[6:])
+    if isinstance(v, tuple):
+        return list(v)
+    return v
+
+
+def pass_share(name, rows):
+    """The closing line of run_test --model_name: the share of the model's
+    kernel calls, weighted by how often the model makes each, whose case
+    passed in every layout. Calls with no DIOPI function, and cases not
+    replayed, count as not passed."""
+    data = load(name)
+    weights = weight_by_stem(data)
+    verdict = {}
+    for item, r in rows:
+        stem = item.name.split("::")[0]
+        if stem in weights:
+            ok = r["verdict"] == "passed"
+            verdict[stem] = verdict.get(stem, True) and ok
+    total = data["summary"]["aten_calls"]
+    passed = sum(weights[s] for s, ok in verdict.items() if ok)
+    failing = {}
+    for c in data["cases"]:
+        if not verdict.get(c["name"], False):
+            failing[c["diopi"]] = failing.get(c["diopi"], 0) + int(c["count"])
+    for op, n in data["summary"].get("unmapped", {}).items():
+        failing[f"aten::{op} (no DIOPI function)"] = n
+    worst = ", ".join(f"{k} ({v} calls)" for k, v in sorted(failing.items(), key=lambda kv: -kv[1])[:6]) or "nothing"
+    modes = " and ".join({"train": "training step", "infer": "inference"}[m] for m in data["provenance"]["modes"])
+    share = passed / total if total else 0.0
+    return f"this library runs {share:.1%} of {name}'s {modes} ({passed} of {total} calls); failing or not replayed: {worst}"
