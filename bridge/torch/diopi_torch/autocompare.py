@@ -140,8 +140,23 @@ class AutoCompare(TorchDispatchMode):
         except Exception as e:  # the description is a help, never a reason to lose the case
             desc = {"error": str(e)}
         torch.save({"aten": name, "args": cpu_args, "kwargs": cpu_kwargs, "expected": ref}, stem + ".pt")
+        # The same call as a harness case set: the conformance harness replays it against any library.
+        set_name = f"autocompare_{self.model_name}"
+        harness_replay = ""
+        try:
+            from diopi_torch import capture
+            cs = capture.single_call_set(set_name, func, cpu_args, cpu_kwargs, ref,
+                                         note=f"first call of {self.model_name} that differed from eager CPU ({self._module()})")
+            capture.write(cs, self.out_dir)
+            harness_replay = (f"cd diopi_test/python && export DIOPI_MODEL_CASES={os.path.abspath(self.out_dir)} && "
+                              f"python main.py --mode gen_data --model_name {set_name} && "
+                              f"python main.py --mode run_test --model_name {set_name} --impl_lib <libdiopi_impl.so>")
+        except Exception as e:  # the .pt replay still works
+            harness_replay = f"(no harness case: {e})"
         with open(stem + ".json", "w") as f:
             json.dump({"model": self.model_name, "aten": name, "schema": str(schema), "diopi": diopi,
                        "diopi_call": desc, "inputs": stem + ".pt",
-                       "replay": f"python -m diopi_torch.replay {stem}.pt --impl_lib <libdiopi_impl.so>"}, f, indent=1)
+                       "replay": f"python -m diopi_torch.replay {stem}.pt --impl_lib <libdiopi_impl.so>",
+                       "harness_case_set": os.path.join(self.out_dir, f"{set_name}.yaml"),
+                       "harness_replay": harness_replay}, f, indent=1)
         return stem + ".json"

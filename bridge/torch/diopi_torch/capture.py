@@ -39,7 +39,6 @@ from . import mapping, schemas, zoo
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DEFAULT_OUT = os.path.join(ROOT, "diopi_test", "python", "configs", "model_config")
 ALLOC = {"empty.memory_format", "empty_strided"}
-_COMPOSITE = torch._C.DispatchKeySet(torch._C.DispatchKey.CompositeExplicitAutograd)
 
 
 def _dtype(t):
@@ -122,13 +121,32 @@ class Recorder(TorchDispatchMode):
             self.counts["composite"] += 1
             with self:
                 return func.decompose(*args, **kwargs)
-        if torch._C._dispatch_has_kernel_for_dispatch_key(func.name(), "CompositeExplicitAutograd"):
-            self.counts["composite"] += 1
-            with self:  # see the parts, as the device dispatches them
-                return func.redispatch(_COMPOSITE, *args, **kwargs)
+        for key in ("CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional"):
+            if torch._C._dispatch_has_kernel_for_dispatch_key(func.name(), key):
+                saved = self._snapshot()
+                try:
+                    with self:  # see the parts, as the device dispatches them
+                        out = func.redispatch(torch._C.DispatchKeySet(getattr(torch._C.DispatchKey, key)), *args, **kwargs)
+                    self.counts["composite"] += 1
+                    return out
+                except NotImplementedError:  # a decomposition the meta device cannot run: counted as not served
+                    self._restore(saved)  # whatever the failed attempt recorded
+                    break
         self.counts["unmapped"] += 1
         self.unmapped[name] += 1
         return func(*args, **kwargs)
+
+    def _snapshot(self):
+        return (collections.Counter(self.counts), collections.Counter(self.unmapped), collections.Counter(self.views),
+                {k: c["count"] for k, c in self.cases.items()})
+
+    def _restore(self, saved):
+        self.counts, self.unmapped, self.views, counts = saved
+        for k in list(self.cases):
+            if k not in counts:
+                del self.cases[k]
+            else:
+                self.cases[k]["count"] = counts[k]
 
     @staticmethod
     def _bind(func, args, kwargs):
@@ -144,6 +162,10 @@ class Recorder(TorchDispatchMode):
 
     def _record(self, name, func, entry, env, out):
         self.counts["mapped"] += 1
+        self.record_case(name, func, entry, env, out)
+
+    def record_case(self, name, func, entry, env, out):
+        """Adds (or counts again) the DIOPI call `entry` makes of this ATen call."""
         bound = entry.bind(env)
         aten_args = {a.name: describe(env[a.name]) for a in func._schema.arguments}
         # Where each DIOPI argument comes from: an ATen argument, the result, or a value.
@@ -260,6 +282,29 @@ def capture(name, modes=None, amap=None):
         },
         "cases": cases,
     }
+
+
+def single_call_set(model, func, args, kwargs, out, amap=None, note=""):
+    """A case set of one ATen call (autocompare saves the call it caught this way),
+    replayable with DIOPI_MODEL_CASES=<folder> python main.py --model_name <model>."""
+    amap = amap or mapping.load()
+    name = schemas.overload_name(func)
+    rec = Recorder(amap, "train")
+    env = rec._bind(func, args, kwargs)
+    entry = amap.select(name, env)
+    if entry is None:
+        raise ValueError(f"no mapping entry serves {name} for these arguments")
+    env[mapping.RESULT] = out
+    rec.record_case(name, func, entry, env, out)
+    (case,) = rec.cases.values()
+    case["name"] = f"{model}.000"
+    return {"model": model,
+            "provenance": {"transformers": "", "torch": torch.__version__.split("+")[0], "class": "", "config": {},
+                           "batch": 0, "seq_len": 0, "image_size": 0, "dtype": "", "modes": ["train"], "note": note,
+                           "captured_by": "diopi_torch.autocompare"},
+            "summary": {"aten_calls": 1, "mapped_calls": 1, "unmapped_calls": 0, "view_calls": 0, "alloc_calls": 0,
+                        "decomposed_calls": 0, "cases": 1, "functions": [entry.diopi], "unmapped": {}},
+            "cases": [case]}
 
 
 def write(caseset, out_dir=DEFAULT_OUT):

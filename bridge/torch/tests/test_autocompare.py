@@ -43,6 +43,20 @@ def test_autocompare_names_the_planted_call(planted, tmp_path):
     good = subprocess.run(replay + [os.path.join(TORCH_LIB, "libdiopi_impl.so")], capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
     assert good.returncode == 0, good.stdout + good.stderr
+    # And as a case of the conformance harness, replayed through the C ABI by run_test.
+    harness = os.path.join(ROOT, "diopi_test", "python")
+    env = dict(os.environ, DIOPI_MODEL_CASES=os.path.dirname(case["harness_case_set"]))
+    data = str(tmp_path / "data")
+    main = [sys.executable, "main.py", "--model_name", "autocompare_llama", "--data_dir", data]
+    gen = subprocess.run(main + ["--mode", "gen_data"], capture_output=True, text=True, cwd=harness, env=env, timeout=300)
+    assert gen.returncode == 0, gen.stdout + gen.stderr
+    bad = subprocess.run(main + ["--mode", "run_test", "--impl_lib", planted, "--report_dir", str(tmp_path / "r1")],
+                         capture_output=True, text=True, cwd=harness, env=env, timeout=300)
+    assert bad.returncode == 1 and "[failed] autocompare_llama.000::" in bad.stdout, bad.stdout + bad.stderr
+    ok = subprocess.run(main + ["--mode", "run_test", "--impl_lib", os.path.join(TORCH_LIB, "libdiopi_impl.so"),
+                                "--report_dir", str(tmp_path / "r2")], capture_output=True, text=True, cwd=harness,
+                        env=env, timeout=300)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
 
 
 def test_correct_library_has_no_differing_call(tmp_path):

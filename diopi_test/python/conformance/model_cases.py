@@ -18,7 +18,9 @@ import yaml
 
 from . import paths
 
-MODEL_DIR = os.path.join(paths.PYTHON_DIR, "configs", "model_config")
+# DIOPI_MODEL_CASES names another folder of case sets (autocompare writes
+# the call it caught as a one-case set there).
+MODEL_DIR = os.environ.get("DIOPI_MODEL_CASES") or os.path.join(paths.PYTHON_DIR, "configs", "model_config")
 CAPTURED = "captured"
 # A case whose tensors (inputs drawn again from recipes excluded) exceed this
 # is listed and counted but not replayed: its baseline would not fit the
