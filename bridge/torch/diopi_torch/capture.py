@@ -232,8 +232,9 @@ def _adamw_step(model):
                         weight_decay=0.01, eps=1e-8, amsgrad=False, maximize=False)
 
 
-def capture(name, modes=None, amap=None):
-    """The case set of one zoo model (a dict ready to be written as YAML)."""
+def capture(name, modes=None, amap=None, overrides=None):
+    """The case set of one zoo model (a dict ready to be written as YAML);
+    `overrides` replaces configuration values (tests capture small models)."""
     import transformers
 
     amap = amap or mapping.load()
@@ -243,7 +244,7 @@ def capture(name, modes=None, amap=None):
     recorders = []
     for mode in modes:
         torch.manual_seed(0)
-        model, inputs, spec = zoo.build(name, device="meta")
+        model, inputs, spec = zoo.build(name, overrides=overrides, device="meta")
         rec = Recorder(amap, mode)
         if mode == "train":
             model.train()
@@ -270,7 +271,7 @@ def capture(name, modes=None, amap=None):
         "model": name,
         "provenance": {
             "transformers": transformers.__version__, "torch": torch.__version__.split("+")[0], "class": spec.cls,
-            "config": dict(spec.config), "batch": spec.batch, "seq_len": spec.seq_len, "image_size": spec.image_size,
+            "config": dict(spec.config, **(overrides or {})), "batch": spec.batch, "seq_len": spec.seq_len, "image_size": spec.image_size,
             "dtype": spec.dtype, "modes": list(modes), "note": spec.note,
             "captured_by": "python -m diopi_torch.capture --model " + name,
         },

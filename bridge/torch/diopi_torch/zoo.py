@@ -71,23 +71,23 @@ MODELS = {m.name: m for m in [
         "seq2seq", "float32", 2, 512),
     ModelSpec("vit_base", "ViTForImageClassification", dict(
         image_size=224, patch_size=16, num_channels=3, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
-        intermediate_size=3072, num_labels=1000, hidden_act="gelu"), "image-cls", "float32", 8, image_size=224),
+        intermediate_size=3072, num_labels=1000, hidden_act="gelu"), "image-cls", "float32", 4, image_size=224),
     ModelSpec("resnet50", "ResNetForImageClassification", dict(
         num_channels=3, embedding_size=64, hidden_sizes=[256, 512, 1024, 2048], depths=[3, 4, 6, 3],
         layer_type="bottleneck", hidden_act="relu", downsample_in_first_stage=False, num_labels=1000),
-        "image-cls", "float32", 8, image_size=224),
+        "image-cls", "float32", 4, image_size=224),
     ModelSpec("resnet50_fp16", "ResNetForImageClassification", dict(
         num_channels=3, embedding_size=64, hidden_sizes=[256, 512, 1024, 2048], depths=[3, 4, 6, 3],
         layer_type="bottleneck", hidden_act="relu", downsample_in_first_stage=False, num_labels=1000),
-        "image-cls", "float16", 8, image_size=224, modes=("infer",), note="served in float16"),
+        "image-cls", "float16", 4, image_size=224, modes=("infer",), note="served in float16"),
     ModelSpec("vit_base_fp16", "ViTForImageClassification", dict(
         image_size=224, patch_size=16, num_channels=3, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
-        intermediate_size=3072, num_labels=1000, hidden_act="gelu"), "image-cls", "float16", 8, image_size=224,
+        intermediate_size=3072, num_labels=1000, hidden_act="gelu"), "image-cls", "float16", 4, image_size=224,
         modes=("infer",), note="served in float16"),
     ModelSpec("convnext_tiny", "ConvNextForImageClassification", dict(
         num_channels=3, patch_size=4, num_stages=4, hidden_sizes=[96, 192, 384, 768], depths=[3, 3, 9, 3],
         hidden_act="gelu", layer_scale_init_value=1e-6, drop_path_rate=0.0, num_labels=1000),
-        "image-cls", "float32", 8, image_size=224),
+        "image-cls", "float32", 4, image_size=224),
     ModelSpec("whisper_small", "WhisperForConditionalGeneration", dict(
         vocab_size=51865, num_mel_bins=80, d_model=768, encoder_layers=12, decoder_layers=12,
         encoder_attention_heads=12, decoder_attention_heads=12, encoder_ffn_dim=3072, decoder_ffn_dim=3072,
