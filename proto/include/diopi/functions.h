@@ -313,7 +313,7 @@ DIOPI_API diopiError_t diopiBatchNorm(diopiContextHandle_t ctx, diopiTensorHandl
  * Statistics are taken over every dimension except dim 1.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] mean per-channel mean of shape (C). Dtypes: float32, float16, float64.
- * @param[out] invstd per-channel 1/sqrt(biased var + eps) of shape (C). Dtypes: float32, * float16, float64.
+ * @param[out] invstd per-channel 1/sqrt(biased var + eps) of shape (C). Dtypes: float32, float16, float64.
  * @param[in] input input of shape (N, C, ...). Dtypes: float32, float16, float64.
  * @param[in] eps small constant added to the variance before the inverse square root. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -328,7 +328,7 @@ DIOPI_API diopiError_t diopiBatchNormStats(diopiContextHandle_t ctx, diopiTensor
  *        std, and updates running statistics. Same semantics as torch.batch_norm_gather_stats_with_counts.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] mean global per-channel mean of shape (C). Dtypes: float32, float64.
- * @param[out] invstd global per-channel inverse standard deviation of shape (C). Dtypes: float32, * float16, float64.
+ * @param[out] invstd global per-channel inverse standard deviation of shape (C). Dtypes: float32, float16, float64.
  * @param[in] input local input; used for shape and dtype information. Dtypes: float32, float64.
  * @param[in] mean_all stacked per-device means of shape (world_size, C). Dtypes: float32, float64.
  * @param[in] invstd_all stacked per-device inverse stds of shape (world_size, C). Dtypes: float32, float64.
@@ -414,7 +414,7 @@ DIOPI_API diopiError_t diopiBatchNormBackwardElemt(diopiContextHandle_t ctx, dio
  * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float64.
  * @param[in] bias per-channel shift of shape (C); may be NULL to use 0. Dtypes: float32, float64.
  * @param[in] mean per-channel mean of shape (C). Dtypes: float32, float64.
- * @param[in] invstd per-channel inverse standard deviation of shape (C). Dtypes: float32, * float16, float64.
+ * @param[in] invstd per-channel inverse standard deviation of shape (C). Dtypes: float32, float16, float64.
  * @param[in] eps stability constant; kept for interface parity since invstd already includes it. Dtypes: float32,
  *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -2743,7 +2743,7 @@ DIOPI_API diopiError_t diopiExpInp(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @brief Computes e raised to the power of each element, writing the result to `out`. Same semantics as torch.exp.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, * int64, uint8, int8, bool.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2766,7 +2766,7 @@ DIOPI_API diopiError_t diopiExpm1Inp(diopiContextHandle_t ctx, diopiTensorHandle
  *        as torch.expm1.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, * int64, uint8, int8, bool.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4998,7 +4998,7 @@ DIOPI_API diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * An empty reduction yields true.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out boolean tensor receiving the reduction result. Dtypes: bool.
- * @param[in] input tensor to test; non-zero counts as true. Dtypes: bool, float16, float32, float64, int16, * int32,
+ * @param[in] input tensor to test; non-zero counts as true. Dtypes: bool, float16, float32, float64, int16, int32,
  *     int64, uint8, int8.
  * @param[in] dim pointer to the dimension to reduce; null means reduce over all elements.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -6043,7 +6043,7 @@ DIOPI_API diopiError_t diopiFusedAdamW(diopiContextHandle_t ctx, diopiTensorHand
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] param parameter updated in place. Dtypes: float16, float32, float64.
  * @param[in] grad gradient of param. Dtypes: float16, float32, float64.
- * @param[in,out] exp_avg first-moment running average, updated in place. Dtypes: float16, * float32, float64.
+ * @param[in,out] exp_avg first-moment running average, updated in place. Dtypes: float16, float32, float64.
  * @param[in,out] exp_avg_sq second-moment running average, updated in place. Dtypes: float16, float32, float64.
  * @param[in,out] max_exp_avg_sq running maximum of exp_avg_sq, used and updated only with amsgrad. Dtypes: float16,
  *     float32, float64.
@@ -6089,7 +6089,7 @@ DIOPI_API diopiError_t diopiAdadelta(diopiContextHandle_t ctx, diopiTensorHandle
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] param parameter updated in place. Dtypes: float16, float32, float64.
  * @param[in] grad gradient of param. Dtypes: float16, float32, float64.
- * @param[in,out] exp_avg first-moment running average, updated in place. Dtypes: float16, float32, * float64.
+ * @param[in,out] exp_avg first-moment running average, updated in place. Dtypes: float16, float32, float64.
  * @param[in,out] exp_avg_sq second-moment running average, updated in place. Dtypes: float16, float32, float64.
  * @param[in,out] max_exp_avg_sq running maximum of exp_avg_sq, used and updated only with amsgrad. Dtypes: float16,
  *     float32, float64.
@@ -6246,7 +6246,7 @@ DIOPI_API diopiError_t diopiStack(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result with dim0 and dim1 exchanged. Dtypes: float16, float32, float64, int16, int64, uint8, int8,
  *     bool, int32.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, * int64, uint8, int8, bool, int32.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int64, uint8, int8, bool, int32.
  * @param[in] dim0 first dimension to swap. Dtypes: int32, int64.
  * @param[in] dim1 second dimension to swap. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the

@@ -241,7 +241,7 @@ DIOPI_API diopiError_t diopiMultiHeadAttentionVarLenBackward(diopiContextHandle_
  *
  * softmax_lse is what the backward pass needs to rebuild the probabilities without storing the full score matrix.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] attention_out result, shape (batch, seq_q, heads_q, head_dim). Dtypes: bfloat16, * float16.
+ * @param[out] attention_out result, shape (batch, seq_q, heads_q, head_dim). Dtypes: bfloat16, float16.
  * @param[out] softmax_lse written with log(sum_j exp(scaled score_ij)) per query row, shape (batch, heads_q, seq_q).
  *     Dtypes: float32.
  * @param[in,out] gen supplies the random state for dropout; advanced by the call
@@ -280,7 +280,7 @@ DIOPI_API diopiError_t diopiFlashAttention(diopiContextHandle_t ctx, diopiTensor
  * @param[in] k keys of the forward call. Dtypes: bfloat16, float16.
  * @param[in] v values of the forward call. Dtypes: bfloat16, float16.
  * @param[in] alibi_slopes ALiBi slopes of the forward call; NULL if none were used. Dtypes: float32.
- * @param[in] attention_out output of the forward call. Dtypes: bfloat16, * float16.
+ * @param[in] attention_out output of the forward call. Dtypes: bfloat16, float16.
  * @param[in] softmax_lse row log-sum-exp saved by the forward call. Dtypes: float32.
  * @param[in] p_dropout dropout probability of the forward call
  * @param[in] softmax_scale score scale of the forward call
