@@ -2,6 +2,7 @@
 # Everything CI checks, from a fresh clone:
 #   1. the README's main job (scripts/demo.sh: impl/torch build, gen_data, run_test), then fuzz the C ABI;
 #   2. the PyTorch `diopi` device: build it, run the model suite on impl/torch;
+#      replay two captured model case sets (llama2_7b, resnet50) on impl/torch;
 #   3. impl/cpu (through the adaptor): build, the model suite on it, replay the
 #      same baselines in a virtual environment without torch, fuzz it, and
 #      replay once more with AddressSanitizer + UndefinedBehaviorSanitizer;
@@ -33,6 +34,15 @@ stage "main job: scripts/demo.sh" bash "$root/scripts/demo.sh"
 stage "fuzz impl/torch" harness $py main.py --mode fuzz --jobs "$jobs" --report_dir "$root/reports/fuzz-torch"
 stage "build diopi device" bash "$root/scripts/build_bridge.sh"
 stage "models on diopi/impl/torch" bash "$root/scripts/models.sh" --json "$root/reports/models-torch.json"
+# Captured model case sets (an LLM, a vision model): replay exactly their calls on impl/torch.
+model_cases() {
+  local m
+  for m in "$@"; do
+    harness $py main.py --mode gen_data --model_name "$m"
+    harness $py main.py --mode run_test --model_name "$m" --jobs "$jobs" --report_dir "$root/reports/models/$m"
+  done
+}
+stage "model case sets on impl/torch" model_cases llama2_7b resnet50
 stage "build impl/cpu" bash "$root/scripts/build_impl.sh" cpu
 stage "models on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
   --json "$root/reports/models-cpu.json"

@@ -1,0 +1,68 @@
+"""Model case sets as the harness reads them: listing, refusal of what is
+not a case set, the count-weighted pass share, and tolerance scaling."""
+import os
+
+import pytest
+import yaml
+
+from conformance import model_cases
+
+
+class Item:
+    def __init__(self, name, func="diopiMm", layout="captured"):
+        self.name, self.func, self.layout = name, func, layout
+
+
+def write(tmp_path, cases, unmapped=None):
+    data = {"model": "toy", "provenance": {"class": "Toy", "dtype": "float32", "batch": 1, "seq_len": 4,
+                                            "image_size": 0, "modes": ["train"]},
+            "summary": {"aten_calls": sum(c["count"] for c in cases) + sum((unmapped or {}).values()),
+                        "mapped_calls": sum(c["count"] for c in cases), "cases": len(cases),
+                        "functions": sorted({c["diopi"] for c in cases}), "unmapped": unmapped or {}},
+            "cases": cases}
+    (tmp_path / "toy.yaml").write_text(yaml.safe_dump(data))
+
+
+def case(name, diopi, count, **args):
+    return {"name": name, "diopi": diopi, "aten": "mm", "aten_args": {}, "diopi_args": args, "sources": {},
+            "count": count}
+
+
+def test_checked_in_case_sets_list_with_their_figures():
+    names = model_cases.names()
+    assert {"llama2_7b", "resnet50"} <= set(names) and len(names) >= 12
+    line = model_cases.summary_line("llama2_7b")
+    assert line.startswith("llama2_7b: LlamaForCausalLM bfloat16 batch 1 seq 256 (train+infer);")
+    assert "ATen calls map to DIOPI" in line and "ATen operators with no DIOPI function:" in line
+
+
+def test_unknown_or_foreign_files_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(model_cases, "MODEL_DIR", str(tmp_path))
+    (tmp_path / "llama.yaml").write_text("just: text\n")
+    with pytest.raises(model_cases.CaseSetError, match="did you mean llama"):
+        model_cases.load("lama")
+    with pytest.raises(model_cases.CaseSetError, match="not a model case set"):
+        model_cases.load("llama")
+
+
+def test_pass_share_weights_calls_and_counts_gaps_as_failing(tmp_path, monkeypatch):
+    monkeypatch.setattr(model_cases, "MODEL_DIR", str(tmp_path))
+    write(tmp_path, [case("toy.000", "diopiMm", 30), case("toy.001", "diopiAdd", 60), case("toy.002", "diopiSilu", 9)],
+          unmapped={"isposinf": 1})
+    rows = [(Item("toy.000::float32::2x2"), {"verdict": "passed"}),
+            (Item("toy.001::float32::2x2", "diopiAdd"), {"verdict": "passed"}),
+            (Item("toy.002::float32::2x2", "diopiSilu"), {"verdict": "failed"})]
+    line = model_cases.pass_share("toy", rows)
+    assert line.startswith("this library runs 90.0% of toy's training step (90 of 100 calls)"), line
+    assert "diopiSilu (9 calls)" in line and "aten::isposinf (no DIOPI function) (1 calls)" in line
+
+
+def test_tolerances_scale_with_the_captured_accumulation():
+    mm = case("x", "diopiMm", 1, input={"tensor": [8, 2048], "stride": [2048, 1], "dtype": "float32"},
+              mat2={"tensor": [2048, 1000], "stride": [1, 2048], "dtype": "float32"},
+              out={"tensor": [8, 1000], "stride": [1000, 1], "dtype": "float32"})
+    assert model_cases.accumulation(mm) == 2048
+    mean = case("y", "diopiMean", 1, input={"tensor": [4, 8, 7, 7], "stride": [392, 49, 7, 1], "dtype": "float32"},
+                out={"tensor": [4, 8, 1, 1], "stride": [8, 1, 1, 1], "dtype": "float32"}, dim=[2, 3])
+    mean["sources"] = {"out": {"result": None}, "input": {"aten": "self"}}
+    assert model_cases.accumulation(mean) == 49
