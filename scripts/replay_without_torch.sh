@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Replays the baselines on a vendor library from a Python environment that
 # has no torch, as a vendor's test machine would: a fresh virtual
-# environment with only requirements-replay.txt (numpy, cffi, pycparser).
+# environment with only requirements-replay.txt (numpy, cffi, pycparser) and
+# the header model (proto/python, which needs only pycparser).
 #   bash scripts/replay_without_torch.sh cpu [extra run_test arguments]
 set -euo pipefail
 vendor=${1:-cpu}
@@ -12,6 +13,7 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$root/requirements-replay.txt"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root/proto/python"
 if "$venv/bin/python" -c "import torch" 2>/dev/null; then
   echo "error: $venv has torch installed; the replay must run without it" >&2
   exit 2

@@ -3,6 +3,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -r "$root/requirements.txt"
+# The header model every tool imports (editable: it reads this checkout's proto/include).
+python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -e "$root/proto/python"
 if ! command -v cmake >/dev/null 2>&1 || ! command -v ninja >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore cmake ninja
 fi

@@ -1,0 +1,114 @@
+"""The one parsed model of the DIOPI standard's headers (proto/include/diopi).
+
+Every tool of the project (conformance harness, adaptor codegen, the
+PyTorch device's codegen, coverage, the ABI checks) reads the headers
+through this package, so none of them keeps its own list of signatures,
+enum values or dtypes.
+
+    import diopi_header
+    fn = diopi_header.load()["diopiAdd"]          # name -> Function
+    fn.param("alpha").kind, fn.param("out").role   # "scalar", "output"
+    diopi_header.dtypes()["float32"]               # 9, from diopiDtype_t
+    diopi_header.enums()["diopiError_t"].value_of("diopiNoImplement")
+    diopi_header.version()                         # Version(1, 0, 0, 1000)
+
+Parsing happens on first use and is cached; importing does no work. The
+headers are found in `INCLUDE_DIR` (the repository's proto/include, next to
+this package; the environment variable DIOPI_INCLUDE_DIR overrides it).
+
+Command line: `python -m diopi_header abi-diff OLD_DIR NEW_DIR` and
+`python -m diopi_header check-v1 FACTS.json`.
+"""
+import functools
+import os
+
+from .model import (CONTEXT, INOUT, INPUT, KINDS, OUTPUT, OUTPUT_KINDS, ROLES, Enum, Enumerator, Field, Function,  # noqa: F401
+                    Param, Standard, Struct, Version, snake)
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+INCLUDE_DIR = os.environ.get("DIOPI_INCLUDE_DIR") or os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "include"))
+HEADER_NAMES = ("diopirt.h", "functions.h", "functions_ext.h")
+HEADERS = tuple(os.path.join(INCLUDE_DIR, "diopi", h) for h in HEADER_NAMES)
+RUNTIME_HEADER = HEADERS[0]
+# The DIOPI 1.0 interface facts (names, parameter types, enum values, ...) the headers must keep.
+V1_INTERFACE = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "interface", "diopi_v1_interface.json"))
+
+# Prefix of diopiDtype_t's enumerators; dtypes() strips it.
+DTYPE_PREFIX = "diopi_dtype_"
+_NOT_A_DTYPE = ("unsupported",)
+
+
+@functools.lru_cache(maxsize=None)
+def standard(headers=HEADERS):
+    """The whole model (model.Standard) of a tuple of header paths."""
+    from . import parse
+    return parse.standard(headers)
+
+
+@functools.lru_cache(maxsize=None)
+def standard_in(include_dir):
+    """The model of the headers found in another include directory (abi-diff)."""
+    from . import parse
+    return standard(parse.headers_in(include_dir))
+
+
+def load(headers=HEADERS):
+    """All operator functions, keyed by name, in header order (runtime
+    functions of diopirt.h excluded). The dict is shared: do not modify it."""
+    return standard(tuple(headers)).functions
+
+
+def families():
+    """Family -> function names, in header order."""
+    return standard().families()
+
+
+def runtime_functions():
+    """The runtime functions of diopirt.h (those the caller provides), by name."""
+    return dict(standard().runtime)
+
+
+def enums():
+    """Enum typedef name -> Enum (diopiDtype_t, diopiError_t, ...), from diopirt.h."""
+    return dict(standard().enums)
+
+
+def enum(name):
+    return standard().enums[name]
+
+
+def structs():
+    return dict(standard().structs)
+
+
+def version():
+    """Version(major, minor, patch, number) from diopirt.h's version macros."""
+    return standard().version
+
+
+def macros():
+    """Object-like integer macros of diopirt.h (the version macros)."""
+    return dict(standard().macros)
+
+
+def dtypes():
+    """Dtype name -> diopiDtype_t value, e.g. {"int8": 0, ..., "complex128": 16}
+    (names are the enumerators without "diopi_dtype_"; the "unsupported"
+    marker is not a dtype)."""
+    out = {}
+    for e in standard().enums["diopiDtype_t"].enumerators:
+        short = e.name[len(DTYPE_PREFIX):] if e.name.startswith(DTYPE_PREFIX) else e.name
+        if short not in _NOT_A_DTYPE:
+            out[short] = e.value
+    return out
+
+
+def error_codes():
+    """diopiError_t enumerator name -> value."""
+    return standard().enums["diopiError_t"].as_dict()
+
+
+def cdef_source(extra_headers=()):
+    """C declarations for cffi: the standard's headers plus extras (testrt.h)."""
+    from . import parse
+    return parse.cdef_source(HEADERS, extra_headers)

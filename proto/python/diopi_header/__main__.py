@@ -1,0 +1,78 @@
+"""Command line of the header model.
+
+    python -m diopi_header abi-diff OLD_DIR NEW_DIR   # exit 1 on a breaking change
+    python -m diopi_header check-v1 [FACTS.json] [--include DIR]
+    python -m diopi_header summary [--include DIR]
+
+OLD_DIR / NEW_DIR / DIR are include directories (holding diopi/diopirt.h)
+or the diopi/ folders themselves.
+"""
+import argparse
+import json
+import sys
+
+import diopi_header
+from diopi_header import abi
+
+
+def _std(include_dir):
+    return diopi_header.standard_in(include_dir) if include_dir else diopi_header.standard()
+
+
+def cmd_abi_diff(args):
+    old, new = _std(args.old), _std(args.new)
+    changes = abi.diff(old, new)
+    for c in changes:
+        print(c)
+    breaking = [c for c in changes if c.breaking]
+    added = sum(c.change == abi.ADDED for c in changes)
+    print(f"abi-diff: {len(changes)} change(s), {added} addition(s), {len(breaking)} breaking "
+          f"({old.version} -> {new.version})")
+    return 1 if breaking else 0
+
+
+def cmd_check_v1(args):
+    with open(args.facts) as f:
+        facts = json.load(f)
+    std = _std(args.include)
+    problems, notes = abi.check_v1(facts, std)
+    for p in problems:
+        print(p)
+    if args.verbose:
+        for n in notes:
+            print(f"note: {n}")
+    checked = sum(1 for f in facts["functions"] if f["header"] in {fn.header for fn in std.functions.values()})
+    print(f"check-v1: {checked} function(s) of {len(facts['functions'])} in shipped headers checked, "
+          f"{len(notes)} in headers not shipped; {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+def cmd_summary(args):
+    std = _std(args.include)
+    print(f"DIOPI {std.version}: {len(std.functions)} functions in {len(std.families())} families, "
+          f"{len(std.runtime)} runtime functions, enums {', '.join(std.enums)}")
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m diopi_header", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("abi-diff", help="added, removed and changed declarations; exit 1 on a breaking change")
+    p.add_argument("old")
+    p.add_argument("new")
+    p.set_defaults(func=cmd_abi_diff)
+    p = sub.add_parser("check-v1", help="check the headers against the DIOPI 1.0 interface facts")
+    p.add_argument("facts", nargs="?", default=diopi_header.V1_INTERFACE)
+    p.add_argument("--include", help="include directory to check (default: this checkout's proto/include)")
+    p.add_argument("-v", "--verbose", action="store_true", help="also list the facts that could not be checked")
+    p.set_defaults(func=cmd_check_v1)
+    p = sub.add_parser("summary", help="one line about the headers")
+    p.add_argument("--include")
+    p.set_defaults(func=cmd_summary)
+    args = ap.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
