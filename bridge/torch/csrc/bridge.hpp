@@ -163,6 +163,15 @@ private:
     std::unordered_map<std::string, R> map_;
 };
 
+/// Guards the meta computation of a result shape: an argument left on the
+/// device would dispatch back into the device's own kernel; the guard turns
+/// that endless recursion into an error naming the operator.
+class MetaScope {
+public:
+    explicit MetaScope(const char* aten);
+    ~MetaScope();
+};
+
 /// Device tensors shaped like the meta results.
 at::Tensor allocLike(const at::Tensor& meta);
 template <class... Ts>

@@ -140,6 +140,16 @@ void countCopy(const char* aten) {
 
 void setFallbackReason(const char* reason) { tFallbackReason = reason; }
 
+namespace {
+thread_local int tMetaDepth = 0;
+}
+MetaScope::MetaScope(const char* aten) {
+    TORCH_CHECK(tMetaDepth < 8, "diopi: computing the result shape of aten::", aten,
+                " re-entered the device (an argument was not moved to the meta device)");
+    ++tMetaDepth;
+}
+MetaScope::~MetaScope() { --tMetaDepth; }
+
 void cpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack, const char* reason) {
     std::string name = opName(op);
     TORCH_CHECK(!gFallbackError.load(), "aten::", name, " would run on the CPU (", reason,
