@@ -25,7 +25,11 @@ function(diopi_adapted_library target)
   set(_gen ${DIOPI_ADAPTOR_DIR}/codegen/generate.py)
   set(_out ${CMAKE_BINARY_DIR}/adaptor/${ARG_VENDOR})
   set(_stamp ${_out}/codegen.stamp)
-  set(_testpy ${PROJECT_SOURCE_DIR}/diopi_test/python/conformance)
+  # The header model the generator reads (this checkout's, whatever the interpreter has installed).
+  set(_header_py ${PROJECT_SOURCE_DIR}/proto/python)
+  file(GLOB _header_model CONFIGURE_DEPENDS ${_header_py}/diopi_header/*.py)
+  set(_py ${CMAKE_COMMAND} -E env PYTHONPATH=${_header_py} DIOPI_INCLUDE_DIR=${PROJECT_SOURCE_DIR}/proto/include
+          ${Python3_EXECUTABLE})
   set(_headers ${PROJECT_SOURCE_DIR}/proto/include/diopi/diopirt.h
                ${PROJECT_SOURCE_DIR}/proto/include/diopi/functions.h
                ${PROJECT_SOURCE_DIR}/proto/include/diopi/functions_ext.h)
@@ -34,21 +38,21 @@ function(diopi_adapted_library target)
 
   # The file list depends on the headers' families only; ask the generator.
   execute_process(
-    COMMAND ${Python3_EXECUTABLE} ${_gen} --list-outputs --out-dir ${_out}
+    COMMAND ${_py} ${_gen} --list-outputs --out-dir ${_out}
     OUTPUT_VARIABLE _generated RESULT_VARIABLE _rc ERROR_VARIABLE _err)
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR "diopi adaptor: cannot list the generated files:\n${_err}")
   endif()
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_headers} ${_codegen} ${_testpy}/header.py)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_headers} ${_codegen} ${_header_model})
 
   # The wrappers are byproducts (restat under Ninja): a rerun that produces
   # the same text does not recompile them.
   add_custom_command(
     OUTPUT ${_stamp}
     BYPRODUCTS ${_generated}
-    COMMAND ${Python3_EXECUTABLE} ${_gen} --vendor ${ARG_VENDOR} --config ${ARG_CONFIG}
+    COMMAND ${_py} ${_gen} --vendor ${ARG_VENDOR} --config ${ARG_CONFIG}
             --archive $<TARGET_FILE:${ARG_KERNELS}> --nm ${_nm} --out-dir ${_out} --stamp ${_stamp}
-    DEPENDS ${ARG_KERNELS} ${ARG_CONFIG} ${_codegen} ${_templates} ${_headers} ${_testpy}/header.py
+    DEPENDS ${ARG_KERNELS} ${ARG_CONFIG} ${_codegen} ${_templates} ${_headers} ${_header_model}
     COMMENT "diopi adaptor: generating wrappers for impl/${ARG_VENDOR}"
     VERBATIM)
   add_custom_target(${target}_codegen DEPENDS ${_stamp})
@@ -56,6 +60,7 @@ function(diopi_adapted_library target)
   add_library(${target} SHARED ${_generated} ${DIOPI_ADAPTOR_DIR}/csrc/adaptor_runtime.cpp)
   add_dependencies(${target} ${target}_codegen)
   target_include_directories(${target} PRIVATE ${DIOPI_ADAPTOR_DIR}/csrc)
+  diopi_use_header_tables(${target})
   target_link_libraries(${target} PRIVATE diopi::headers ${ARG_KERNELS})
   # Only the standard's C entry points are exported: neither the kernels' C++
   # symbols nor template instantiations from the C++ library.

@@ -4,16 +4,18 @@ Every problem is reported as "<file>:<line>: <problem>" (ConfigError), with
 the line taken from the YAML node that holds the bad entry.
 """
 import dataclasses
+import functools
 import re
 
+import diopi_header
 import yaml
 
-# dtype names a rule may use -> the C enumerator.
-DTYPES = {
-    name: f"diopi_dtype_{name}"
-    for name in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32", "float64",
-                 "bool", "bfloat16", "tfloat32", "complex32", "complex64", "complex128")
-}
+
+@functools.lru_cache(maxsize=None)
+def dtypes():
+    """dtype names a rule may use -> the C enumerator, read from diopiDtype_t
+    ({"float32": "diopi_dtype_float32", ...})."""
+    return {name: diopi_header.DTYPE_PREFIX + name for name in diopi_header.dtypes()}
 
 # layout spelling in the config -> the runtime's Layout enumerator.
 LAYOUTS = {"ND": "ND", "NCHW": "NCHW", "NCDHW": "NCDHW", "CONTIGUOUS": "Contiguous", "NHWC": "NHWC", "NDHWC": "NDHWC"}
@@ -93,8 +95,8 @@ def parse_rules(text):
         for name in froms + [to]:
             if not name:
                 raise ValueError(f"empty dtype name in {m.group(0).strip()!r}")
-            if name not in DTYPES:
-                raise ValueError(f"unknown dtype {name!r} (known: {', '.join(DTYPES)})")
+            if name not in dtypes():
+                raise ValueError(f"unknown dtype {name!r} (known: {', '.join(dtypes())})")
         for f in froms:
             if f in seen:
                 raise ValueError(f"dtype {f!r} has two rules ({f}->{seen[f]} and {f}->{to})")
@@ -133,7 +135,7 @@ def _mapping(node, where, what):
 
 def load(path, functions, text=None):
     """Parses and checks a config against the header model `functions`
-    ({name: header.Function}). Returns Config or raises ConfigError."""
+    ({name: diopi_header.Function}). Returns Config or raises ConfigError."""
     if text is None:
         with open(path) as f:
             text = f.read()

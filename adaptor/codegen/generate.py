@@ -1,6 +1,6 @@
 """Generates the adaptor's C++ wrappers for one vendor.
 
-Pipeline: headers (conformance/header.py) + convert_config.yaml (config.py)
+Pipeline: headers (the diopi_header package) + convert_config.yaml (config.py)
 + the vendor's kernels (kernels.py, from nm) -> wrapper model (model.py)
 -> Jinja2 templates (adaptor/templates) -> files in the build tree, each
 rewritten only when its content changed.
@@ -15,17 +15,15 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ADAPTOR_DIR = os.path.dirname(HERE)
-REPO_ROOT = os.path.dirname(ADAPTOR_DIR)
 TEMPLATE_DIR = os.path.join(ADAPTOR_DIR, "templates")
-for _p in (ADAPTOR_DIR, os.path.join(REPO_ROOT, "diopi_test", "python")):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
+if ADAPTOR_DIR not in sys.path:  # run as a script: make this package importable as `codegen`
+    sys.path.insert(0, ADAPTOR_DIR)
 
+import diopi_header  # noqa: E402
 import jinja2  # noqa: E402
 
 from codegen import config as config_mod  # noqa: E402
 from codegen import kernels, model  # noqa: E402
-from conformance import header  # noqa: E402
 
 
 class GenerateError(Exception):
@@ -72,7 +70,7 @@ def write_if_changed(path, text):
 
 def generate(vendor, config_path, listing, functions=None):
     """Runs the pipeline on an nm listing; returns ({file: text}, implemented names)."""
-    functions = functions if functions is not None else header.load()
+    functions = functions if functions is not None else diopi_header.load()
     cfg = config_mod.load(config_path, functions)
     found = kernels.parse_nm(listing, vendor)
     implemented = kernels.match(functions, found, vendor)
@@ -92,7 +90,7 @@ def main(argv=None):
     ap.add_argument("--list-outputs", action="store_true", help="print the generated files, ';'-separated, and exit")
     args = ap.parse_args(argv)
 
-    functions = header.load()
+    functions = diopi_header.load()
     if args.list_outputs:
         print(";".join(os.path.join(args.out_dir, f) for f in model.output_files(functions)), end="")
         return 0

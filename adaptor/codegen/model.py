@@ -12,7 +12,7 @@ for every parameter of every implemented function how it is handled:
 import dataclasses
 import re
 
-from .config import DTYPES
+from .config import dtypes
 
 # Functions whose wrapper is special-cased in the template.
 LAST_ERROR = "diopiGetLastErrorString"
@@ -135,7 +135,7 @@ def build(functions, config, implemented):
                 rules, layout = config.resolve(name, p.name)
                 if not rules and layout == "ND":
                     continue
-                key = (tuple((DTYPES[a], DTYPES[b]) for a, b in rules.pairs), layout)
+                key = (tuple((dtypes()[a], dtypes()[b]) for a, b in rules.pairs), layout)
                 if key not in spec_names:
                     spec_names[key] = Spec(f"kSpec{len(spec_names)}", key[0], key[1])
                 conversions.append(Conversion(action, p.name, spec_names[key].name, count or "",

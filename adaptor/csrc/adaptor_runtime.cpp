@@ -1,6 +1,8 @@
 // Runtime of the generated adaptor wrappers (see adaptor_runtime.hpp).
 #include "adaptor_runtime.hpp"
 
+#include <diopi_tables.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -25,27 +27,10 @@ bool logEnabled() {
     return enabled;
 }
 
+// Names come from diopi_tables.h, generated from diopiDtype_t (cmake/DiopiHeaderTables.cmake).
 const char* dtypeName(diopiDtype_t d) {
-    switch (d) {
-        case diopi_dtype_int8: return "int8";
-        case diopi_dtype_uint8: return "uint8";
-        case diopi_dtype_int16: return "int16";
-        case diopi_dtype_uint16: return "uint16";
-        case diopi_dtype_int32: return "int32";
-        case diopi_dtype_uint32: return "uint32";
-        case diopi_dtype_int64: return "int64";
-        case diopi_dtype_uint64: return "uint64";
-        case diopi_dtype_float16: return "float16";
-        case diopi_dtype_float32: return "float32";
-        case diopi_dtype_float64: return "float64";
-        case diopi_dtype_bool: return "bool";
-        case diopi_dtype_bfloat16: return "bfloat16";
-        case diopi_dtype_tfloat32: return "tfloat32";
-        case diopi_dtype_complex32: return "complex32";
-        case diopi_dtype_complex64: return "complex64";
-        case diopi_dtype_complex128: return "complex128";
-        default: return "unknown";
-    }
+    const char* name = diopiTablesDtypeName(d);
+    return name != nullptr ? name : "unknown";
 }
 
 // Dense strides of `shape` with dims laid out in memory in `order` (outermost first).

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 
+import diopi_header
 import numpy as np
 import pytest
 
@@ -17,9 +18,9 @@ ADAPTOR_DIR = os.path.normpath(os.path.join(support.PYTHON_DIR, "..", "..", "ada
 sys.path.insert(0, ADAPTOR_DIR)
 
 from codegen import config, generate, kernels, model  # noqa: E402
-from conformance import header, paths  # noqa: E402
+from conformance import paths  # noqa: E402
 
-FUNCS = header.load()
+FUNCS = diopi_header.load()
 
 
 def nm_line(name, fn=None, vendor="tiny"):
@@ -496,6 +497,10 @@ def tiny(tmp_path_factory, cxx):
     # Only the files with wrappers need compiling (the others are empty).
     sources = [str(out / f) for f in sorted(os.listdir(out)) if f.endswith(".cpp") and "extern \"C\"" in (out / f).read_text()]
     sources += [str(out / "adaptor_glue.cpp"), os.path.join(ADAPTOR_DIR, "csrc", "adaptor_runtime.cpp")]
+    # diopi_tables.h, generated from the header model as cmake/DiopiHeaderTables.cmake does
+    subprocess.run([sys.executable, "-m", "diopi_header", "c-tables", str(d / "generated" / "diopi_tables.h")], check=True,
+                   capture_output=True)
+    inc += ["-I", str(d / "generated")]
     lib = d / "libtiny.so"
     subprocess.run([cxx, "-std=c++17", "-O0", "-fPIC", "-shared", "-fvisibility=hidden", *inc, "-I", os.path.join(ADAPTOR_DIR, "csrc"),
                     *sources, str(kobj), "-o", str(lib)], check=True)

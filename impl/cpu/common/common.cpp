@@ -2,6 +2,8 @@
 // tensor views, temporaries, copies with conversion, scalars, reductions.
 #include "common.hpp"
 
+#include <diopi_tables.h>
+
 #include <algorithm>
 #include <cstring>
 #include <sstream>
@@ -21,27 +23,10 @@ const char* diopiGetImplVersion() { return "cpu-1.0.0"; }
 const char* diopiGetLastErrorString() { return g_last_error.c_str(); }
 
 // ---------------------------------------------------------------- dtypes
+// Names come from diopi_tables.h, generated from diopiDtype_t (cmake/DiopiHeaderTables.cmake).
 const char* dtypeName(diopiDtype_t dt) {
-    switch (dt) {
-        case diopi_dtype_int8: return "int8";
-        case diopi_dtype_uint8: return "uint8";
-        case diopi_dtype_int16: return "int16";
-        case diopi_dtype_uint16: return "uint16";
-        case diopi_dtype_int32: return "int32";
-        case diopi_dtype_uint32: return "uint32";
-        case diopi_dtype_int64: return "int64";
-        case diopi_dtype_uint64: return "uint64";
-        case diopi_dtype_float16: return "float16";
-        case diopi_dtype_float32: return "float32";
-        case diopi_dtype_float64: return "float64";
-        case diopi_dtype_bool: return "bool";
-        case diopi_dtype_bfloat16: return "bfloat16";
-        case diopi_dtype_tfloat32: return "tfloat32";
-        case diopi_dtype_complex32: return "complex32";
-        case diopi_dtype_complex64: return "complex64";
-        case diopi_dtype_complex128: return "complex128";
-        default: return "unsupported";
-    }
+    const char* name = diopiTablesDtypeName(dt);
+    return name != nullptr && dt != diopi_dtype_unsupported ? name : "unsupported";
 }
 
 int64_t itemSize(diopiDtype_t dt) {

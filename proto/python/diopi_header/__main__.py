@@ -3,6 +3,7 @@
     python -m diopi_header abi-diff OLD_DIR NEW_DIR   # exit 1 on a breaking change
     python -m diopi_header check-v1 [FACTS.json] [--include DIR]
     python -m diopi_header summary [--include DIR]
+    python -m diopi_header c-tables OUT.h [--stamp FILE]   # C enum-name tables (the build runs it)
 
 OLD_DIR / NEW_DIR / DIR are include directories (holding diopi/diopirt.h)
 or the diopi/ folders themselves.
@@ -54,6 +55,16 @@ def cmd_summary(args):
     return 0
 
 
+def cmd_c_tables(args):
+    from diopi_header import ctables
+    changed = ctables.write_if_changed(args.out, ctables.render(_std(args.include)))
+    if args.stamp:
+        with open(args.stamp, "w") as f:
+            f.write("c-tables\n")
+    print(f"diopi_header: {args.out} {'written' if changed else 'unchanged'}")
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m diopi_header", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -70,6 +81,11 @@ def main(argv=None):
     p = sub.add_parser("summary", help="one line about the headers")
     p.add_argument("--include")
     p.set_defaults(func=cmd_summary)
+    p = sub.add_parser("c-tables", help="write the C header of enumerator-name tables (rewritten only when changed)")
+    p.add_argument("out")
+    p.add_argument("--include")
+    p.add_argument("--stamp", help="touched after every successful run (the build's output)")
+    p.set_defaults(func=cmd_c_tables)
     args = ap.parse_args(argv)
     return args.func(args)
 
