@@ -92,7 +92,8 @@ def op_func(entries, stem):
 
 
 def run_test(args):
-    from conformance import binding, device_config, execute, expand, header, report, runner, store
+    import diopi_header
+    from conformance import binding, device_config, execute, expand, report, runner, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
     compare = None  # checked before anything runs
@@ -149,7 +150,7 @@ def run_test(args):
     progress.close()
     for func, verdict, message in info.get("checks", []):
         if expand.matches(func, args.fname) and not args.case and not args.filter_dtype:
-            rep.add(runner.WorkItem(func, -1, "contiguous", f"library::{header.snake(func)}", 0.0),
+            rep.add(runner.WorkItem(func, -1, "contiguous", f"library::{diopi_header.snake(func)}", 0.0),
                     {"verdict": verdict, "message": message})
     print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
     if devcfg.path:
@@ -201,7 +202,8 @@ def _device_config(args, impl, binding, device_config):
 
 
 def fuzz(args):
-    from conformance import binding, execute, expand, fuzz as fz, header, report, runner, store
+    import diopi_header
+    from conformance import binding, execute, expand, fuzz as fz, report, runner, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
     manifest = store.read_manifest(args.data_dir)
@@ -213,7 +215,7 @@ def fuzz(args):
     for func in funcs:
         records = store.load_function(args.data_dir, func, manifest)
         base = fz.pick_base(records)
-        for k, (label, _) in enumerate(fz.mutations(header.load()[func], records[base])):
+        for k, (label, _) in enumerate(fz.mutations(diopi_header.load()[func], records[base])):
             items.append(runner.WorkItem(func, base, "contiguous", f"{records[base]['name']}::fuzz:{label}", args.timeout, mutation=k))
     rep = report.Report()
     progress = report.Progress(len(items), label="fuzz")

@@ -16,7 +16,9 @@ import math
 import statistics
 import time
 
-from . import binding, execute, header, store
+import diopi_header
+
+from . import binding, execute, store
 
 COMPUTE_BOUND_FAMILIES = ("linalg_matmul", "convolution")
 
@@ -59,7 +61,7 @@ def run(base_path, cand_path, runtime_path, data_dir, funcs, dtype="float32", mi
     """Rows: dict(func, family, case, bytes, base_s, cand_s, ratio, note)."""
     base = binding.Library(base_path, runtime_path)
     cand = binding.Library(cand_path, runtime_path)
-    model = header.load()
+    model = diopi_header.load()
     manifest = store.read_manifest(data_dir)
     rows = []
     for func in funcs:

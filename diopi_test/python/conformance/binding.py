@@ -8,14 +8,15 @@ import functools
 import os
 
 import cffi
+import diopi_header
 
-from . import header, paths
+from . import paths
 
 
 @functools.lru_cache(maxsize=None)
 def ffi():
     f = cffi.FFI()
-    f.cdef(header.cdef_source(extra_headers=[os.path.join(paths.TESTRT_INCLUDE_DIR, "diopi_test", "device_hooks.h"),
+    f.cdef(diopi_header.cdef_source(extra_headers=[os.path.join(paths.TESTRT_INCLUDE_DIR, "diopi_test", "device_hooks.h"),
                                              paths.TESTRT_HEADER]))
     # Not part of the standard: libraries built with the adaptor (adaptor/) export
     # it to tell which conversions their last call made.
@@ -79,4 +80,4 @@ class Library:
 
     def exported(self):
         """Names of declared functions the library exports."""
-        return sorted(n for n in header.load() if self.function(n) is not None)
+        return sorted(n for n in diopi_header.load() if self.function(n) is not None)

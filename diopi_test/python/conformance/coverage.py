@@ -4,7 +4,9 @@ import csv
 import json
 import os
 
-from . import execute, header
+import diopi_header
+
+from . import execute
 
 COLUMNS = ("declared", "implemented", "configs", "baselines", "passing")
 
@@ -19,7 +21,7 @@ def collect(lib=None, manifest=None, summary=None, configured=None):
         passing = {f for f, c in summary["functions"].items()
                    if c.get("passed", 0) and not any(c.get(v, 0) for v in execute.FAILING + (execute.NOT_IMPLEMENTED,))}
     rows = []
-    for family, funcs in sorted(header.families().items()):
+    for family, funcs in sorted(diopi_header.families().items()):
         fs = set(funcs)
         rows.append((family, {
             "declared": len(fs),
@@ -34,7 +36,7 @@ def collect(lib=None, manifest=None, summary=None, configured=None):
 
 def missing(lib, configured):
     """Declared functions without an export or without cases."""
-    declared = set(header.load())
+    declared = set(diopi_header.load())
     exported = set(lib.exported()) if lib is not None else declared
     return sorted(declared - exported), sorted(declared - (configured or declared))
 

@@ -1,46 +1,66 @@
 """DIOPI dtypes and their numpy storage.
 
-numpy has no bfloat16: such arrays are stored as uint16 bit patterns and
-widened to float32 for comparison. Everything here is numpy-only.
+The dtype names and their diopiDtype_t values come from the header
+(diopi_header); this module only adds how numpy stores each one. numpy has
+no bfloat16: such arrays are stored as uint16 bit patterns and widened to
+float32 for comparison. Everything here is numpy-only.
 """
+import functools
+
+import diopi_header
 import numpy as np
 
-# name -> (diopiDtype_t value, numpy storage dtype)
-_TABLE = {
-    "int8": (0, np.int8),
-    "uint8": (1, np.uint8),
-    "int16": (2, np.int16),
-    "uint16": (3, np.uint16),
-    "int32": (4, np.int32),
-    "uint32": (5, np.uint32),
-    "int64": (6, np.int64),
-    "uint64": (7, np.uint64),
-    "float16": (8, np.float16),
-    "float32": (9, np.float32),
-    "float64": (10, np.float64),
-    "bool": (11, np.bool_),
-    "bfloat16": (12, np.uint16),
-    "complex64": (15, np.complex64),
-    "complex128": (16, np.complex128),
+# DIOPI dtype name (diopiDtype_t without "diopi_dtype_") -> numpy storage dtype,
+# for the dtypes the harness can hold (numpy has no tfloat32 or complex32).
+_STORAGE = {
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "int16": np.int16,
+    "uint16": np.uint16,
+    "int32": np.int32,
+    "uint32": np.uint32,
+    "int64": np.int64,
+    "uint64": np.uint64,
+    "float16": np.float16,
+    "float32": np.float32,
+    "float64": np.float64,
+    "bool": np.bool_,
+    "bfloat16": np.uint16,
+    "complex64": np.complex64,
+    "complex128": np.complex128,
 }
-NAMES = tuple(_TABLE)
+NAMES = tuple(_STORAGE)
 FLOATING = ("float16", "bfloat16", "float32", "float64")
 INTEGER = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
 COMPLEX = ("complex64", "complex128")
-_BY_VALUE = {v[0]: k for k, v in _TABLE.items()}
+
+
+@functools.lru_cache(maxsize=None)
+def _values():
+    """name -> diopiDtype_t value, from the header, for the names above."""
+    header = diopi_header.dtypes()
+    missing = sorted(set(_STORAGE) - set(header))
+    if missing:
+        raise RuntimeError(f"diopiDtype_t in {diopi_header.RUNTIME_HEADER} lacks {missing}")
+    return {name: header[name] for name in _STORAGE}
+
+
+@functools.lru_cache(maxsize=None)
+def _names():
+    return {v: k for k, v in _values().items()}
 
 
 def enum_value(name):
-    return _TABLE[name][0]
+    return _values()[name]
 
 
 def from_enum(value):
-    return _BY_VALUE[value]
+    return _names()[value]
 
 
 def storage(name):
     """numpy dtype holding the raw elements of a DIOPI dtype."""
-    return np.dtype(_TABLE[name][1])
+    return np.dtype(_STORAGE[name])
 
 
 def itemsize(name):

@@ -5,9 +5,10 @@ kinds, calls the function, then checks: the return code, each output
 against the reference, that read-only inputs kept every byte, and that no
 storage's guard zone was overwritten.
 """
+import diopi_header
 import numpy as np
 
-from . import compare, dtypes, header, random_checks, store, tolerances
+from . import compare, dtypes, enums, random_checks, store, tolerances
 
 # Verdicts, each counted on its own in reports.
 PASSED = "passed"
@@ -27,13 +28,25 @@ VERDICTS = (PASSED, FAILED, ERROR, NO_MESSAGE, CRASHED, TIMEOUT, OOB_WRITE, INPU
 # Verdicts that fail a run (not_implemented and skipped do not).
 FAILING = (FAILED, ERROR, NO_MESSAGE, CRASHED, TIMEOUT, OOB_WRITE, INPUT_MODIFIED, UNWRITTEN, METADATA)
 
-_ENUMS = {
-    "enum_round": {None: 0, "none": 0, "trunc": 1, "floor": 2},
-    "enum_reduction": {None: 0, "none": 0, "mean": 1, "sum": 2},
-    "enum_memory_format": {"contiguous": 0, "channels_last": 1, "channels_last_3d": 2, "preserve": 3, "channels_last_1d": 4},
-}
-_SCALAR_TYPES = {bool: dtypes.enum_value("bool"), int: dtypes.enum_value("int64"), float: dtypes.enum_value("float64")}
-_DIOPI_NO_IMPLEMENT = 13
+# Python type of a scalar argument -> the dtype its diopiScalar_t carries.
+_SCALAR_DTYPES = {bool: "bool", int: "int64", float: "float64"}
+
+
+def scalar_stype(value):
+    """diopiDtype_t value of a scalar argument's stype (from diopirt.h)."""
+    return dtypes.enum_value(_SCALAR_DTYPES[type(value)])
+
+
+def enum_argument(p, value):
+    """Value of an enum parameter from its config spelling (enums.py); CaseError if unknown."""
+    table = enums.config_values(p.kind)
+    if value not in table:
+        raise CaseError(f"{p.name}: {value!r} is not one of {sorted(map(str, table))}")
+    return table[value]
+
+
+def _is_no_implement(rc):
+    return rc == enums.error_code("diopiNoImplement")
 
 
 class CaseError(Exception):
@@ -262,7 +275,7 @@ class Call:
             if value is None:
                 return ffi.NULL
             s = ffi.new("diopiScalar_t*")
-            s.stype = _SCALAR_TYPES[type(value)]
+            s.stype = scalar_stype(value)
             if isinstance(value, float):
                 s.fval = value
             else:
@@ -291,10 +304,8 @@ class Call:
             g = self.lib.rt.dt_generator_create(self.record["seed"])
             self.generators.append(g)
             return g
-        if k in _ENUMS:
-            if value not in _ENUMS[k]:
-                raise CaseError(f"{p.name}: {value!r} is not one of {sorted(map(str, _ENUMS[k]))}")
-            return _ENUMS[k][value]
+        if enums.is_enum_kind(k):
+            return enum_argument(p, value)
         if k == "string":
             if value is None:
                 return ffi.NULL
@@ -442,7 +453,7 @@ def _unwritten(call, name, produced, expected):
 
 def run_case(lib, record, layout="contiguous"):
     """Replays one case; returns a result dict with a verdict."""
-    fn_model = header.load().get(record["func"])
+    fn_model = diopi_header.load().get(record["func"])
     if fn_model is None:
         return _result(SKIPPED, f"{record['func']} is not declared in this version of the headers")
     cfn = lib.function(record["func"])
@@ -498,7 +509,7 @@ def _run_once(lib, fn_model, cfn, record, layout, variant):
         conversions = lib.conversions()
         if rc != 0:
             msg = lib.last_error()
-            if rc == _DIOPI_NO_IMPLEMENT:
+            if _is_no_implement(rc):
                 return _result(NOT_IMPLEMENTED, f"returned diopiNoImplement: {msg}"), produced
             if not msg.strip():
                 return _result(NO_MESSAGE, f"returned error {rc} with an empty diopiGetLastErrorString()", code=int(rc)), produced
@@ -545,7 +556,7 @@ def _run_once(lib, fn_model, cfn, record, layout, variant):
 def run_fuzz(lib, record):
     """One malformed call: passes when the library returns a result or an
     error with a message, and stayed inside its tensors."""
-    fn_model = header.load().get(record["func"])
+    fn_model = diopi_header.load().get(record["func"])
     cfn = lib.function(record["func"]) if fn_model else None
     if cfn is None:
         return _result(NOT_IMPLEMENTED, f"{record['func']} is not exported by the library")
@@ -616,7 +627,7 @@ def library_checks(lib):
 def _status(lib, func, rc, what):
     """(verdict, message) for a non-success return of a library check."""
     msg = lib.last_error()
-    if rc == _DIOPI_NO_IMPLEMENT:
+    if _is_no_implement(rc):
         return NOT_IMPLEMENTED, f"{func} returned diopiNoImplement: {msg}"
     if not msg.strip():
         return NO_MESSAGE, f"{func} returned error {rc} with an empty diopiGetLastErrorString()"

@@ -6,7 +6,9 @@ import os
 import pkgutil
 import zlib
 
-from . import header, paths, spec
+import diopi_header
+
+from . import paths, spec
 
 CONFIG_PACKAGE = "configs"
 
@@ -76,7 +78,7 @@ def config_modules():
 def load_ops():
     """(family, Op) pairs in config order; refuses Ops whose keys are not
     parameters of the header's function."""
-    funcs = header.load()
+    funcs = diopi_header.load()
     ops = []
     for family, mod in config_modules().items():
         for attr, obj in vars(mod).items():
@@ -106,7 +108,7 @@ def matches(func, patterns):
     a C name or a glob selects exactly."""
     if not patterns:
         return True
-    s = header.snake(func)
+    s = diopi_header.snake(func)
     for p in patterns:
         if p == func or p == s or s.startswith(p + "_") or fnmatch.fnmatch(func, p) or fnmatch.fnmatch(s, p):
             return True
@@ -119,7 +121,7 @@ def expand(ops, base_seed=0, fnames=(), dtypes=()):
     for family, op in ops:
         if not matches(op.func, fnames):
             continue
-        stem = op.name or header.snake(op.func)
+        stem = op.name or diopi_header.snake(op.func)
         names = list(op.tensors)
         combos = op.cases or [(s, p) for s in op.shapes for p in op.params]
         for shapes, params in combos:

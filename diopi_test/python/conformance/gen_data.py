@@ -4,10 +4,11 @@ import inspect
 import sys
 import time
 
+import diopi_header
 import numpy as np
 import torch
 
-from . import dtypes, header, regen, spec, store
+from . import dtypes, regen, spec, store
 
 _TORCH = {
     "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "uint16": torch.uint16,
@@ -76,7 +77,7 @@ def build_inputs(case):
 
 def run_case(case, device="cpu"):
     """Computes one case's record (inputs and expected outputs)."""
-    fn = header.load()[case.func]
+    fn = diopi_header.load()[case.func]
     c_names = {p.name for p in fn.params} - set(case.op.extra)
     generated = build_inputs(case)
     kwargs = dict(case.params)

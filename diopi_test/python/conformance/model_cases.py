@@ -16,7 +16,7 @@ import os
 
 import yaml
 
-from . import paths
+from . import enums, paths
 
 # DIOPI_MODEL_CASES names another folder of case sets (autocompare writes
 # the call it caught as a one-case set there).
@@ -31,7 +31,6 @@ MAX_STORED_BYTES = 48 << 20
 MAX_MODEL_BYTES = 450 << 20
 _ITEMSIZE = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "float16": 2, "bfloat16": 2,
              "float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
-_ENUM_NAMES = {"enum_reduction": {0: "none", 1: "mean", 2: "sum"}, "enum_round": {0: "none", 1: "trunc", 2: "floor"}}
 
 
 class CaseSetError(ValueError):
@@ -131,7 +130,7 @@ def summary_line(name):
 def ops(name):
     """(family, spec.Op, skip reason) per captured case; needs torch (gen_data)."""
     from . import gen, spec
-    from .header import load as load_header
+    from diopi_header import load as load_header
 
     data = load(name)
     funcs = load_header()
@@ -211,8 +210,8 @@ def _op(case, fn, spec, gen):
             params[p.name] = None
         else:
             v = _value(d)
-            if p.kind in _ENUM_NAMES and isinstance(v, int):
-                v = _ENUM_NAMES[p.kind][v]
+            if p.kind in ("enum_reduction", "enum_round") and isinstance(v, int):
+                v = enums.config_names(p.kind)[v]
             params[p.name] = v
     # ATen tensor arguments the DIOPI call does not see still feed the reference.
     mapped = {s["aten"] for s in sources.values() if "aten" in s}

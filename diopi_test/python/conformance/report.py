@@ -7,6 +7,8 @@ import shlex
 import sys
 import time
 
+import diopi_header
+
 from .execute import FAILING, NOT_IMPLEMENTED, PASSED, SKIPPED, VERDICTS
 
 # A dtype change in the adaptor's conversion summary, e.g. "input:int64->int32".
@@ -147,8 +149,8 @@ class Report:
                        adaptor={"converted_cases": cases, "cast_cases": casts, "per_function": self.converted})
         with open(os.path.join(report_dir, "summary.json"), "w") as f:
             json.dump(summary, f, indent=1, sort_keys=True)
-        from . import header, html_report, junit
-        fams = header.load()
+        from . import html_report, junit
+        fams = diopi_header.load()
         family_of = lambda func: fams[func].family if func in fams else "library"  # noqa: E731
         repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir)  # noqa: E731
         junit.write(os.path.join(report_dir, "junit.xml"), self.rows, family_of=family_of, repro_of=repro_of,

@@ -13,7 +13,7 @@ For each case that failed, DIR/<case-slug>/ receives:
   README.md   what the harness saw and how to build and run the program
 
 The program is built from the header's model of the function
-(conformance/header.py): every parameter kind becomes C the same way
+(the diopi_header package): every parameter kind becomes C the same way
 conformance/execute.py turns it into a cffi argument, and after the call it
 checks what run_test checks, in the same order, printing the verdict. It
 exits 1 when the case does not pass (a crash reproduces by dying of the
@@ -26,9 +26,10 @@ import os
 import re
 import shlex
 
+import diopi_header
 import numpy as np
 
-from . import dtypes, execute, header, paths, store, tolerances
+from . import dtypes, enums, execute, paths, store, tolerances
 
 _RUNTIME_C = os.path.join(os.path.dirname(os.path.abspath(__file__)), "repro_runtime.c")
 # Verdicts that come from the harness itself (a bad case or baseline), not from
@@ -220,7 +221,7 @@ class _Program:
         if k == "scalar":
             if value is None:
                 return "NULL"
-            stype = execute._SCALAR_TYPES[type(value)]
+            stype = execute.scalar_stype(value)
             member = "fval" if isinstance(value, float) else "ival"
             literal = c_double(value) if isinstance(value, float) else c_int(int(value))
             self.setup.append(f"diopiScalar_t {name} = {{.stype = diopi_dtype_{dtypes.from_enum(stype)}, .{member} = {literal}}};")
@@ -248,10 +249,11 @@ class _Program:
         if k == "generator":
             self.setup.append(f"diopiGeneratorHandle_t {name} = dt_generator_create(UINT64_C({int(self.record['seed'])}));")
             return name
-        if k in execute._ENUMS:
-            if value not in execute._ENUMS[k]:
+        if enums.is_enum_kind(k):
+            table = enums.config_values(k)
+            if value not in table:
                 raise ReproError(f"{p.name}: {value!r} is not a known enum value")
-            return f"({p.ctype.replace('const ', '')}){execute._ENUMS[k][value]} /* {p.name}: {_comment(value)} */"
+            return f"({p.ctype.replace('const ', '')}){table[value]} /* {p.name}: {_comment(value)} */"
         if k == "string":
             return f"{'NULL' if value is None else c_string(value)} /* {p.name} */"
         if k in ("int", "float", "bool"):
@@ -409,7 +411,7 @@ def write_case(out_dir, item, result, record, impl_path, runtime_path):
         raise ReproError("a library check, not a case")
     if any(str(result.get("message", "")).startswith(p) for p in _HARNESS_PROBLEMS):
         raise ReproError("the harness could not build the call; nothing in the library to reproduce")
-    fn = header.load().get(record["func"])
+    fn = diopi_header.load().get(record["func"])
     if fn is None:
         raise ReproError(f"{record['func']} is not declared in the headers")
     if item.tol:  # the vendor's tolerance overrides, as the worker applies them

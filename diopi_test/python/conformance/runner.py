@@ -13,7 +13,9 @@ import signal
 import time
 import traceback
 
-from . import binding, execute, fuzz, header, store
+import diopi_header
+
+from . import binding, execute, fuzz, store
 
 
 class WorkItem:
@@ -53,7 +55,7 @@ def _worker_main(conn, impl_path, runtime_path, data_dir):
                 cache[func] = store.load_function(data_dir, func, manifest)
             record = cache[func][index]
             if mutation is not None:
-                label, mutated = fuzz.mutations(header.load()[func], record)[mutation]
+                label, mutated = fuzz.mutations(diopi_header.load()[func], record)[mutation]
                 result = execute.run_fuzz(lib, mutated)
             else:
                 if tol:

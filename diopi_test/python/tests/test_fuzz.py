@@ -1,12 +1,13 @@
 """Fuzz mode: malformed calls are classified; a careless library is caught,
 the reference survives every malformed call."""
+import diopi_header
 import pytest
 
 from support import run_main
 
 pytest.importorskip("torch", reason="making baselines needs torch")
 
-from conformance import expand, gen_data, header, spec, store, fuzz  # noqa: E402
+from conformance import expand, gen_data, spec, store, fuzz  # noqa: E402
 from conformance.reftorch import torch as T  # noqa: E402
 
 OPS = [("elementwise_binary_arith", spec.Op("diopiAdd", lambda input, other, alpha: T.add(input, other, alpha=alpha),
@@ -24,7 +25,7 @@ def data(tmp_path_factory):
 
 def test_mutations_cover_every_kind(data):
     records = store.load_function(data, "diopiAdd")
-    labels = [label for label, _ in fuzz.mutations(header.load()["diopiAdd"], records[0])]
+    labels = [label for label, _ in fuzz.mutations(diopi_header.load()["diopiAdd"], records[0])]
     for kind in ("null:input", "null:other", "null:out", "null:alpha", "shape:input", "rank:other", "zero_size:input",
                  "stride0:input", "dtype_complex128:input", "overlap:out=input"):
         assert kind in labels, (kind, labels)
