@@ -274,3 +274,24 @@ def test_check_v1_reports_a_changed_enum_value(tmp_path):
     path = tmp_path / "facts.json"
     path.write_text(json.dumps(facts))
     assert _cli("check-v1", path).returncode == 1
+
+
+# ---------------------------------------------------------------- import graph
+def _imports(folder):
+    """Top-level names imported by the .py files of a folder."""
+    names = set()
+    for root, _, files in os.walk(folder):
+        for f in files:
+            if f.endswith(".py"):
+                with open(os.path.join(root, f)) as fh:
+                    names |= set(re.findall(r"^\s*(?:from|import)\s+(\w+)", fh.read(), re.M))
+    return names
+
+
+def test_the_header_model_sits_at_the_bottom():
+    root = os.path.join(HERE, "..", "..", "..")
+    tools = {"conformance", "codegen", "diopi_torch"}
+    assert not _imports(os.path.dirname(diopi_header.__file__)) & tools
+    # the adaptor's codegen reads the header model, never the harness
+    assert "conformance" not in _imports(os.path.join(root, "adaptor", "codegen"))
+    assert "diopi_header" in _imports(os.path.join(root, "adaptor", "codegen"))
