@@ -12,10 +12,17 @@ the same mapping file (aten_to_diopi.yaml):
   mapped     an entry applies: a DIOPI case (function, arguments as the model
              produced them: shapes, strides, dtypes, values)
   view       metadata only (the schema returns an alias): no kernel
+  copy       autograd bookkeeping (detach, lift_fresh, alias) and transfers
+             between the device and the host (_local_scalar_dense, a copy
+             across devices): no kernel of the operator library
   alloc      empty tensors: memory, no kernel
   composite  no entry applies but ATen decomposes the operator itself: its
              parts are recorded instead (as the device dispatches them)
   unmapped   no DIOPI function serves it: a gap, counted
+
+Control flow that depends on data (a mixture of experts' routing) cannot run
+on meta; a spec with `routing` declares what capture assumes instead
+(MetaOracle: uniform routing, every expert receives its share of tokens).
 
 Identical calls are merged with their counts, so a 32-layer model costs the
 cases of one layer. The case set is written as YAML into
@@ -39,6 +46,11 @@ from . import mapping, schemas, zoo
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DEFAULT_OUT = os.path.join(ROOT, "diopi_test", "python", "configs", "model_config")
 ALLOC = {"empty.memory_format", "empty_strided"}
+# Autograd bookkeeping: no data moves.
+COPY_OPS = {"detach", "lift_fresh", "alias"}
+# Reads a device value on the host (.item(), bool(tensor)): a transfer.
+SYNC_OPS = {"_local_scalar_dense"}
+CROSS_DEVICE = {"_to_copy", "copy_", "to.device", "_copy_from", "_copy_from_and_resize"}
 
 
 def _dtype(t):
@@ -58,6 +70,9 @@ def describe(v):
         d = Flow(tensor=list(v.shape), stride=list(v.stride()), dtype=_dtype(v))
         if v.storage_offset():
             d["offset"] = v.storage_offset()
+        layout = _layout(d["tensor"], d["stride"])
+        if layout:
+            d["layout"] = layout  # readable; the strides say it already
         return d
     if isinstance(v, (list, tuple)):
         return [describe(x) for x in v]
@@ -68,6 +83,19 @@ def describe(v):
     if isinstance(v, float) and v in (float("inf"), float("-inf")):
         return {"float": str(v)}
     return v
+
+
+def _layout(shape, stride):
+    """"expanded" (a stride 0 over a size > 1: broadcast), "strided" (any other
+    non-contiguous layout: transposed, sliced), or "" when contiguous."""
+    if any(st == 0 and n > 1 for n, st in zip(shape, stride)):
+        return "expanded"
+    acc = 1
+    for n, st in zip(reversed(shape), reversed(stride)):
+        if n != 1 and st != acc:
+            return "strided"
+        acc *= n
+    return ""
 
 
 def _dtype_name(d):
@@ -83,21 +111,86 @@ def _key(v):
     return v
 
 
+class MetaOracle:
+    """Answers the data-dependent operators a model's control flow needs on
+    meta, as declared by its spec's `routing`:
+
+      uniform-topk  a mixture of experts' routing (top-k of E experts per
+                    token) is uniform: every expert is hit (nonzero over the
+                    E+1 expert-hit flags gives E rows) and receives
+                    tokens*top_k/E tokens (nonzero over one expert's
+                    (top_k, tokens) mask gives numel/E rows); values read on
+                    the host (.item(), bool(t)) are 0, so expert 0's weights
+                    stand for every expert's (same shapes) and no
+                    `expert == E` padding branch is taken.
+    """
+
+    def __init__(self, routing, config):
+        if routing != "uniform-topk":
+            raise ValueError(f"unknown routing assumption {routing!r}")
+        self.experts = int(config.num_local_experts)
+        self.top_k = int(config.num_experts_per_tok)
+
+    def describe(self):
+        return (f"uniform-topk: every one of {self.experts} experts receives tokens*{self.top_k}/{self.experts} "
+                f"tokens; host reads of device values give 0")
+
+    def __call__(self, name, args, kwargs):
+        """The result of a data-dependent call, or NotImplemented."""
+        if name == "nonzero":
+            x = args[0]
+            if x.device.type != "meta":
+                return NotImplemented
+            if x.dim() == 1:
+                rows = self.experts if x.numel() == self.experts + 1 else x.numel()
+            else:
+                rows = max(1, x.numel() // self.experts)
+            return torch.empty((rows, x.dim()), dtype=torch.long, device=x.device)
+        if name in SYNC_OPS:
+            x = args[0]
+            if x.device.type != "meta":
+                return NotImplemented
+            return False if x.dtype == torch.bool else (0.0 if x.is_floating_point() else 0)
+        return NotImplemented
+
+
+def _crosses_devices(args, kwargs):
+    """A copy whose source and destination are on different devices."""
+    devices = {a.device.type for a in list(args) + list(kwargs.values()) if isinstance(a, torch.Tensor)}
+    target = kwargs.get("device")
+    if target is not None:
+        devices.add(torch.device(target).type)
+    return len(devices) > 1
+
+
 class Recorder(TorchDispatchMode):
-    def __init__(self, amap: mapping.AtenMapping, mode: str):
+    def __init__(self, amap: mapping.AtenMapping, mode: str, oracle=None):
         super().__init__()
         self.map = amap
         self.mode = mode
+        self.oracle = oracle
         self.mapped_ops = set(amap.aten_ops)
         self.cases = collections.OrderedDict()   # merge key -> case dict
         self.counts = collections.Counter()      # class -> calls
         self.unmapped = collections.Counter()    # ATen op -> calls
         self.views = collections.Counter()
+        self.copies = collections.Counter()
         self.functions = mapping.header_functions()
+
+    def _run(self, name, func, args, kwargs):
+        if self.oracle is not None:
+            out = self.oracle(name, args, kwargs)
+            if out is not NotImplemented:
+                return out
+        return func(*args, **kwargs)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         name = schemas.overload_name(func)
+        if name in COPY_OPS or name in SYNC_OPS or (name in CROSS_DEVICE and _crosses_devices(args, kwargs)):
+            self.counts["copy"] += 1
+            self.copies[name] += 1
+            return self._run(name, func, args, kwargs)
         env = self._bind(func, args, kwargs)
         entry = None
         if name in self.mapped_ops:
@@ -106,7 +199,7 @@ class Recorder(TorchDispatchMode):
             except Exception:  # a condition the captured values cannot answer: not served
                 entry = None
         if entry is not None:
-            out = func(*args, **kwargs)
+            out = self._run(name, func, args, kwargs)
             env[mapping.RESULT] = out
             self._record(name, func, entry, env, out)
             return out
@@ -134,14 +227,14 @@ class Recorder(TorchDispatchMode):
                     break
         self.counts["unmapped"] += 1
         self.unmapped[name] += 1
-        return func(*args, **kwargs)
+        return self._run(name, func, args, kwargs)
 
     def _snapshot(self):
         return (collections.Counter(self.counts), collections.Counter(self.unmapped), collections.Counter(self.views),
-                {k: c["count"] for k, c in self.cases.items()})
+                collections.Counter(self.copies), {k: c["count"] for k, c in self.cases.items()})
 
     def _restore(self, saved):
-        self.counts, self.unmapped, self.views, counts = saved
+        self.counts, self.unmapped, self.views, self.copies, counts = saved
         for k in list(self.cases):
             if k not in counts:
                 del self.cases[k]
@@ -174,7 +267,7 @@ class Recorder(TorchDispatchMode):
         fn = self.functions[entry.diopi]
         for param, value in bound.items():
             sources[param] = self._source(value, env, func, out, results, fn.param(param).is_output)
-        case = {"diopi": entry.diopi, "aten": name, "entry": entry.where, "mode": self.mode,
+        case = {"diopi": entry.diopi, "aten": name, "entry": _where(entry), "mode": self.mode,
                 "aten_args": aten_args, "diopi_args": {p: describe(v) for p, v in bound.items()},
                 "sources": {p: Flow(s) for p, s in sources.items()}}
         key = _key({k: case[k] for k in ("diopi", "aten", "aten_args", "diopi_args", "mode")})
@@ -210,12 +303,13 @@ class Recorder(TorchDispatchMode):
         return {"value": describe(value)}
 
 
+def _where(entry):
+    """file:line of a mapping entry, relative to the repository (stable whatever the working directory)."""
+    return f"{os.path.relpath(os.path.abspath(entry.file), ROOT)}:{entry.line}"
+
+
 def _loss(model, inputs, spec):
-    out = model(**inputs)
-    if getattr(out, "loss", None) is not None:
-        return out.loss
-    logits = out.logits
-    return logits.float().mean()
+    return zoo.loss(model(**inputs), inputs)
 
 
 def _adamw_step(model):
@@ -232,20 +326,24 @@ def _adamw_step(model):
                         weight_decay=0.01, eps=1e-8, amsgrad=False, maximize=False)
 
 
-def capture(name, modes=None, amap=None, overrides=None):
-    """The case set of one zoo model (a dict ready to be written as YAML);
-    `overrides` replaces configuration values (tests capture small models)."""
+def capture(name, modes=None, amap=None, overrides=None, small=False, label=None):
+    """The case set of one zoo model or hf: spec (a dict ready to be written
+    as YAML); `overrides` replaces configuration values and input sizes,
+    `small` starts from the spec's tiny version (tests capture those)."""
     import transformers
 
     amap = amap or mapping.load()
-    spec = zoo.MODELS[name]
+    spec = zoo.spec_of(name)
     modes = tuple(modes or spec.modes)
+    label = label or (name if name in zoo.MODELS else _label(name))
     t0 = time.time()
     recorders = []
+    oracle_text = ""
     for mode in modes:
-        torch.manual_seed(0)
-        model, inputs, spec = zoo.build(name, overrides=overrides, device="meta")
-        rec = Recorder(amap, mode)
+        model, inputs, spec = zoo.build(name, overrides=overrides, device="meta", small=small)
+        oracle = MetaOracle(spec.routing, model.config) if spec.routing else None
+        oracle_text = oracle.describe() if oracle else ""
+        rec = Recorder(amap, mode, oracle)
         if mode == "train":
             model.train()
             with rec:
@@ -259,30 +357,43 @@ def capture(name, modes=None, amap=None, overrides=None):
                 model(**feed)
         recorders.append(rec)
     cases = [c for r in recorders for c in r.cases.values()]
-    counts = collections.Counter()
-    unmapped = collections.Counter()
+    counts, unmapped, views, copies = (collections.Counter() for _ in range(4))
     for r in recorders:
         counts.update(r.counts)
         unmapped.update(r.unmapped)
+        views.update(r.views)
+        copies.update(r.copies)
     kernel_calls = counts["mapped"] + counts["unmapped"]
     for i, c in enumerate(cases):
-        c["name"] = f"{name}.{i:03d}"
+        c["name"] = f"{label}.{i:03d}"
+    sizes = spec.input_sizes(small)
+    sizes.update({k: v for k, v in (overrides or {}).items() if k in zoo.INPUT_KEYS})
     return {
-        "model": name,
+        "model": label,
         "provenance": {
-            "transformers": transformers.__version__, "torch": torch.__version__.split("+")[0], "class": spec.cls,
-            "config": dict(spec.config, **(overrides or {})), "batch": spec.batch, "seq_len": spec.seq_len, "image_size": spec.image_size,
-            "dtype": spec.dtype, "modes": list(modes), "note": spec.note,
-            "captured_by": "python -m diopi_torch.capture --model " + name,
+            "transformers": transformers.__version__, "torch": torch.__version__.split("+")[0],
+            "class": spec.cls or f"torch.nn ({spec.builder})", "config": zoo.config_values(spec, overrides, small),
+            "batch": sizes["batch"], "seq_len": sizes["seq_len"], "image_size": sizes["image_size"],
+            "dtype": spec.dtype, "modes": list(modes), "kind": spec.kind, "note": spec.note,
+            "runtime": dict(spec.runtime), "assumed": oracle_text,
+            "optimizer": "AdamW(fused=True): lr 1e-4, betas (0.9, 0.999), eps 1e-8, weight_decay 0.01" if "train" in modes else "",
+            "captured_by": "python -m diopi_torch.capture --model " + name + (" --small" if small else ""),
         },
         "summary": {
             "aten_calls": kernel_calls, "mapped_calls": counts["mapped"], "unmapped_calls": counts["unmapped"],
-            "view_calls": counts["view"], "alloc_calls": counts["alloc"], "decomposed_calls": counts["composite"],
+            "view_calls": counts["view"], "copy_calls": counts["copy"], "alloc_calls": counts["alloc"],
+            "decomposed_calls": counts["composite"],
             "cases": len(cases), "functions": sorted({c["diopi"] for c in cases}),
-            "unmapped": dict(unmapped.most_common()), "capture_seconds": round(time.time() - t0, 1),
+            "unmapped": dict(unmapped.most_common()), "views": dict(views.most_common()),
+            "copies": dict(copies.most_common()), "capture_seconds": round(time.time() - t0, 1),
         },
         "cases": cases,
     }
+
+
+def _label(name):
+    """A file name for an hf: spec: hf_<Class>."""
+    return "hf_" + name.split(":")[1]
 
 
 def single_call_set(model, func, args, kwargs, out, amap=None, note=""):
@@ -303,8 +414,9 @@ def single_call_set(model, func, args, kwargs, out, amap=None, note=""):
             "provenance": {"transformers": "", "torch": torch.__version__.split("+")[0], "class": "", "config": {},
                            "batch": 0, "seq_len": 0, "image_size": 0, "dtype": "", "modes": ["train"], "note": note,
                            "captured_by": "diopi_torch.autocompare"},
-            "summary": {"aten_calls": 1, "mapped_calls": 1, "unmapped_calls": 0, "view_calls": 0, "alloc_calls": 0,
-                        "decomposed_calls": 0, "cases": 1, "functions": [entry.diopi], "unmapped": {}},
+            "summary": {"aten_calls": 1, "mapped_calls": 1, "unmapped_calls": 0, "view_calls": 0, "copy_calls": 0,
+                        "alloc_calls": 0, "decomposed_calls": 0, "cases": 1, "functions": [entry.diopi], "unmapped": {},
+                        "views": {}, "copies": {}},
             "cases": [case]}
 
 
@@ -321,26 +433,33 @@ def write(caseset, out_dir=DEFAULT_OUT):
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m diopi_torch.capture", description=__doc__.splitlines()[0])
-    p.add_argument("--model", nargs="+", default=[], help=f"zoo models: {', '.join(zoo.MODELS)}")
+    p.add_argument("--model", nargs="+", default=[],
+                   help=f"zoo models ({', '.join(zoo.MODELS)}) or hf:<ModelClass>:key=value,...")
     p.add_argument("--all", action="store_true", help="every zoo model")
+    p.add_argument("--small", action="store_true", help="capture the tiny version of each model (spec.small)")
+    p.add_argument("--name", default=None, help="case-set name (one model only; default: the model name)")
     p.add_argument("--out", default=DEFAULT_OUT, help="folder of the case sets (default: %(default)s)")
     args = p.parse_args(argv)
     names = list(zoo.MODELS) if args.all else args.model
     if not names:
         p.error("give --model NAME or --all")
+    if args.name and len(names) != 1:
+        p.error("--name needs exactly one --model")
     for n in names:
-        if n not in zoo.MODELS:
-            import difflib
-            close = difflib.get_close_matches(n, list(zoo.MODELS), n=1)
-            p.error(f"unknown model {n!r}" + (f"; did you mean {close[0]}?" if close else ""))
+        try:
+            zoo.spec_of(n)
+        except KeyError as e:
+            p.error(str(e.args[0]))
     amap = mapping.load()
     for n in names:
-        cs = capture(n, amap=amap)
+        cs = capture(n, amap=amap, small=args.small, label=args.name or ((n if n in zoo.MODELS else _label(n))
+                                                                         + ("_small" if args.small else "")))
         path = write(cs, args.out)
         s = cs["summary"]
         share = s["mapped_calls"] / s["aten_calls"] if s["aten_calls"] else 0.0
-        print(f"{n}: {s['cases']} cases of {len(s['functions'])} functions; {s['mapped_calls']} of {s['aten_calls']} "
-              f"ATen calls map to DIOPI ({share:.1%}); unmapped: {s['unmapped'] or '-'}; {s['capture_seconds']} s -> {path}")
+        print(f"{cs['model']}: {s['cases']} cases of {len(s['functions'])} functions; {s['mapped_calls']} of "
+              f"{s['aten_calls']} ATen calls map to DIOPI ({share:.1%}); unmapped: {s['unmapped'] or '-'}; "
+              f"{s['view_calls']} views, {s['copy_calls']} copies; {s['capture_seconds']} s -> {path}", flush=True)
     return 0
 
 
