@@ -313,15 +313,10 @@ def header_functions():
     """The header model (name -> Function) from the diopi_header package."""
     try:
         import diopi_header
-    except ImportError:  # not installed: use it from this checkout
+    except ImportError:  # not installed (scripts/setup.sh installs it): use it from this checkout
         import sys
-        root = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-        sys.path.insert(0, os.path.join(root, "proto", "python"))
-        try:
-            import diopi_header
-        except ImportError:  # TEMPORARY until proto/python/diopi_header lands
-            sys.path.insert(0, os.path.join(root, "diopi_test", "python"))
-            from conformance import header as diopi_header
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "proto", "python"))
+        import diopi_header
     return diopi_header.load()
 
 

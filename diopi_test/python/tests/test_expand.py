@@ -86,12 +86,3 @@ def test_all_configs_load_and_expand():
     cases = expand.expand(ops)
     assert len(cases) > 1000
     assert len({c.name for c in cases}) == len(cases)
-
-
-def test_model_case_sets_list_declared_functions():
-    names = expand.model_names()
-    assert {"resnet50", "bert_base", "llama2"} <= set(names)
-    for n in names:
-        assert expand.model_functions(n)
-    with pytest.raises(ValueError, match="unknown model"):
-        expand.model_functions("no_such_model")
