@@ -122,3 +122,22 @@ class arange_perm:
     def __call__(self, rng, shape, dtype):
         n = int(np.prod(shape)) if len(shape) else 1
         return _finish(rng.permutation(n).reshape(shape), dtype)
+
+
+@dataclasses.dataclass(frozen=True)
+class distinct:
+    """Integers in [0, hi), distinct along `axis` (scatter indices: with a
+    repeated index, which value an overwriting scatter keeps is unspecified)."""
+    hi: int
+    axis: int = -1
+
+    def __call__(self, rng, shape, dtype):
+        if not len(shape) or 0 in shape:
+            return _finish(rng.integers(0, self.hi, size=shape), dtype)
+        axis = self.axis % len(shape)
+        moved = tuple(n for i, n in enumerate(shape) if i != axis)
+        k = shape[axis]
+        if k > self.hi:  # cannot be distinct: plain draws
+            return _finish(rng.integers(0, self.hi, size=shape), dtype)
+        picks = np.argsort(rng.random(moved + (self.hi,)), axis=-1)[..., :k]
+        return _finish(np.moveaxis(picks, -1, axis), dtype)

@@ -79,7 +79,7 @@ def compact(record, case, generated):
     return record
 
 
-def _check_recipe(recipe):
+def check_recipe(recipe):
     if not isinstance(recipe, list):
         raise RegenError("input recipe is not a list")
     for item in recipe:
@@ -98,12 +98,25 @@ def _check_recipe(recipe):
             raise RegenError("input recipe has a malformed shape")
 
 
+def expanded(record):
+    """A copy of `record` with its regenerated inputs filled in; `record`
+    itself (cached by a worker) keeps only the recipes."""
+    if record.get("regen") is None:
+        return record
+
+    def copy(v):
+        if isinstance(v, dict):
+            return dict(v)
+        return [copy(x) for x in v] if isinstance(v, list) else v
+    return expand(dict(record, inputs={k: copy(v) for k, v in record["inputs"].items()}))
+
+
 def expand(record):
     """Fills in the regenerated inputs of a loaded record (in place)."""
     recipe = record.get("regen")
     if recipe is None:
         return record
-    _check_recipe(recipe)
+    check_recipe(recipe)
     rng = np.random.default_rng(record["seed"])
     for name, cls_name, fields, dtype, shape, is_list in recipe:
         try:

@@ -15,7 +15,7 @@ import traceback
 
 import diopi_header
 
-from . import binding, execute, fuzz, store
+from . import binding, execute, fuzz, regen, store
 
 
 class WorkItem:
@@ -52,8 +52,8 @@ def _worker_main(conn, impl_path, runtime_path, data_dir):
         try:
             if func not in cache:
                 cache.clear()  # one function's cases at a time keeps memory flat
-                cache[func] = store.load_function(data_dir, func, manifest)
-            record = cache[func][index]
+                cache[func] = store.load_function(data_dir, func, manifest, lazy=True)
+            record = regen.expanded(cache[func][index])
             if mutation is not None:
                 label, mutated = fuzz.mutations(diopi_header.load()[func], record)[mutation]
                 result = execute.run_fuzz(lib, mutated)
@@ -61,7 +61,7 @@ def _worker_main(conn, impl_path, runtime_path, data_dir):
                 if tol:
                     record = dict(record, tol=dict(record.get("tol") or {}, **tol))
                 result = execute.run_case(lib, record, layout)
-        except store.BaselineError as e:
+        except (store.BaselineError, regen.RegenError) as e:
             result = {"verdict": execute.FAILED, "message": f"baseline refused: {e}"}
         except Exception as e:
             result = {"verdict": execute.FAILED, "message": f"harness error: {type(e).__name__}: {e}",

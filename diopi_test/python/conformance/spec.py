@@ -79,6 +79,7 @@ class Op:
     name: Optional[str] = None         # case-name stem; default: snake case of func
     strides: dict = dataclasses.field(default_factory=dict)  # "captured" layout: param -> element strides
     weight: int = 1                    # how many calls a case stands for (model case sets)
+    sample_outputs: bool = False       # store large outputs as a sample + block sums (conformance/sampled.py)
 
     def __post_init__(self):
         # Generators would be consumed by the first pass over them.

@@ -144,8 +144,12 @@ def update_manifest(data_dir, entries, info):
     return man
 
 
-def load_function(data_dir, func, manifest=None):
-    """The verified cases of one function."""
+def load_function(data_dir, func, manifest=None, lazy=False):
+    """The verified cases of one function. With `lazy`, inputs stored as
+    recipes are only checked for form here, and drawn (and their digests
+    checked) by regen.expanded(record) when the case runs: a model's
+    function holds GiB of regenerated inputs, which the runner's workers
+    need one case at a time."""
     manifest = manifest or read_manifest(data_dir)
     rec = manifest.get("files", {}).get(func)
     if rec is None:
@@ -166,7 +170,10 @@ def load_function(data_dir, func, manifest=None):
         raise BaselineError(f"{func}: {path} holds no case list")
     try:
         for c in cases:
-            regen.expand(c)
+            if lazy and c.get("regen") is not None:
+                regen.check_recipe(c["regen"])
+            else:
+                regen.expand(c)
     except (regen.RegenError, KeyError, TypeError, ValueError) as e:
         raise BaselineError(f"{func}: {path}: {e}") from None
     return cases
