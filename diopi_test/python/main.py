@@ -5,6 +5,7 @@
                   [--repro DIR]                             plus a standalone C program per failing case
   python main.py --mode coverage [--impl_lib PATH]          declared / implemented / cases / passing
   python main.py --mode fuzz [--fname add] [--impl_lib PATH]  malformed calls: errors, never crashes
+  python main.py --mode capture --model NAME                 capture a model case set (runs bridge/torch's capture)
 
 Exit codes: 0 all selected cases passed (or were skipped / not implemented),
 1 some case failed, errored, crashed or timed out, 2 bad usage or bad input.
@@ -28,9 +29,10 @@ class UsageError(Exception):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="main.py", description="DIOPI conformance harness")
-    p.add_argument("--mode", choices=["gen_data", "run_test", "coverage", "fuzz", "bench"])
+    p.add_argument("--mode", choices=["gen_data", "run_test", "coverage", "fuzz", "bench", "capture"])
     p.add_argument("--get_model_list", action="store_true", help="list the model case sets and exit")
-    p.add_argument("--model_name", default=None, help="only the operators of this model (see --get_model_list)")
+    p.add_argument("--model_name", "--model", default=None, help="only the operators of this model (see "
+                   "--get_model_list); capture: the zoo model (or hf:<Class>:k=v,...) to capture")
     p.add_argument("--fname", nargs="+", default=[], help="operators to select: snake name (add selects add, add_inp, "
                    "add_scalar...), C name (diopiAdd) or glob")
     p.add_argument("--case", nargs="+", default=[], help="run_test: exact case names (as printed in reports)")
@@ -294,6 +296,11 @@ def main(argv=None):
             for name in model_cases.names():
                 print(model_cases.summary_line(name))
             return 0
+        if args.mode == "capture":
+            from conformance import model_cases
+            if not args.model_name:
+                raise UsageError("--mode capture needs --model NAME")
+            return model_cases.run_capture(args.model_name)
         if args.model_name:
             from conformance import model_cases
             model_cases.load(args.model_name)  # an unknown name stops here, with "did you mean"

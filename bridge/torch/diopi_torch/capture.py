@@ -267,10 +267,10 @@ class Recorder(TorchDispatchMode):
         fn = self.functions[entry.diopi]
         for param, value in bound.items():
             sources[param] = self._source(value, env, func, out, results, fn.param(param).is_output)
-        case = {"diopi": entry.diopi, "aten": name, "entry": _where(entry), "mode": self.mode,
+        case = {"diopi": entry.diopi, "aten": name, "entry": _where(entry), "modes": [self.mode],
                 "aten_args": aten_args, "diopi_args": {p: describe(v) for p, v in bound.items()},
                 "sources": {p: Flow(s) for p, s in sources.items()}}
-        key = _key({k: case[k] for k in ("diopi", "aten", "aten_args", "diopi_args", "mode")})
+        key = merge_key(case)
         if key in self.cases:
             self.cases[key]["count"] += 1
         else:
@@ -301,6 +301,26 @@ class Recorder(TorchDispatchMode):
                     return {"aten": a.name}
             return {"unknown": True}
         return {"value": describe(value)}
+
+
+def merge_key(case):
+    """Calls are the same case when function, ATen operator and every argument agree."""
+    return _key({k: case[k] for k in ("diopi", "aten", "aten_args", "diopi_args")})
+
+
+def merge(recorders):
+    """The cases of several recorders (training step, inference), identical
+    calls merged: counts add up, `modes` lists where the call was made."""
+    merged = collections.OrderedDict()
+    for r in recorders:
+        for c in r.cases.values():
+            k = merge_key(c)
+            if k in merged:
+                merged[k]["count"] += c["count"]
+                merged[k]["modes"] = sorted(set(merged[k]["modes"]) | set(c["modes"]), key=["train", "infer"].index)
+            else:
+                merged[k] = dict(c, modes=list(c["modes"]))
+    return list(merged.values())
 
 
 def _where(entry):
@@ -356,7 +376,7 @@ def capture(name, modes=None, amap=None, overrides=None, small=False, label=None
             with torch.no_grad(), rec:
                 model(**feed)
         recorders.append(rec)
-    cases = [c for r in recorders for c in r.cases.values()]
+    cases = merge(recorders)
     counts, unmapped, views, copies = (collections.Counter() for _ in range(4))
     for r in recorders:
         counts.update(r.counts)

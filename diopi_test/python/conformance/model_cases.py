@@ -150,7 +150,8 @@ def summary_line(name):
     gaps = ", ".join(f"{k} ({v})" for k, v in s.get("unmapped", {}).items()) or "none"
     return (f"{name}: {prov['class']} {prov['dtype']} batch {prov['batch']} {size} ({'+'.join(prov['modes'])}); "
             f"{s['cases']} cases, {len(s['functions'])} functions; {s['mapped_calls']} of {s['aten_calls']} ATen calls "
-            f"map to DIOPI ({share:.1%}); ATen operators with no DIOPI function: {gaps}")
+            f"map to DIOPI ({share:.1%}); {s.get('view_calls', 0)} views and {s.get('copy_calls', 0)} copies need no "
+            f"kernel; ATen operators with no DIOPI function: {gaps}")
 
 
 def ops(name):
@@ -432,3 +433,16 @@ def _percent(part, total):
     if part < total and part / total >= 0.9995:
         return ">99.9%"
     return f"{part / total:.1%}"
+
+
+def run_capture(model, out_dir=None):
+    """Captures a model case set by running the bridge's capture tool in its
+    own process (python -m diopi_torch.capture): the harness never imports
+    the bridge. Returns its exit status."""
+    import subprocess
+    import sys
+
+    bridge = os.path.join(paths.REPO_ROOT, "bridge", "torch")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (bridge, os.environ.get("PYTHONPATH")) if p))
+    cmd = [sys.executable, "-m", "diopi_torch.capture", "--model", model, "--out", out_dir or MODEL_DIR]
+    return subprocess.call(cmd, env=env)
