@@ -30,7 +30,7 @@ def main_py(*args, env=None):
     return proc, time.time() - t0
 
 
-def bench(model, jobs, keep):
+def bench(model, jobs, keep, data_root=None):
     sys.path.insert(0, HARNESS)
     from conformance import model_cases
 
@@ -40,9 +40,9 @@ def bench(model, jobs, keep):
            "modes": data["provenance"]["modes"], "cases": s["cases"], "functions": len(s["functions"]),
            "aten_calls": s["aten_calls"], "mapped_share": s["mapped_calls"] / s["aten_calls"] if s["aten_calls"] else 0,
            "unmapped": s.get("unmapped", {})}
-    data_dir = os.path.join(ROOT, "data", "models", model)
+    data_dir = os.path.join(data_root or os.path.join(ROOT, "data", "models"), model)
     shutil.rmtree(data_dir, ignore_errors=True)
-    proc, secs = main_py("--mode", "gen_data", "--model_name", model)
+    proc, secs = main_py("--mode", "gen_data", "--model_name", model, "--data_dir", data_dir)
     m = SIZE.search(proc.stdout)
     row["gen_data_seconds"] = round(secs, 1)
     row["baseline_mib"] = float(m.group(1)) if m else None
@@ -53,7 +53,7 @@ def bench(model, jobs, keep):
             continue
         reports = os.path.join(ROOT, "reports", "models", model, vendor)
         proc, secs = main_py("--mode", "run_test", "--model_name", model, "--impl_lib", lib, "--jobs", str(jobs),
-                             "--report_dir", reports)
+                             "--report_dir", reports, "--data_dir", data_dir)
         share = SHARE.search(proc.stdout)
         totals = TOTALS.search(proc.stdout)
         row[f"{vendor}_seconds"] = round(secs, 1)
@@ -71,6 +71,7 @@ def main():
     p.add_argument("--json", default=os.path.join(ROOT, "reports", "model_cases_bench.json"))
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--keep_data", action="store_true")
+    p.add_argument("--data_root", default=None, help="where each model's baselines go (default: data/models)")
     args = p.parse_args()
     sys.path.insert(0, HARNESS)
     from conformance import model_cases
@@ -79,7 +80,7 @@ def main():
     print(f"{'model':<16} {'cases':>5} {'funcs':>5} {'mapped':>7} {'gen s':>6} {'MiB':>6} {'torch s':>7} "
           f"{'torch':>7} {'cpu':>7}", flush=True)
     for model in models:
-        r = bench(model, args.jobs, args.keep_data)
+        r = bench(model, args.jobs, args.keep_data, args.data_root)
         rows.append(r)
         fmt = lambda v: f"{v:.1%}" if isinstance(v, float) else "-"  # noqa: E731
         print(f"{model:<16} {r['cases']:>5} {r['functions']:>5} {r['mapped_share']:>7.1%} {r['gen_data_seconds']:>6} "
