@@ -19,7 +19,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "diopi_test", "python")
-SHARE = re.compile(r"this library runs ([\d.]+)% of")
+SHARE = re.compile(r"this library runs >?([\d.]+)% of")
 SIZE = re.compile(r"baselines in .*: ([\d.]+) MiB")
 TOTALS = re.compile(r"run_test: (\d+) passed, (\d+) failed, (\d+) skipped")
 

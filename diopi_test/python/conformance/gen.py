@@ -141,3 +141,20 @@ class distinct:
             return _finish(rng.integers(0, self.hi, size=shape), dtype)
         picks = np.argsort(rng.random(moved + (self.hi,)), axis=-1)[..., :k]
         return _finish(np.moveaxis(picks, -1, axis), dtype)
+
+
+@dataclasses.dataclass(frozen=True)
+class softmax_out:
+    """What softmax (log=1: log_softmax) along `axis` returns for normal
+    inputs: the `output` a softmax backward reads, consistent with itself
+    (probabilities summing to one), not independent noise."""
+    axis: int = -1
+    log: int = 0
+
+    def __call__(self, rng, shape, dtype):
+        x = rng.standard_normal(shape)
+        if not len(shape) or 0 in shape:
+            return _finish(x, dtype)
+        m = x.max(axis=self.axis, keepdims=True)
+        y = x - (m + np.log(np.exp(x - m).sum(axis=self.axis, keepdims=True)))
+        return _finish(y if self.log else np.exp(y), dtype)

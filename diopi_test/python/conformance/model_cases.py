@@ -195,12 +195,24 @@ INT_RULES = [
 ]
 
 
+# Floating inputs that must be consistent with the operator: the `output` a
+# softmax backward reads is a softmax output (a row of probabilities), so
+# that the kernel sums what a model would give it.
+FLOAT_RULES = [
+    (("diopiSoftmaxBackward",), "output", lambda a, gen: gen.softmax_out(int(a["dim"]), 0)),
+    (("diopiLogSoftmaxBackward",), "output", lambda a, gen: gen.softmax_out(int(a["dim"]), 1)),
+]
+
+
 def _gen_for(case, fn, param, desc, gen):
-    """The generator of one input (see INT_RULES)."""
+    """The generator of one input (see INT_RULES and FLOAT_RULES)."""
     dtype = desc["dtype"]
     args = case["diopi_args"]
     if dtype == "bool":
         return gen.mask()
+    for names, name, make in FLOAT_RULES:
+        if param == name and case["diopi"] in names:
+            return make(args, gen)
     if dtype.startswith(("int", "uint")):
         f = case["diopi"]
         for prefixes, name, bound, kind in INT_RULES:
@@ -285,6 +297,10 @@ def accumulation(case):
         return math.prod(s) if s is not None else 0
 
     f = case["diopi"]
+    if f.startswith(("diopiSoftmax", "diopiLogSoftmax")) and isinstance(a.get("dim"), int):
+        s = shape("input") or shape("grad_output") or shape("output")
+        if s:  # the normalizing sum runs along dim
+            return s[a["dim"] % len(s)]
     if f in ("diopiMm", "diopiBmm", "diopiMatmul", "diopiLinear") and shape("input"):
         return shape("input")[-1]
     if f in ("diopiAddmm",) and shape("mat1"):
