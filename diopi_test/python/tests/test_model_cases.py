@@ -66,3 +66,21 @@ def test_tolerances_scale_with_the_captured_accumulation():
                 out={"tensor": [4, 8, 1, 1], "stride": [8, 1, 1, 1], "dtype": "float32"}, dim=[2, 3])
     mean["sources"] = {"out": {"result": None}, "input": {"aten": "self"}}
     assert model_cases.accumulation(mean) == 49
+
+
+def test_a_list_call_over_the_budget_replays_each_distinct_shape_once():
+    t = lambda *shape: {"tensor": list(shape), "stride": [shape[1], 1] if len(shape) == 2 else [1], "dtype": "bfloat16"}
+    shapes = [(4096, 4096), (11008, 4096), (4096, 4096), (4096,), (11008, 4096), (4096,)]
+    lists = {k: [t(*s) for s in shapes] for k in ("params", "grads", "exp_avgs", "exp_avg_sqs")}
+    adam = case("z", "diopiFusedAdamW", 1, nums=len(shapes), lr=1e-4, max_exp_avg_sqs=[], **lists)
+    adam["sources"] = {"params": {"aten": "self"}, "grads": {"aten": "grads"}, "nums": {"value": len(shapes)}}
+    adam["aten_args"] = {"self": lists["params"], "grads": lists["grads"], "lr": 1e-4}
+    part = model_cases.partial_case(adam, budget=1 << 30)
+    kept = [tuple(d["tensor"]) for d in part["diopi_args"]["params"]]
+    assert kept == [(4096, 4096), (11008, 4096), (4096,)]  # model order, duplicates dropped
+    assert all(len(part["diopi_args"][k]) == 3 for k in lists) and part["diopi_args"]["nums"] == 3
+    assert [tuple(d["tensor"]) for d in part["aten_args"]["self"]] == kept and part["aten_args"]["lr"] == 1e-4
+    assert part["partial"].startswith("on 3 of 6 list entries")
+    small = model_cases.partial_case(adam, budget=4 * 4096 * 2)  # only the 4096-vectors fit
+    assert [tuple(d["tensor"]) for d in small["diopi_args"]["params"]] == [(4096,)]
+    assert model_cases.partial_case(adam, budget=1) is None
