@@ -16,6 +16,28 @@ def _finish(values, dtype):
     return dtypes.from_values(values, dtype)
 
 
+# Arrays above this many elements are drawn in pieces of it, in order, from
+# the one generator: a 128256x4096 embedding gradient drawn whole would pass
+# through float64 temporaries of 4 GiB each. Smaller arrays (every generic
+# case) are drawn in one piece, exactly as before.
+CHUNK = 1 << 22
+
+
+def _chunked(draw, rng, shape, dtype):
+    """draw(rng, shape, dtype) for elementwise-independent generators, in
+    pieces of CHUNK elements when the array is larger."""
+    n = int(np.prod(shape, dtype=np.int64))
+    if n <= CHUNK:
+        return draw(rng, shape, dtype)
+    out = None
+    for start in range(0, n, CHUNK):
+        piece = draw(rng, (min(CHUNK, n - start),), dtype)
+        if out is None:
+            out = np.empty(n, dtype=piece.dtype)
+        out[start:start + piece.size] = piece
+    return out.reshape(shape)
+
+
 def _int_bounds(dtype, lo, hi):
     info = np.iinfo(dtypes.storage(dtype))
     return max(lo, info.min), min(hi, info.max)
@@ -29,6 +51,9 @@ class randn:
     int_range: int = 10
 
     def __call__(self, rng, shape, dtype):
+        return _chunked(self._draw, rng, shape, dtype)
+
+    def _draw(self, rng, shape, dtype):
         if dtype == "bool":
             return rng.random(shape) < 0.5
         if dtype in dtypes.INTEGER:
@@ -44,6 +69,9 @@ class uniform:
     hi: float = 1.0
 
     def __call__(self, rng, shape, dtype):
+        return _chunked(self._draw, rng, shape, dtype)
+
+    def _draw(self, rng, shape, dtype):
         if dtype == "bool":
             return rng.random(shape) < 0.5
         if dtype in dtypes.INTEGER:
@@ -63,6 +91,9 @@ class nonzero:
     hi: float = 4.0
 
     def __call__(self, rng, shape, dtype):
+        return _chunked(self._draw, rng, shape, dtype)
+
+    def _draw(self, rng, shape, dtype):
         mag = uniform(self.lo, self.hi)(rng, shape, dtype if dtype != "bool" else "float32")
         if dtype == "bool":
             return np.ones(shape, dtype=bool)
@@ -81,6 +112,9 @@ class randint:
     hi: int
 
     def __call__(self, rng, shape, dtype):
+        return _chunked(self._draw, rng, shape, dtype)
+
+    def _draw(self, rng, shape, dtype):
         return _finish(rng.integers(self.lo, self.hi, size=shape), dtype)
 
 
@@ -90,6 +124,9 @@ class mask:
     p: float = 0.5
 
     def __call__(self, rng, shape, dtype):
+        return _chunked(self._draw, rng, shape, dtype)
+
+    def _draw(self, rng, shape, dtype):
         return _finish(rng.random(shape) < self.p, dtype)
 
 
