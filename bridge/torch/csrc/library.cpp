@@ -177,28 +177,31 @@ diopiConstTensorHandle_t Call::in(const at::Scalar& s) {
     return tensor(t);
 }
 
+// An empty tensor list is passed as NULL, the header's 'absent' (fused AdamW's
+// max_exp_avg_sqs without amsgrad), never as a pointer a library might read
+// nums entries from.
 diopiConstTensorHandle_t* Call::ins(at::TensorList ts) {
     auto& v = constArrays_.emplace_back();
     for (const auto& t : ts) v.push_back(tensor(t));
-    return v.data();
+    return v.empty() ? nullptr : v.data();
 }
 
 diopiConstTensorHandle_t* Call::ins(const c10::List<std::optional<at::Tensor>>& ts) {
     auto& v = constArrays_.emplace_back();
     for (std::optional<at::Tensor> t : ts) v.push_back(tensor(t));
-    return v.data();
+    return v.empty() ? nullptr : v.data();
 }
 
 diopiConstTensorHandle_t* Call::ins(const at::ITensorListRef& ts) {
     auto& v = constArrays_.emplace_back();
     for (const at::Tensor& t : ts) v.push_back(tensor(t));
-    return v.data();
+    return v.empty() ? nullptr : v.data();
 }
 
 diopiTensorHandle_t* Call::outs(at::TensorList ts) {
     auto& v = arrays_.emplace_back();
     for (const auto& t : ts) v.push_back(tensor(t));
-    return v.data();
+    return v.empty() ? nullptr : v.data();
 }
 
 const diopiScalar_t* Call::scalar(const at::Scalar& s) {

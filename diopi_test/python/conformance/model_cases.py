@@ -308,8 +308,8 @@ def _op(case, fn, spec, gen):
             dt = "float32" if isinstance(d, float) else "int64"
             tensors[p.name] = spec.T(gen=gen.uniform(float(d), float(d)), dtype=dt)
             shapes[p.name] = ()
-        elif d is None:
-            params[p.name] = None
+        elif d is None or (d == [] and p.kind.startswith("tensor_array")):
+            params[p.name] = None  # an empty tensor list is passed as NULL, as the diopi device does
         else:
             v = _value(d)
             if p.kind in ("enum_reduction", "enum_round") and isinstance(v, int):
