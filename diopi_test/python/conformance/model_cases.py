@@ -39,6 +39,11 @@ _ITEMSIZE = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 
              "float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
 
 
+# libyaml's loader when PyYAML was built with it: a 7B model's case set takes
+# 3 s to parse in pure Python, 10x less in C. Both build only plain data.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 class CaseSetError(ValueError):
     pass
 
@@ -58,7 +63,7 @@ def load(name):
         raise CaseSetError(f"unknown model {name!r}" + (f"; did you mean {close[0]}?" if close else "")
                            + f" (known: {', '.join(names())})")
     with open(path) as f:
-        data = yaml.safe_load(f)
+        data = yaml.load(f, Loader=_YAML_LOADER)
     if not isinstance(data, dict) or not {"model", "provenance", "summary", "cases"} <= set(data):
         raise CaseSetError(f"{path}: not a model case set (needs model, provenance, summary, cases)")
     for i, c in enumerate(data["cases"]):
