@@ -6,6 +6,7 @@ to the dtype: `randn()` gives normal floats, small signed integers for
 integer dtypes and random booleans for bool, so one config serves all.
 """
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -38,6 +39,40 @@ def _chunked(draw, rng, shape, dtype):
     return out.reshape(shape)
 
 
+# Floating arrays above CHUNK elements (a model's weights and gradients at
+# real size: a 152064x3584 embedding has 545M) are drawn the fast way: normal
+# values picked by 16 random bits from a fixed table of 65536 sorted normal
+# draws, uniform ones drawn in float32. About 4x faster than float64 draws
+# rounded to the dtype, which dominated gen_data and run_test of an LLM.
+TABLE = 1 << 16
+
+
+@functools.lru_cache(maxsize=None)
+def _normal_table(dtype, scale, shift):
+    base = np.sort(np.random.default_rng(0x4E4F524D).standard_normal(TABLE))
+    return dtypes.from_values(base * scale + shift, dtype)
+
+
+def _pick(rng, shape, table):
+    """Entries of `table` at uniformly random positions, CHUNK at a time."""
+    n = int(np.prod(shape, dtype=np.int64))
+    out = np.empty(n, dtype=table.dtype)
+    for start in range(0, n, CHUNK):
+        k = min(CHUNK, n - start)
+        np.take(table, rng.integers(0, TABLE, size=k, dtype=np.uint16), out=out[start:start + k], mode="clip")
+    return out.reshape(shape)
+
+
+def _uniform32(rng, shape, dtype, lo, hi):
+    def draw(rng, shape, dtype):
+        return _finish(np.float32(lo) + np.float32(hi - lo) * rng.random(shape, dtype=np.float32), dtype)
+    return _chunked(draw, rng, shape, dtype)
+
+
+def _large_float(shape, dtype):
+    return dtype in dtypes.FLOATING and dtype != "float64" and int(np.prod(shape, dtype=np.int64)) > CHUNK
+
+
 def _int_bounds(dtype, lo, hi):
     info = np.iinfo(dtypes.storage(dtype))
     return max(lo, info.min), min(hi, info.max)
@@ -51,6 +86,8 @@ class randn:
     int_range: int = 10
 
     def __call__(self, rng, shape, dtype):
+        if _large_float(shape, dtype):
+            return _pick(rng, shape, _normal_table(dtype, float(self.scale), float(self.shift)))
         return _chunked(self._draw, rng, shape, dtype)
 
     def _draw(self, rng, shape, dtype):
@@ -69,6 +106,8 @@ class uniform:
     hi: float = 1.0
 
     def __call__(self, rng, shape, dtype):
+        if _large_float(shape, dtype):
+            return _uniform32(rng, shape, dtype, self.lo, self.hi)
         return _chunked(self._draw, rng, shape, dtype)
 
     def _draw(self, rng, shape, dtype):

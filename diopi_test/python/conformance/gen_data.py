@@ -38,14 +38,24 @@ def from_torch(t):
     return t.numpy(), name
 
 
-def _encode_output(value, values=True):
+def _encode_output(value, values=True, sample_seed=None):
+    """An output as stored: values, a shape-only spec (values=False), or,
+    with a sample_seed, a seeded sample + block sums when large
+    (conformance/sampled.py; encoded straight from the tensor, never copied
+    whole into bytes first)."""
     if value is None:
         return None
     if isinstance(value, torch.Tensor):
         arr, dtype = from_torch(value)
-        return store.encode_array(arr, dtype) if values else store.encode_spec(arr, dtype)
+        if not values:
+            return store.encode_spec(arr, dtype)
+        if sample_seed is not None:
+            enc = sampled.encode(arr, dtype, sample_seed)
+            if enc is not None:
+                return enc
+        return store.encode_array(arr, dtype)
     if isinstance(value, (list, tuple)):
-        return [_encode_output(v, values) for v in value]
+        return [_encode_output(v, values, None if sample_seed is None else sample_seed + i) for i, v in enumerate(value)]
     if isinstance(value, (bool, int, float)):
         return value
     raise TypeError(f"reference returned {type(value).__name__}; expected tensors, numbers or None")
@@ -105,9 +115,8 @@ def run_case(case, device="cpu"):
         raise ValueError(f"{case.func}: reference must return {len(outs)} values for outputs "
                          f"{[p.name for p in outs]}, got {type(result).__name__}")
     random = case.op.checks is not None
-    outputs = {p.name: _encode_output(v, values=not random) for p, v in zip(outs, result)}
-    if case.op.sample_outputs and not random:
-        outputs = {k: _sampled(v, case.seed) for k, v in outputs.items()}
+    sample_seed = case.seed if case.op.sample_outputs and not random else None
+    outputs = {p.name: _encode_output(v, not random, sample_seed) for p, v in zip(outs, result)}
     record = {
         "name": case.name, "func": case.func, "family": case.family, "dtype": case.dtype,
         "seed": case.seed, "inputs": inputs, "outputs": outputs,
@@ -123,15 +132,6 @@ def run_case(case, device="cpu"):
     if case.op.accumulation is not None:
         record["accumulation"] = int(_call(case.op.accumulation, kwargs))
     return regen.compact(record, case, generated)
-
-
-def _sampled(enc, seed):
-    """Large outputs as a seeded sample + block sums (conformance/sampled.py)."""
-    if isinstance(enc, list):
-        return [_sampled(e, seed + i) for i, e in enumerate(enc)]
-    if store.is_encoded_array(enc) and enc.get("data") is not None:
-        return sampled.encode(*store.decode_array(enc), seed) or enc
-    return enc
 
 
 def _layouts(case, inputs):

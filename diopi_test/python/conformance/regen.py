@@ -69,7 +69,8 @@ def compact(record, case, generated):
         for enc, (array, _) in pairs:
             if not (isinstance(enc, dict) and isinstance(enc.get("data"), bytes)) or len(enc["data"]) < MIN_BYTES:
                 continue
-            if enc["data"] != np.ascontiguousarray(array).tobytes():
+            drawn = np.ascontiguousarray(array).reshape(-1).view(np.uint8)  # compared without a copy
+            if not np.array_equal(np.frombuffer(enc["data"], dtype=np.uint8), drawn):
                 continue  # `prepare` replaced or altered it: keep the bytes
             enc["sha256"] = _digest(enc["data"])
             enc["data"] = None

@@ -5,6 +5,7 @@ import os
 import pytest
 import yaml
 
+import diopi_header
 from conformance import model_cases
 
 
@@ -84,3 +85,20 @@ def test_a_list_call_over_the_budget_replays_each_distinct_shape_once():
     small = model_cases.partial_case(adam, budget=4 * 4096 * 2)  # only the 4096-vectors fit
     assert [tuple(d["tensor"]) for d in small["diopi_args"]["params"]] == [(4096,)]
     assert model_cases.partial_case(adam, budget=1) is None
+
+
+def test_a_list_call_storing_too_much_keeps_the_entries_whose_outputs_fit(monkeypatch):
+    # Many small parameters (none sampled) whose optimizer outputs together exceed the per-case budget.
+    t = lambda n: {"tensor": [n], "stride": [1], "dtype": "float32"}
+    sizes = [200_000, 300_000, 200_000, 50_000, 400_000]
+    lists = {k: [t(n) for n in sizes] for k in ("params", "grads", "exp_avgs", "exp_avg_sqs")}
+    adam = case("w", "diopiFusedAdamW", 1, nums=len(sizes), lr=1e-4, max_exp_avg_sqs=[], **lists)
+    adam["sources"] = {"params": {"aten": "self"}, "grads": {"aten": "grads"}, "nums": {"value": len(sizes)}}
+    adam["aten_args"] = {"self": lists["params"], "grads": lists["grads"], "lr": 1e-4}
+    fn = diopi_header.load()["diopiFusedAdamW"]
+    monkeypatch.setattr(model_cases, "MAX_STORED_BYTES", 3 * 4 * 520_000)  # three outputs per entry, float32
+    assert model_cases.skip_reason(adam, fn)
+    part = model_cases.partial_case(adam, fn=fn)
+    kept = [d["tensor"][0] for d in part["diopi_args"]["params"]]
+    assert kept == [200_000, 300_000]  # in model order; the next distinct sizes no longer fit
+    assert not model_cases.skip_reason(part, fn)
