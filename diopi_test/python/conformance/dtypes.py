@@ -82,6 +82,8 @@ def f32_to_bf16(values):
     tensors (a 128256x4096 embedding). Only NaN bit patterns can wrap
     around, and those are replaced below."""
     x = np.asarray(values, dtype=np.float32)
+    shape = x.shape
+    x = x.reshape(-1)  # 0-d arithmetic would give numpy scalars, which nothing can be written into
     bits = x.view(np.uint32)
     r = bits >> 16
     r &= 1
@@ -92,7 +94,7 @@ def f32_to_bf16(values):
     nan = np.isnan(x)
     if nan.any():
         rounded[nan] = (bits[nan] >> 16).astype(np.uint16) | 0x0040
-    return rounded
+    return rounded.reshape(shape)
 
 
 def to_values(array, name):

@@ -374,8 +374,9 @@ def accumulation(case):
         return shape("batch1")[-1]
     if f.startswith(("diopiConvolution", "diopiConvTranspose")):
         if f.endswith("Backward") and shape("grad_output"):
-            go = shape("grad_output")
-            return max(math.prod(go) // max(go[1], 1), math.prod(shape("weight")[1:]) if shape("weight") else 1)
+            # grad_weight sums over N*H_out*W_out, grad_input over C_out*kH*kW.
+            go, w = shape("grad_output"), shape("weight") or [1]
+            return max(math.prod(go) // max(go[1], 1), math.prod(w[1:]), w[0] * math.prod(w[2:]))
         return math.prod(shape("weight")[1:]) if shape("weight") else 1
     # Reductions and normalizations: the largest input over the smallest output.
     ins = [numel(k) for k, d in a.items() if _is_tensor(d)]

@@ -20,10 +20,15 @@ def resolve(dtype, overrides=None, accumulation=None):
     """(atol, rtol) for an output of `dtype`, or None for exact comparison.
 
     `accumulation` is the number of terms summed into each output element
-    (K of a GEMM, C_in*kH*kW of a convolution, the reduced extent of a sum).
-    Rounding errors of a long sum grow like sqrt(K) when summation orders
-    differ, so beyond BASE_ACCUMULATION both bounds scale by
-    sqrt(K / BASE_ACCUMULATION) instead of one fixed atol serving every size.
+    (K of a GEMM, C_in*kH*kW of a convolution, N*H_out*W_out of its weight
+    gradient, the reduced extent of a sum). Beyond BASE_ACCUMULATION the
+    bounds grow with K: two correct summation orders differ by about
+    eps * sqrt(K) * |partial sums|, and the partial sums of K unit-sized
+    terms grow like sqrt(K), so the absolute bound scales with K / BASE and
+    the relative one (the result itself grows like sqrt(K)) with its square
+    root. ATen's own float32 weight gradient of a 7x7 convolution over
+    4x112x112 positions (K = 50176) is 6.5e-3 away from float64; the bound
+    there is 3.1e-2.
     """
     if overrides and dtype in overrides:
         atol, rtol = (float(v) for v in overrides[dtype])
@@ -32,6 +37,6 @@ def resolve(dtype, overrides=None, accumulation=None):
     else:
         return None
     if accumulation and accumulation > BASE_ACCUMULATION:
-        scale = (accumulation / BASE_ACCUMULATION) ** 0.5
-        atol, rtol = atol * scale, rtol * scale
+        ratio = accumulation / BASE_ACCUMULATION
+        atol, rtol = atol * ratio, rtol * ratio ** 0.5
     return atol, rtol
