@@ -3,7 +3,8 @@
 run_test time on impl/torch, and the call-weighted pass share on impl/torch
 and impl/cpu. A benchmark that prints, never a timed test.
 
-    python3 scripts/bench_model_cases.py [MODEL ...] [--json FILE] [--keep_data]
+    python3 scripts/bench_model_cases.py [MODEL ...] [--json FILE] [--update] [--keep_data]
+    python3 scripts/bench_model_cases.py --markdown FILE     # the README table from that JSON
 
 Each model's baselines go to data/models/<model> and are removed afterwards
 unless --keep_data is given.
@@ -65,6 +66,29 @@ def bench(model, jobs, keep, data_root=None):
     return row
 
 
+def markdown(rows):
+    """The README's model case set table from bench() rows."""
+    def share(v):
+        return "-" if v is None else (f"{v:.1%}" if v < 1 else "100%")
+
+    def gaps(row):
+        return ", ".join(f"`{k}` ({v})" for k, v in row["unmapped"].items()) or "none"
+
+    def verdicts(row, vendor):
+        c = row.get(f"{vendor}_cases")
+        return share(row.get(f"{vendor}_share")) + (f" ({c[1]} failed)" if c and c[1] else "")
+
+    lines = ["| model | class, dtype, modes | cases | functions | calls mapped to DIOPI | ATen operators with no "
+             "DIOPI function | impl/torch passes | impl/cpu passes | gen_data s | baselines MiB | run_test impl/torch s |",
+             "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        lines.append(f"| {r['model']} | {r['class']}, {r['dtype']}, {'+'.join(r['modes'])} | {r['cases']} | "
+                     f"{r['functions']} | {share(r['mapped_share'])} of {r['aten_calls']} | {gaps(r)} | "
+                     f"{verdicts(r, 'torch')} | {verdicts(r, 'cpu')} | {r['gen_data_seconds']:.0f} | "
+                     f"{r['baseline_mib'] or 0:.0f} | {r.get('torch_seconds', 0):.0f} |")
+    return "\n".join(lines)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("models", nargs="*")
@@ -72,11 +96,22 @@ def main():
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--keep_data", action="store_true")
     p.add_argument("--data_root", default=None, help="where each model's baselines go (default: data/models)")
+    p.add_argument("--update", action="store_true", help="keep the rows of other models already in --json")
+    p.add_argument("--markdown", metavar="JSON", help="print the README's table from a JSON this script wrote, "
+                   "then exit (figures are never typed in by hand)")
     args = p.parse_args()
+    if args.markdown:
+        with open(args.markdown) as f:
+            print(markdown(json.load(f)))
+        return 0
     sys.path.insert(0, HARNESS)
     from conformance import model_cases
     models = args.models or model_cases.names()
     rows = []
+    kept = {}
+    if args.update and os.path.exists(args.json):
+        with open(args.json) as f:
+            kept = {r["model"]: r for r in json.load(f) if r["model"] not in models}
     print(f"{'model':<16} {'cases':>5} {'funcs':>5} {'mapped':>7} {'gen s':>6} {'MiB':>6} {'torch s':>7} "
           f"{'torch':>7} {'cpu':>7}", flush=True)
     for model in models:
@@ -87,8 +122,9 @@ def main():
               f"{r['baseline_mib'] or 0:>6.0f} {r.get('torch_seconds', '-'):>7} {fmt(r.get('torch_share')):>7} "
               f"{fmt(r.get('cpu_share')):>7}", flush=True)
         os.makedirs(os.path.dirname(args.json), exist_ok=True)
+        order = {m: i for i, m in enumerate(model_cases.names())}
         with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
+            json.dump(sorted(rows + list(kept.values()), key=lambda r: order.get(r["model"], len(order))), f, indent=1)
     return 0
 
 
