@@ -158,7 +158,9 @@ diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src)
     diopiTensorHandle_t h = nullptr;
     auto sizes = src.sizes();
     diopiSize_t size{sizes.data(), static_cast<int64_t>(sizes.size())};
-    if (diopiRequireTensor(ctx, &h, &size, nullptr, fromATen(src.scalar_type()), diopi_host) != diopiSuccess || h == nullptr)
+    // A result handed back to the caller lives in device memory, like every tensor the caller passes in
+    // (for a framework, host memory would be a tensor on another device).
+    if (diopiRequireTensor(ctx, &h, &size, nullptr, fromATen(src.scalar_type()), diopi_device) != diopiSuccess || h == nullptr)
         fail("diopiRequireTensor failed");
     tensor(h, "required").copy_(src);
     return h;

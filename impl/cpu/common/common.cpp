@@ -171,7 +171,9 @@ TensorView newTensorStrided(diopiContextHandle_t ctx, const Shape& shape, const 
     diopiTensorHandle_t h = nullptr;
     diopiSize_t sz{shape.data(), (int64_t)shape.size()};
     diopiSize_t st{strides.data(), (int64_t)strides.size()};
-    if (diopiRequireTensor(ctx, &h, &sz, strides.empty() && !shape.empty() ? nullptr : &st, dtype, diopi_host) != diopiSuccess || !h)
+    // Device memory: temporaries and results handed back to the caller (nonzero, unique) alike; this vendor's
+    // device memory is host memory, but a caller tells the two apart.
+    if (diopiRequireTensor(ctx, &h, &sz, strides.empty() && !shape.empty() ? nullptr : &st, dtype, diopi_device) != diopiSuccess || !h)
         fail("could not allocate a temporary of shape ", shapeStr(shape), " and dtype ", dtypeName(dtype));
     return view(h, "temporary");
 }
