@@ -60,6 +60,9 @@ class Translator:
         # Conditionals convert both branches, so each side has the C type.
         if isinstance(node, ast.IfExp):
             return f"({self.expr(node.test)} ? {self._convert(kind, node.body)} : {self._convert(kind, node.orelse)})"
+        if isinstance(node, ast.List) and kind == "tensor_array_in":  # tensors gathered into a list: [index]
+            items = ", ".join(self.expr(x) for x in node.elts)
+            return f"call.ins(at::TensorList(std::vector<at::Tensor>{{{items}}}))"
         return _CONVERT[kind].format(self.expr(node))
 
     def condition(self, text):
@@ -130,5 +133,9 @@ class Translator:
             lhs = e(left)
             any_of = "(" + " || ".join(f"{lhs} == {e(x)}" for x in right.elts) + ")"
             return any_of if isinstance(op, ast.In) else f"!{any_of}"
+        if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(left, ast.Name) and \
+                self.arg_types.get(left.id) == "Scalar":  # at::Scalar compares with a number through equal()
+            test = f"{e(left)}.equal({e(right)})"
+            return test if isinstance(op, ast.Eq) else f"!{test}"
         sym = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}[type(op)]
         return f"{e(left)} {sym} {e(right)}"

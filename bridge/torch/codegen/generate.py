@@ -41,8 +41,9 @@ class EntryCode:
     where: str
     condition: str       # C++ bool expression ("" when none)
     condition_text: str  # for messages
-    uses_result: bool
+    uses_result: bool    # the result is allocated from ATen's meta shapes before the call
     args: tuple          # C++ argument expressions after ctx
+    allocated: str = ""  # a single output the library allocates: "result", or the out= argument it is copied into
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,26 +126,48 @@ def _kernel(aten, f, mapping, functions):
             fn = functions[e.diopi]
             tr = Translator(e.where, arg_types, result_is_tuple)
             args = []
+            allocated = ""
             for p in fn.params:
                 if p.kind == "context":
                     continue
                 if p.kind == "unknown" or p.ctype.endswith("**"):
                     raise mapping_mod.MappingError(f"{e.where}: {e.diopi} parameter {p.name} ({p.ctype}) cannot be mapped")
-                if p.kind == "tensor_array_out" and fn.params and p.ctype == "diopiTensorHandle_t*" and \
-                        e.expression(p.name) == mapping_mod.RESULT:
-                    raise mapping_mod.MappingError(f"{e.where}: outputs the library allocates are not supported yet")
+                target = _allocated_target(e, p, arg_types)
+                if target:  # the library allocates this output (diopiRequireTensor) and stores its handle
+                    if allocated or (target == mapping_mod.RESULT and (result_is_tuple or not fs.returns)):
+                        raise mapping_mod.MappingError(f"{e.where}: {e.diopi} parameter {p.name}: only one output the "
+                                                       "library allocates, as the single result or an out= argument")
+                    allocated = target
+                    args.append("&allocated")
+                    continue
                 args.append(tr.convert(p.kind, e.expression(p.name)))
             cond = " && ".join(f"({tr.condition(c)})" for c in e.when)
-            if e.uses_result and not fs.returns:
+            uses_result = e.uses_result and allocated != mapping_mod.RESULT
+            if uses_result and not fs.returns:
                 raise mapping_mod.MappingError(f"{e.where}: {aten} returns nothing; `result` cannot be used")
-            if e.uses_result and (fs.name.name.inplace or fs.is_out_fn()):
+            if uses_result and (fs.name.name.inplace or fs.is_out_fn()):
                 raise mapping_mod.MappingError(f"{e.where}: {aten} writes its arguments; map them instead of `result`")
-            codes.append(EntryCode(e.diopi, e.where, cond, " and ".join(e.when), e.uses_result, tuple(args)))
+            codes.append(EntryCode(e.diopi, e.where, cond, " and ".join(e.when), uses_result, tuple(args), allocated))
         return Kernel(
             aten=aten, schema=schema.text, cpp_name=cpp_name, op=f"at::_ops::{fs.name.unambiguous_name()}",
             out_arg=_out_arg(fs, first.where), decl=sig.decl(name=cpp_name),
             otherwise=("composite" if f.has_composite_explicit_autograd_kernel else "fallback"), forward=", ".join(names), meta_args=(tuple(prelude), ", ".join(call_args)),
             returns=returns, family=functions[first.diopi].family, entries=tuple(codes))
+
+
+def _allocated_target(entry, param, arg_types):
+    """For a DIOPI output the library allocates (a `diopiTensorHandle_t*`
+    holding one handle, e.g. diopiNonzero's out): "result" or the name of
+    the single-tensor out= argument the entry maps it to; "" for anything
+    else (arrays of caller tensors share that C type)."""
+    if param.kind != "tensor_array_out" or param.ctype != "diopiTensorHandle_t*":
+        return ""
+    expr = entry.expression(param.name)
+    if expr == mapping_mod.RESULT:
+        return expr
+    if arg_types.get(expr) == "Tensor":
+        return expr
+    return ""
 
 
 def _out_arg(fs, where):

@@ -61,6 +61,36 @@ def test_unmapped_operator_falls_back_counted_or_errors():
     assert "aten::cumprod.out would run on the CPU (no mapping entry) and DIOPI_FALLBACK=error forbids fallbacks" in proc.stderr
 
 
+def test_outputs_shaped_by_data_are_allocated_by_the_library():
+    # nonzero and boolean indexing: the result's shape is known only after the
+    # kernel ran, so the library allocates it (diopiRequireTensor); a mixture of
+    # experts routes tokens with them.
+    proc = run("""
+        import torch, diopi_torch
+        x = torch.tensor([[0., 2., 0.], [3., 0., 4.]])
+        d = x.to("diopi")
+        assert torch.nonzero(d).device.type == "diopi"                     # device memory, as DIOPI asks
+        assert torch.equal(torch.nonzero(d).cpu(), torch.nonzero(x))
+        assert torch.equal(d[d > 1].cpu(), x[x > 1])
+        idx = torch.tensor([1, 0, 1])
+        assert torch.equal(d[idx.to("diopi")].cpu(), x[idx])
+        out = torch.empty(0, device="diopi")
+        torch.ops.aten.index.Tensor_out(d, [idx.to("diopi")], out=out)      # out= resized to the library's result
+        assert torch.equal(out.cpu(), x[idx])
+        acc = torch.zeros(2, 3, device="diopi").index_add_(0, idx.to("diopi"), torch.ones(3, 3, device="diopi"))
+        assert torch.equal(acc.cpu(), torch.zeros(2, 3).index_add_(0, idx, torch.ones(3, 3)))
+        y = d.clone(); y[idx.to("diopi"), 1] = 7.0                           # index_put_
+        z = x.clone(); z[idx, 1] = 7.0
+        assert torch.equal(y.cpu(), z)
+        st = diopi_torch.stats()
+        for op, fn in [("nonzero", "diopiNonzero"), ("index.Tensor", "diopiIndex"), ("index.Tensor_out", "diopiIndex"),
+                       ("index_add.out", "diopiIndexPut"), ("_index_put_impl_", "diopiIndexPutInp")]:
+            assert st[op]["functions"].get(fn, 0) >= 1 and st[op]["fallback"] == 0, (op, st.get(op))
+        print("ok")
+    """, DIOPI_FALLBACK="error")
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+
+
 def test_diopi_error_becomes_runtime_error_naming_function_and_operator():
     proc = run("""
         import torch, diopi_torch
