@@ -299,6 +299,10 @@ class Recorder(TorchDispatchMode):
                 if isinstance(env.get(a.name), (list, tuple)) and len(env[a.name]) == len(value) and \
                         all(x is y for x, y in zip(env[a.name], value)):
                     return {"aten": a.name}
+            # A list the mapping gathers from single tensor arguments (indices: "[index]").
+            items = [next((a.name for a in func._schema.arguments if env.get(a.name) is v), None) for v in value]
+            if all(items):
+                return {"aten_items": items}
             return {"unknown": True}
         return {"value": describe(value)}
 

@@ -57,6 +57,12 @@ MODELS = {m.name: m for m in [
                attn_pdrop=0.0, bos_token_id=0, eos_token_id=0)),
     Model("llama", "text-lm", "LlamaForCausalLM", dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2)),
     Model("qwen2", "text-lm", "Qwen2ForCausalLM", dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2)),
+    # A mixture of experts: routing by top-k, tokens gathered per expert (nonzero, indexing) and summed back
+    # (index_add). The eager experts loop on both sides: transformers' grouped-GEMM path assumes a CUDA
+    # device for any device that is not the CPU (it asks histc for integers).
+    Model("mixtral", "text-lm", "MixtralForCausalLM",
+          dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2,
+               experts_implementation="eager")),
     Model("t5", "seq2seq", "T5ForConditionalGeneration",
           dict(vocab_size=VOCAB, d_model=64, d_kv=16, d_ff=128, num_layers=2, num_heads=4, dropout_rate=0.0,
                decoder_start_token_id=0, pad_token_id=0)),

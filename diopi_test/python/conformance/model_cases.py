@@ -251,7 +251,19 @@ INT_RULES = [
     (("diopiIndexSelect", "diopiGather"), "index", lambda a: _dim_extent(a, "input"), "randint"),
     (("diopiScatter",), "index", lambda a: _dim_extent(a, "input"), "distinct"),           # no repeated target
     (("diopiMaxPool*",), "indices", lambda a: math.prod(a["input"]["tensor"][2:]), "randint"),  # window positions
+    (("diopiScatterScalar", "diopiScatterInpScalar"), "index", lambda a: _dim_extent(a, "input"), "randint"),
+    # Advanced indexing: each index tensor selects along one leading dimension
+    # (bounded by the smallest of them); an overwriting index_put needs
+    # distinct positions, whose order would otherwise decide the result.
+    (("diopiIndex", "diopiIndexBackward"), "indices", lambda a: _leading_extent(a), "randint"),
+    (("diopiIndexPut", "diopiIndexPutInp"), "indices", lambda a: _leading_extent(a), "distinct unless accumulate"),
 ]
+
+
+def _leading_extent(args):
+    shape = args["input"]["tensor"] if _is_tensor(args.get("input")) else args["zeros_like_input"]["tensor"]
+    n = len(args["indices"]) if isinstance(args.get("indices"), list) else 1
+    return min(shape[:n] or [1])
 
 
 # Floating inputs that must be consistent with the operator: the `output` a
@@ -283,7 +295,7 @@ def _gen_for(case, fn, param, desc, gen):
         for prefixes, name, bound, kind in INT_RULES:
             if param == name and any(f == x or (x.endswith("*") and f.startswith(x[:-1])) for x in prefixes):
                 hi = max(int(bound(args)), 1)
-                if kind == "distinct":
+                if kind == "distinct" or (kind == "distinct unless accumulate" and not args.get("accumulate")):
                     return gen.distinct(hi, int(args.get("dim", -1)))
                 return gen.randint(0, hi)
         return gen.randint(0, 8)
@@ -331,6 +343,7 @@ def _op(case, fn, spec, gen):
             params[p.name] = v
     # ATen tensor arguments the DIOPI call does not see still feed the reference.
     mapped = {s["aten"] for s in sources.values() if "aten" in s}
+    mapped |= {n for s in sources.values() for n in s.get("aten_items", ())}
     for a, d in case["aten_args"].items():
         if a in mapped or not _is_tensor(d) or _is_out_arg(case, a):
             continue
@@ -418,6 +431,8 @@ def _reference(case, fn, torch):
             if "aten" in src and param in kw:
                 by_aten[src["aten"]] = _as_kernel_sees(kw[param], case["diopi_args"].get(param), torch, input_storage,
                                                        from_torch)
+            elif "aten_items" in src and param in kw:  # a list gathered from single arguments ("[index]")
+                by_aten.update(zip(src["aten_items"], kw[param]))
         call_args, call_kwargs = [], {}
         for a in op._schema.arguments:
             if a.name in by_aten:

@@ -69,13 +69,26 @@ def test_each_call_is_mapped_through_the_shared_mapping(amap, tiny):
     assert {"diopiEmbeddingBackward", "diopiFusedAdamW", "diopiSiluBackward"} <= set(s["functions"])
 
 
-def test_moe_routing_is_assumed_and_gaps_are_counted(amap):
+def test_moe_routing_is_assumed_and_served_by_diopi(amap):
     cs = capture.capture("mixtral_8x7b", amap=amap, small=True, overrides={"num_hidden_layers": 1}, modes=("train",))
     assert "uniform-topk" in cs["provenance"]["assumed"]
-    assert cs["summary"]["unmapped"]["nonzero"] > 0 and cs["summary"]["unmapped_calls"] == sum(
-        cs["summary"]["unmapped"].values())
+    assert cs["summary"]["unmapped_calls"] == 0
+    by_aten = {c["aten"]: c for c in cs["cases"]}
+    # routing: the library allocates nonzero's and indexing's results; index_add is an accumulating index_put
+    assert by_aten["nonzero"]["diopi"] == "diopiNonzero" and by_aten["nonzero"]["sources"]["out"] == {"result": None}
+    assert by_aten["index.Tensor"]["diopi"] == "diopiIndex"
+    assert by_aten["index_add.out"]["diopi"] == "diopiIndexPut"
+    assert by_aten["index_add.out"]["sources"]["indices"] == {"aten_items": ["index"]}
     # each expert's GEMM gets tokens * top_k / experts = 16 * 2 / 4 rows
     assert any(c["diopi"] == "diopiMm" and c["diopi_args"]["input"]["tensor"][0] == 8 for c in cs["cases"])
+
+
+def test_calls_without_a_mapping_entry_are_counted_as_gaps(amap):
+    without = mapping.AtenMapping(tuple(e for e in amap.entries if e.aten != "nonzero"), amap.path)
+    cs = capture.capture("mixtral_8x7b", amap=without, small=True, overrides={"num_hidden_layers": 1}, modes=("train",))
+    s = cs["summary"]
+    assert s["unmapped"]["nonzero"] > 0 and s["unmapped_calls"] == sum(s["unmapped"].values())
+    assert s["aten_calls"] == s["mapped_calls"] + s["unmapped_calls"]
 
 
 def test_zoo_specs_build_small_hf_and_real_sizes():
