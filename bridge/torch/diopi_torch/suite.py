@@ -280,34 +280,41 @@ def run_model(model: Model, tol, autocompare=False):
     return row
 
 
-def bench(models, repeats=5):
-    """Forward+backward time per model, diopi device vs eager CPU (the bridge's overhead)."""
+def bench(models, repeats=21):
+    """Forward+backward time per model, diopi device vs eager CPU (the bridge's overhead).
+    The two run alternately, `repeats` times each, and the medians are compared: on a shared
+    2-core machine a best-of-few of one side taken minutes apart from the other's varied by 2x."""
+    import statistics
+
     import torch
     rows = []
     for model in models:
         m = build(model)
         batch = inputs(model, m)
-        times = {}
+        steps = {}
         for device in ("cpu", "diopi"):
             mm = copy.deepcopy(m).to(device)
             b = {k: v.to(device) for k, v in batch.items()}
 
-            def once():
+            def once(mm=mm, b=b):
                 if isinstance(mm, torch.nn.Sequential):
                     loss = torch.nn.functional.cross_entropy(mm(b["pixel_values"]), b["labels"])
                 else:
                     loss = mm(**b).loss
                 loss.backward()
                 loss.item()
-            once()  # warm up
-            best = float("inf")
-            for _ in range(repeats):
-                t0 = time.perf_counter()
+            for _ in range(3):  # warm up: allocator, result-shape cache
                 once()
-                best = min(best, time.perf_counter() - t0)
-            times[device] = best
-        rows.append({"name": model.name, "cpu_ms": times["cpu"] * 1e3, "diopi_ms": times["diopi"] * 1e3,
-                     "ratio": times["diopi"] / times["cpu"]})
+            steps[device] = once
+        times = {"cpu": [], "diopi": []}
+        for _ in range(repeats):
+            for device in ("cpu", "diopi"):
+                t0 = time.perf_counter()
+                steps[device]()
+                times[device].append(time.perf_counter() - t0)
+        med = {d: statistics.median(ts) for d, ts in times.items()}
+        rows.append({"name": model.name, "cpu_ms": med["cpu"] * 1e3, "diopi_ms": med["diopi"] * 1e3,
+                     "ratio": med["diopi"] / med["cpu"]})
     return rows
 
 
@@ -373,7 +380,7 @@ def main(argv=None):
     result = {"library": info, "tolerance": tol, "models": rows}
     if args.bench:
         result["bench"] = bench(models)
-        print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'ratio':>6}   (forward+backward, best of 5)")
+        print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'ratio':>6}   (forward+backward, median of 21, alternating)")
         for b in result["bench"]:
             print(f"{b['name'][:10]:<10} {b['cpu_ms']:>8.2f} {b['diopi_ms']:>9.2f} {b['ratio']:>5.2f}x")
         import math
