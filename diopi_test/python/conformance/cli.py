@@ -1,0 +1,319 @@
+"""Conformance harness CLI (`python main.py ...` or the installed `diopi-conformance ...`).
+
+  python main.py --mode gen_data [--fname add ...]          baselines from PyTorch
+  python main.py --mode run_test [--fname add] [--impl_lib PATH]   replay (numpy + cffi only)
+                  [--repro DIR]                             plus a standalone C program per failing case
+  python main.py --mode coverage [--impl_lib PATH]          declared / implemented / cases / passing
+  python main.py --mode fuzz [--fname add] [--impl_lib PATH]  malformed calls: errors, never crashes
+  python main.py --mode capture --model NAME                 capture a model case set (runs bridge/torch's capture)
+
+Exit codes: 0 all selected cases passed (or were skipped / not implemented),
+1 some case failed, errored, crashed or timed out, 2 bad usage or bad input.
+"""
+import argparse
+import os
+import sys
+
+from conformance import paths
+
+
+DEFAULT_TIMEOUT = 20.0
+MODEL_TIMEOUT = 120.0  # --model_name: cases at real model sizes
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]) or "main.py", description="DIOPI conformance harness")
+    p.add_argument("--mode", choices=["gen_data", "run_test", "coverage", "fuzz", "bench", "capture"])
+    p.add_argument("--get_model_list", action="store_true", help="list the model case sets and exit")
+    p.add_argument("--model_name", "--model", default=None, help="only the operators of this model (see "
+                   "--get_model_list); capture: the zoo model (or hf:<Class>:k=v,...) to capture")
+    p.add_argument("--fname", nargs="+", default=[], help="operators to select: snake name (add selects add, add_inp, "
+                   "add_scalar...), C name (diopiAdd) or glob")
+    p.add_argument("--case", nargs="+", default=[], help="run_test: exact case names (as printed in reports)")
+    p.add_argument("--filter_dtype", nargs="+", default=[], help="only cases of these dtypes")
+    p.add_argument("--data_dir", default=paths.DEFAULT_DATA_DIR, help="baseline folder (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="gen_data: base seed of the input generators")
+    p.add_argument("--device", default="cpu", help="gen_data: torch device of the reference (cpu, cuda)")
+    p.add_argument("--impl_lib", default=None, help="run_test: libdiopi_impl.so to test (default: build/torch/lib)")
+    p.add_argument("--runtime_lib", default=None, help="run_test: test runtime (default: libdiopirt.so beside --impl_lib)")
+    p.add_argument("--layout", nargs="+", default=[], choices=["contiguous", "noncontig", "channels_last", "captured"],
+                   help="run_test: only these layouts (default: every layout a case allows)")
+    p.add_argument("--nhwc", action="store_true", help="run_test: only the channels-last variants (ops on 4-D/5-D tensors)")
+    p.add_argument("--device_config", default=None, help="run_test: the vendor's device_configs.py (default: "
+                   "impl/<vendor name>/device_configs.py when it exists; 'none' for none)")
+    p.add_argument("--jobs", type=int, default=1, help="run_test: worker processes")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="run_test: seconds per case before a timeout verdict "
+                   "(plus 1 s per 20 MB of case data)")
+    p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test: where error_report.csv goes")
+    p.add_argument("--compare_report", default=None, metavar="DIR", help="run_test: show the run whose report is in "
+                   "DIR beside this one in report.html (e.g. impl/torch against impl/cpu)")
+    p.add_argument("--repro", default=None, metavar="DIR", help="run_test: write a standalone C reproducer (program + "
+                   "data files) of every failing case into DIR/<case>/")
+    p.add_argument("--baseline_lib", default=None, help="bench: library the --impl_lib one is timed against "
+                   "(default: build/torch/lib/libdiopi_impl.so)")
+    p.add_argument("--bench_dtype", default="float32", help="bench: dtype of the timed cases (default: %(default)s)")
+    args = p.parse_args(argv)
+    if not args.mode and not args.get_model_list:
+        p.error("--mode is required")
+    return args
+
+
+def gen_data(args):
+    from conformance import expand
+    from conformance import gen_data as gd  # imports torch
+
+    skipped = []
+    if args.model_name:
+        from conformance import model_cases
+        entries = model_cases.ops(args.model_name)
+        ops = [(fam, op) for fam, op, why in entries if not why]
+        skipped = [(op.name, why) for _, op, why in entries if why]
+        for name, why in skipped:
+            print(f"gen_data: {name} ({op_func(entries, name)}) not replayed: {why}", file=sys.stderr)
+    else:
+        ops = expand.load_ops()
+    cases = expand.expand(ops, args.seed, args.fname, args.filter_dtype)
+    if not cases:
+        raise UsageError(f"no cases match --fname {' '.join(args.fname)}")
+    res = gd.generate(cases, args.data_dir, args.device, args.seed)
+    for name, why in res["failures"]:
+        print(f"gen_data: case {name} failed: {why}", file=sys.stderr)
+    print(f"gen_data: {res['cases']} cases of {res['functions']} functions in {res['seconds']:.1f} s; "
+          f"baselines in {args.data_dir}: {res['bytes'] / 2**20:.1f} MiB")
+    return 1 if res["failures"] else 0
+
+
+def op_func(entries, stem):
+    return next(op.func for _, op, _ in entries if op.name == stem)
+
+
+def run_test(args):
+    import diopi_header
+    from conformance import binding, device_config, execute, expand, report, runner, store
+
+    impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    compare = None  # checked before anything runs
+    if args.compare_report:
+        from conformance import html_report
+        try:
+            compare = html_report.load_cases(args.compare_report)
+        except (OSError, ValueError) as e:
+            raise UsageError(f"--compare_report: {e}") from None
+    if args.nhwc:
+        args.layout = ["channels_last"]
+    manifest = store.read_manifest(args.data_dir)
+    files = {f: rec for f, rec in manifest["files"].items() if expand.matches(f, args.fname)}
+    if not files:
+        raise UsageError(f"no baselines match --fname {' '.join(args.fname)} in {args.data_dir}")
+    # Refuse altered baselines before anything runs.
+    for func in sorted(files):
+        store.load_function(args.data_dir, func, manifest, lazy=True)  # recipes are drawn (and checked) when run
+    devcfg = _device_config(args, impl, binding, device_config)
+    items, skipped = [], []
+    for func in sorted(files):
+        for index, (name, dtype, layouts, nbytes) in enumerate(files[func]["index"]):
+            if args.filter_dtype and dtype not in args.filter_dtype:
+                continue
+            if args.case and name not in args.case:
+                continue
+            reason = devcfg.skip_reason(name)
+            tol = devcfg.tolerance(name)
+            for layout in layouts:
+                if args.layout and layout not in args.layout:
+                    continue
+                item = runner.WorkItem(func, index, layout, name, args.timeout + nbytes / 20e6, tol)
+                (skipped if reason else items).append((item, reason))
+    if not items and not skipped:
+        raise UsageError("no cases selected")
+    rep = report.Report()
+    for item, reason in skipped:
+        rep.add(item, {"verdict": execute.SKIPPED, "message": f"{os.path.basename(devcfg.path)}: {reason}"})
+    items = [i for i, _ in items]
+    if not args.fname and not args.case and not args.filter_dtype:
+        for table, pattern in devcfg.unused():
+            print(f"warning: {devcfg.path}: {table} entry {pattern!r} matches no case", file=sys.stderr)
+    progress = report.Progress(len(items))
+
+    def on_result(item, result):
+        rep.add(item, result)
+        progress.update(result["verdict"])
+
+    runtime = _runtime_for(args, impl)
+    try:
+        info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result) if items else {}
+    except runner.WorkerFailed as e:
+        raise binding.LoadError(str(e)) from None
+    progress.close()
+    for func, verdict, message in info.get("checks", []):
+        if expand.matches(func, args.fname) and not args.case and not args.filter_dtype:
+            rep.add(runner.WorkItem(func, -1, "contiguous", f"library::{diopi_header.snake(func)}", 0.0),
+                    {"verdict": verdict, "message": message})
+    print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
+    if devcfg.path:
+        print(f"device config: {devcfg.path}")
+    rep.print_summary()
+    if args.repro:
+        _write_repros(args, rep, manifest, impl, runtime, execute)
+    csv_path = rep.write(args.report_dir, args.impl_lib, None if args.data_dir == paths.DEFAULT_DATA_DIR else args.data_dir,
+                         {"library": info, "impl_lib": impl, "data_dir": args.data_dir}, compare=compare)
+    print(f"report: {csv_path}")
+    if args.model_name:
+        from conformance import model_cases
+        print(model_cases.pass_share(args.model_name, rep.rows))
+    t = rep.totals()
+    return 1 if any(t[v] for v in execute.FAILING) else 0
+
+
+def _write_repros(args, rep, manifest, impl, runtime, execute):
+    from conformance import repro
+
+    written, skipped = repro.write_all(args.repro, rep, args.data_dir, manifest, impl, runtime, execute.FAILING)
+    for case, why in skipped:
+        print(f"repro: no C reproducer for {case}: {why}", file=sys.stderr)
+    print(f"repro: {written} C reproducers in {args.repro} (build command at the top of each repro.c)")
+
+
+def _runtime_for(args, impl):
+    """--runtime_lib, else libdiopirt.so beside the library, else the in-tree build's."""
+    if args.runtime_lib:
+        return args.runtime_lib
+    beside = os.path.join(os.path.dirname(os.path.abspath(impl)), "libdiopirt.so")
+    return beside if os.path.exists(beside) else os.path.join(paths.default_lib_dir("torch"), "libdiopirt.so")
+
+
+def _device_config(args, impl, binding, device_config):
+    """The vendor's skip list and tolerances: --device_config, else
+    impl/<vendor>/device_configs.py for the vendor the library names."""
+    if args.device_config == "none":
+        return device_config.DeviceConfig()
+    path = args.device_config
+    if path is None:
+        try:
+            vendor = binding.Library(impl, _runtime_for(args, impl)).info()["vendor"]
+        except binding.LoadError:
+            return device_config.DeviceConfig()
+        candidate = os.path.join(paths.REPO_ROOT, "impl", os.path.basename(vendor), "device_configs.py")
+        path = candidate if vendor and os.path.exists(candidate) else None
+    return device_config.load(path) if path else device_config.DeviceConfig()
+
+
+def fuzz(args):
+    import diopi_header
+    from conformance import binding, execute, expand, fuzz as fz, report, runner, store
+
+    impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    manifest = store.read_manifest(args.data_dir)
+    lib = binding.Library(impl, _runtime_for(args, impl))
+    funcs = sorted(f for f in manifest["files"] if expand.matches(f, args.fname) and lib.function(f) is not None)
+    if not funcs:
+        raise UsageError("no implemented function with baselines matches the selection")
+    items = []
+    for func in funcs:
+        records = store.load_function(args.data_dir, func, manifest)
+        base = fz.pick_base(records)
+        for k, (label, _) in enumerate(fz.mutations(diopi_header.load()[func], records[base])):
+            items.append(runner.WorkItem(func, base, "contiguous", f"{records[base]['name']}::fuzz:{label}", args.timeout, mutation=k))
+    rep = report.Report()
+    progress = report.Progress(len(items), label="fuzz")
+
+    def on_result(item, result):
+        rep.add(item, result)
+        progress.update(result["verdict"])
+
+    runtime = _runtime_for(args, impl)
+    info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result)
+    progress.close()
+    print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
+    rep.print_summary()
+    rep.write(args.report_dir, args.impl_lib, None, {"library": info, "impl_lib": impl, "mode": "fuzz"})
+    t = rep.totals()
+    bad = sum(t[v] for v in execute.FAILING)
+    print(f"fuzz: {len(items)} malformed calls over {len(funcs)} functions "
+          f"({len(items) / len(funcs):.1f} per function), {bad} unsafe")
+    return 1 if bad else 0
+
+
+def coverage(args):
+    from conformance import binding, coverage as cov, execute, expand, store
+
+    impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    lib = binding.Library(impl, _runtime_for(args, impl))
+    try:
+        manifest = store.read_manifest(args.data_dir)
+    except store.BaselineError:
+        manifest = None
+    configured = {op.func for _, op in expand.load_ops()} | set(execute.LIBRARY_CHECKS)
+    summary = cov.load_summary(args.report_dir)
+    if summary is not None and summary.get("impl_lib") != lib.impl_path:
+        summary = None  # the last report is of another library
+    rows, total = cov.collect(lib, manifest, summary, configured)
+    print(f"library: {lib.info()['vendor']} {lib.info()['version']} ({impl})")
+    cov.print_table(rows, total, sys.stdout)
+    not_exported, no_cases = cov.missing(lib, configured)
+    if not_exported:
+        print(f"\nnot implemented ({len(not_exported)}): {' '.join(not_exported)}")
+    if no_cases:
+        print(f"\nwithout cases ({len(no_cases)}): {' '.join(no_cases)}")
+    path = os.path.join(args.report_dir, "coverage.csv")
+    cov.write_csv(path, rows, total)
+    print(f"report: {path}")
+    return 0
+
+
+def bench(args):
+    from conformance import bench as bm, binding, expand, store
+
+    base = args.baseline_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    if not args.impl_lib:
+        raise UsageError("bench needs --impl_lib (the library timed against --baseline_lib)")
+    runtime = args.runtime_lib or os.path.join(os.path.dirname(os.path.abspath(args.impl_lib)), "libdiopirt.so")
+    manifest = store.read_manifest(args.data_dir)
+    funcs = sorted(f for f in manifest["files"] if expand.matches(f, args.fname))
+    if not funcs:
+        raise UsageError(f"no baselines match --fname {' '.join(args.fname)} in {args.data_dir}")
+    names = [binding.Library(p, runtime).info()["vendor"] for p in (base, args.impl_lib)]
+    rows = bm.run(base, args.impl_lib, runtime, args.data_dir, funcs, args.bench_dtype,
+                  log=lambda m: print(m, file=sys.stderr))
+    print(f"bench: {names[1]} ({args.impl_lib}) against {names[0]} ({base}), {args.bench_dtype}, "
+          f"largest contiguous case per function, median of repeated calls")
+    bm.print_table(rows, names[0], names[1], sys.stdout)
+    return 0
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    from conformance import binding, expand, store
+    known = (UsageError, store.BaselineError, binding.LoadError, ValueError, OSError)
+    try:
+        if args.get_model_list:
+            from conformance import model_cases
+            for name in model_cases.names():
+                print(model_cases.summary_line(name))
+            return 0
+        if args.mode == "capture":
+            from conformance import model_cases
+            if not args.model_name:
+                raise UsageError("--mode capture needs --model NAME")
+            return model_cases.run_capture(args.model_name)
+        if args.model_name:
+            from conformance import model_cases
+            model_cases.load(args.model_name)  # an unknown name stops here, with "did you mean"
+            if args.data_dir == paths.DEFAULT_DATA_DIR:  # a model's baselines live apart from the generic ones
+                args.data_dir = os.path.join(paths.DEFAULT_DATA_DIR, "models", args.model_name)
+            if args.timeout == DEFAULT_TIMEOUT:  # real-size GEMMs in half precision take seconds on a CPU
+                args.timeout = MODEL_TIMEOUT
+        return {"gen_data": gen_data, "run_test": run_test, "coverage": coverage, "fuzz": fuzz, "bench": bench}[args.mode](args)
+    except known as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
