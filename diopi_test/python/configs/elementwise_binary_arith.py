@@ -70,6 +70,9 @@ add_float_alpha = Op("diopiAdd", _add, tensors=dict(input=T(), other=T()), shape
 # bool + bool is logical or; the alpha of a bool sum must be bool.
 add_bool = Op("diopiAdd", _add, tensors=dict(input=T(), other=T()), shapes=BINARY_SHAPES[:4], dtypes=("bool",),
               params=grid(alpha=[True]), name="add_bool")
+# An integer alpha applies to bool tensors too (True + 2 * True is True; alpha 0 leaves input).
+add_bool_int_alpha = Op("diopiAdd", _add, tensors=dict(input=T(), other=T()), shapes=BINARY_SHAPES[:4], dtypes=("bool",),
+                        params=grid(alpha=[2, 0]), name="add_bool_int_alpha")
 # Mixed dtypes: the result takes the promoted dtype.
 add_mixed = Op("diopiAdd", _add, tensors=dict(input=T(), other=T(dtype="int32")), shapes=BINARY_SHAPES[:2], dtypes=FLOAT,
                params=grid(alpha=[2]), name="add_mixed_int32")

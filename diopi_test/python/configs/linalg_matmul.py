@@ -8,7 +8,7 @@ import math
 
 from conformance.gen import randn, special
 from conformance.reftorch import torch, F
-from conformance.spec import FLOAT, Op, T
+from conformance.spec import FLOAT, INT, Op, T
 
 # GEMMs accumulate k products: half types get a looser bound.
 _TOL = {"float16": (1e-2, 1e-2), "bfloat16": (5e-2, 2e-2), "float32": (1e-4, 1e-4)}
@@ -17,6 +17,9 @@ _TOL_REASON = "accumulation over k products; blocked GEMMs sum in a different or
 mm = Op("diopiMm", lambda input, mat2: torch.mm(input, mat2), tensors=dict(input=T(), mat2=T()),
         shapes=(((3, 4), (4, 5)), ((1, 7), (7, 1)), ((0, 3), (3, 2)), ((128, 256), (256, 64))),
         dtypes=FLOAT, tol=_TOL, tol_reason=_TOL_REASON)
+# Integer products are exact (they wrap modulo 2^bits like the reference); int8/uint8 overflow on purpose.
+mm_int = Op("diopiMm", lambda input, mat2: torch.mm(input, mat2), tensors=dict(input=T(), mat2=T()),
+            shapes=(((3, 4), (4, 5)), ((1, 7), (7, 1)), ((0, 3), (3, 2)), ((33, 70), (70, 17))), dtypes=INT, name="mm_int")
 bmm = Op("diopiBmm", lambda input, mat2: torch.bmm(input, mat2), tensors=dict(input=T(), mat2=T()),
          shapes=(((2, 3, 4), (2, 4, 5)), ((1, 1, 7), (1, 7, 1)), ((8, 64, 32), (8, 32, 48))),
          dtypes=FLOAT, tol=_TOL, tol_reason=_TOL_REASON)

@@ -245,7 +245,9 @@ void addImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& 
              double sign) {
     diopiDtype_t dt = resultType(a, b);
     if (sign < 0) CPU_CHECK(dt != diopi_dtype_bool, "subtraction of bool tensors is not supported");
-    if (alpha && dtypeCategory(dt) < scalarCategory(alpha))
+    // As torch: a floating-point alpha needs a floating-point result; an integer
+    // alpha applies to bool results too (True + 2 * True is True).
+    if (alpha && scalarCategory(alpha) == 2 && dtypeCategory(dt) < 2)
         fail("alpha of type ", dtypeName(alpha->stype), " cannot be applied to a ", dtypeName(dt), " result");
     binaryTT<ArithTypes>(ctx, out, a, b, dt, [&](auto tag) {
         using T = typename decltype(tag)::type;

@@ -159,8 +159,31 @@ bool complexSgn(diopiContextHandle_t ctx, const TensorView& out, TensorView in) 
     }
 #define CPU_UNARY_FLOAT(Name, EXPR) CPU_UNARY_FLOAT_OUT(Name, EXPR) CPU_UNARY_FLOAT_INP(Name, EXPR)
 
-CPU_UNARY_FLOAT(Floor, std::floor(x))
-CPU_UNARY_FLOAT(Ceil, std::ceil(x))
+// Rounding to an integer leaves integer inputs unchanged (the header documents
+// integer dtypes for floor and ceil; torch returns them as they are).
+#define CPU_UNARY_ROUNDING(Name, EXPR)                                                                         \
+    diopiError_t diopi##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) { \
+        return guard(__func__, [&] {                                                                           \
+            TensorView o = view(out, "out"), in = view(input, "input");                                       \
+            if (in.dtype == diopi_dtype_bool) failCode(diopiDtypeNotSupported, "bool input is not supported");  \
+            if (!isIntegralDtype(in.dtype)) return floatUnary(ctx, o, in, [](auto x) { return EXPR; });      \
+            CPU_CHECK(in.shape == o.shape, "out shape ", shapeStr(o.shape), " differs from input shape ", shapeStr(in.shape)); \
+            copyCast(o, in);                                                                                   \
+        });                                                                                                    \
+    }                                                                                                          \
+    diopiError_t diopi##Name##Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {                        \
+        return guard(__func__, [&] {                                                                           \
+            TensorView t = view(input, "input");                                                               \
+            if (isIntegralDtype(t.dtype)) return; /* already integers */                                       \
+            t = inplaceFloat(input);                                                                           \
+            floatUnary(ctx, t, t, [](auto x) { return EXPR; });                                                \
+        });                                                                                                    \
+    }
+
+CPU_UNARY_ROUNDING(Floor, std::floor(x))
+CPU_UNARY_ROUNDING(Ceil, std::ceil(x))
+#undef CPU_UNARY_ROUNDING
+
 CPU_UNARY_FLOAT(Sqrt, std::sqrt(x))
 CPU_UNARY_FLOAT(Rsqrt, decltype(x)(1) / std::sqrt(x))
 CPU_UNARY_FLOAT(Reciprocal, decltype(x)(1) / x)

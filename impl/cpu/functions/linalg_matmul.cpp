@@ -17,6 +17,36 @@ void requireFloat(const TensorView& t, const char* name) {
     if (!isFloatingDtype(t.dtype)) failCode(diopiDtypeNotSupported, name, " dtype ", dtypeName(t.dtype), " is not supported");
 }
 
+/// out = a @ b for integer (B, M, K) x (B, K, N) views. Sums run in int64 and
+/// wrap to T at the end: the same bits as wrapping after every step, as
+/// two's-complement arithmetic is exact modulo 2^bits.
+void intMatmul3d(const TensorView& o, const TensorView& a, const TensorView& b) {
+    CPU_CHECK(a.dtype == o.dtype && b.dtype == o.dtype, "integer matrix products need one dtype for out, input and mat2; got ",
+              dtypeName(o.dtype), ", ", dtypeName(a.dtype), ", ", dtypeName(b.dtype));
+    dispatch<IntTypes>(o.dtype, "out", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const int64_t B = o.shape[0], M = o.shape[1], N = o.shape[2], K = a.shape[2];
+        const T* pa = a.ptr<T>();
+        const T* pb = b.ptr<T>();
+        T* po = o.ptr<T>();
+        parallelFor(B * M, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, N * K)), [&](int64_t r0, int64_t r1) {
+            std::vector<int64_t> acc(N);
+            for (int64_t r = r0; r < r1; ++r) {
+                const int64_t bi = r / M, i = r % M;
+                std::fill(acc.begin(), acc.end(), 0);
+                for (int64_t k = 0; k < K; ++k) {
+                    const int64_t x = pa[bi * a.strides[0] + i * a.strides[1] + k * a.strides[2]];
+                    if (x == 0) continue;
+                    const T* rowb = pb + bi * b.strides[0] + k * b.strides[1];
+                    for (int64_t j = 0; j < N; ++j) acc[j] += x * int64_t(rowb[j * b.strides[2]]);
+                }
+                T* rowo = po + bi * o.strides[0] + i * o.strides[1];
+                for (int64_t j = 0; j < N; ++j) rowo[j * o.strides[2]] = T(uint64_t(acc[j]));
+            }
+        });
+    });
+}
+
 /// A 2-D view as a batch of one (B, M, N).
 TensorView as3d(const TensorView& v) { return v.restrided({1, v.shape[0], v.shape[1]}, {0, v.strides[0], v.strides[1]}); }
 
@@ -188,6 +218,7 @@ diopiError_t diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiCon
         CPU_CHECK(a.dim() == 2 && b.dim() == 2 && o.dim() == 2, "mm expects 2-D input, mat2 and out");
         CPU_CHECK(a.shape[1] == b.shape[0], "mm shapes ", shapeStr(a.shape), " and ", shapeStr(b.shape), " cannot be multiplied");
         CPU_CHECK(o.shape == Shape({a.shape[0], b.shape[1]}), "out shape ", shapeStr(o.shape), " must be ", shapeStr({a.shape[0], b.shape[1]}));
+        if (isIntegralDtype(o.dtype)) return intMatmul3d(as3d(o), as3d(a), as3d(b));
         requireFloat(o, "out");
         requireFloat(a, "input");
         requireFloat(b, "mat2");
@@ -202,6 +233,7 @@ diopiError_t diopiBmm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiCo
         CPU_CHECK(a.shape[0] == b.shape[0] && a.shape[2] == b.shape[1], "bmm shapes ", shapeStr(a.shape), " and ", shapeStr(b.shape),
                   " cannot be multiplied");
         CPU_CHECK(o.shape == Shape({a.shape[0], a.shape[1], b.shape[2]}), "out shape ", shapeStr(o.shape), " does not match the product");
+        if (isIntegralDtype(o.dtype)) return intMatmul3d(o, a, b);
         requireFloat(o, "out");
         requireFloat(a, "input");
         requireFloat(b, "mat2");

@@ -2359,7 +2359,8 @@ DIOPI_API diopiError_t diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  *
  * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result.
+ *     Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2372,8 +2373,9 @@ DIOPI_API diopiError_t diopiFloorInp(diopiContextHandle_t ctx, diopiTensorHandle
  *
  * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`.
+ *     Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2387,6 +2389,7 @@ DIOPI_API diopiError_t diopiFloor(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result.
+ *     Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2400,7 +2403,8 @@ DIOPI_API diopiError_t diopiCeilInp(diopiContextHandle_t ctx, diopiTensorHandle_
  * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor, same shape as `input`.
- * @param[in] input source tensor.
+ *     Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4076,11 +4080,12 @@ DIOPI_API diopiError_t diopiCdistBackward(diopiContextHandle_t ctx, diopiTensorH
 /**
  * @brief Plain 2-D matrix product: out = input @ mat2. Same semantics as torch.mm.
  *
- * No broadcasting; both operands must be 2-D.
+ * No broadcasting; both operands must be 2-D and of one dtype. Integer products wrap around on overflow, as
+ * two's-complement sums do.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (n, p)
- * @param[in] input left matrix of shape (n, m)
- * @param[in] mat2 right matrix of shape (m, p)
+ * @param[out] out result of shape (n, p). Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
+ * @param[in] input left matrix of shape (n, m). Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
+ * @param[in] mat2 right matrix of shape (m, p). Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
