@@ -4,6 +4,7 @@
     python -m diopi_header check-v1 [FACTS.json] [--include DIR]
     python -m diopi_header summary [--include DIR]
     python -m diopi_header c-tables OUT.h [--stamp FILE]   # C enum-name tables (the build runs it)
+    python -m diopi_header reference OUT.md [--check] [--include DIR]   # Markdown operator reference
 
 OLD_DIR / NEW_DIR / DIR are include directories (holding diopi/diopirt.h)
 or the diopi/ folders themselves.
@@ -65,6 +66,31 @@ def cmd_c_tables(args):
     return 0
 
 
+def cmd_reference(args):
+    from pycparser.c_parser import ParseError
+
+    from diopi_header import ctables, reference
+    try:
+        text = reference.render(_std(args.include))
+    except (OSError, ValueError, KeyError, ParseError) as e:
+        print(f"diopi_header reference: cannot read the headers: {e}", file=sys.stderr)
+        return 2
+    if args.check:
+        if reference.is_current(args.out, text):
+            print(f"diopi_header: {args.out} is up to date")
+            return 0
+        rerun = f"{reference.GENERATOR} {args.out}" + (f" --include {args.include}" if args.include else "")
+        print(f"{args.out} is stale: run {rerun}", file=sys.stderr)
+        return 1
+    try:
+        changed = ctables.write_if_changed(args.out, text)
+    except OSError as e:
+        print(f"diopi_header reference: cannot write {args.out}: {e}", file=sys.stderr)
+        return 2
+    print(f"diopi_header: {args.out} {'written' if changed else 'unchanged'}")
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m diopi_header", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -86,6 +112,11 @@ def main(argv=None):
     p.add_argument("--include")
     p.add_argument("--stamp", help="touched after every successful run (the build's output)")
     p.set_defaults(func=cmd_c_tables)
+    p = sub.add_parser("reference", help="write the Markdown operator reference (docs/operators.md)")
+    p.add_argument("out")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 when OUT differs from what would be written")
+    p.add_argument("--include", help="include directory to document (default: this checkout's proto/include)")
+    p.set_defaults(func=cmd_reference)
     args = ap.parse_args(argv)
     return args.func(args)
 
