@@ -3,18 +3,29 @@
   python main.py --mode gen_data [--fname add ...]          baselines from PyTorch
   python main.py --mode run_test [--fname add] [--impl_lib PATH]   replay (numpy + cffi only)
                   [--repro DIR]                             plus a standalone C program per failing case
+                  [--shard K/N]                             only the K-th of N disjoint parts of the selection
+  python main.py --mode merge DIR [DIR ...] [--report_dir OUT]  one report from the N shards' reports
   python main.py --mode coverage [--impl_lib PATH]          declared / implemented / cases / passing
   python main.py --mode fuzz [--fname add] [--impl_lib PATH]  malformed calls: errors, never crashes
   python main.py --mode capture --model NAME                 capture a model case set (runs bridge/torch's capture)
 
 Exit codes: 0 all selected cases passed (or were skipped / not implemented),
 1 some case failed, errored, crashed or timed out, 2 bad usage or bad input.
+
+stdout carries the results (summary, report paths); stderr the log
+(progress, warnings; --log-level) and, for a run that cannot go on, one
+`error: ...` line.
 """
 import argparse
+import difflib
+import logging
 import os
+import re
 import sys
 
 from conformance import paths
+
+log = logging.getLogger("conformance")
 
 
 DEFAULT_TIMEOUT = 20.0
@@ -25,9 +36,29 @@ class UsageError(Exception):
     pass
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one `error: ...` line (exit 2), with a
+    "did you mean" for a mistyped choice or option."""
+
+    def error(self, message):
+        hint = ""
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            close = difflib.get_close_matches(m.group(1), re.findall(r"'([^']*)'", m.group(2)), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+        m = re.search(r"unrecognized arguments: (\S+)", message)
+        if m and m.group(1).startswith("-"):
+            close = difflib.get_close_matches(m.group(1).split("=")[0], list(self._option_string_actions), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+        print(f"error: {message}{hint} (--help lists the options)", file=sys.stderr)
+        sys.exit(2)
+
+
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog=os.path.basename(sys.argv[0]) or "main.py", description="DIOPI conformance harness")
-    p.add_argument("--mode", choices=["gen_data", "run_test", "coverage", "fuzz", "bench", "capture"])
+    p = _Parser(prog=os.path.basename(sys.argv[0]) or "main.py", description="DIOPI conformance harness")
+    p.add_argument("--mode", choices=["gen_data", "run_test", "merge", "coverage", "fuzz", "bench", "capture"])
+    p.add_argument("dirs", nargs="*", metavar="DIR", help="merge: the report directories of the shards (--report_dir of "
+                   "each run_test --shard K/N)")
     p.add_argument("--get_model_list", action="store_true", help="list the model case sets and exit")
     p.add_argument("--model_name", "--model", default=None, help="only the operators of this model (see "
                    "--get_model_list); capture: the zoo model (or hf:<Class>:k=v,...) to capture")
@@ -48,9 +79,17 @@ def parse_args(argv):
     p.add_argument("--jobs", type=int, default=1, help="run_test: worker processes")
     p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="run_test: seconds per case before a timeout verdict "
                    "(plus 1 s per 20 MB of case data)")
-    p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test: where error_report.csv goes")
-    p.add_argument("--compare_report", default=None, metavar="DIR", help="run_test: show the run whose report is in "
+    p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test, merge: where the reports go "
+                   "(error_report.csv, summary.json, junit.xml, report.html)")
+    p.add_argument("--compare_report", default=None, metavar="DIR", help="run_test, merge: show the run whose report is in "
                    "DIR beside this one in report.html (e.g. impl/torch against impl/cpu)")
+    p.add_argument("--shard", default=None, metavar="K/N", help="run_test: run only the K-th of N disjoint, "
+                   "deterministic parts of the selection (every N-th case); --mode merge joins the N reports")
+    p.add_argument("--verbose", "-v", action="store_true", help="run_test, merge, fuzz: a summary line per function "
+                   "(default: per family)")
+    p.add_argument("--log-level", "--log_level", dest="log_level", default="info",
+                   choices=["debug", "info", "warning", "error"], help="messages on stderr from this level up; "
+                   "progress is info (default: %(default)s)")
     p.add_argument("--repro", default=None, metavar="DIR", help="run_test: write a standalone C reproducer (program + "
                    "data files) of every failing case into DIR/<case>/")
     p.add_argument("--baseline_lib", default=None, help="bench: library the --impl_lib one is timed against "
@@ -73,15 +112,17 @@ def gen_data(args):
         ops = [(fam, op) for fam, op, why in entries if not why]
         skipped = [(op.name, why) for _, op, why in entries if why]
         for name, why in skipped:
-            print(f"gen_data: {name} ({op_func(entries, name)}) not replayed: {why}", file=sys.stderr)
+            log.info("gen_data: %s (%s) not replayed: %s", name, op_func(entries, name), why)
     else:
         ops = expand.load_ops()
     cases = expand.expand(ops, args.seed, args.fname, args.filter_dtype)
     if not cases:
         raise UsageError(f"no cases match --fname {' '.join(args.fname)}")
-    res = gd.generate(cases, args.data_dir, args.device, args.seed)
+    from conformance import progress
+    with progress.Progress(len(cases), label="gen_data") as bar:
+        res = gd.generate(cases, args.data_dir, args.device, args.seed, progress=bar)
     for name, why in res["failures"]:
-        print(f"gen_data: case {name} failed: {why}", file=sys.stderr)
+        log.warning("gen_data: case %s failed: %s", name, why)
     print(f"gen_data: {res['cases']} cases of {res['functions']} functions in {res['seconds']:.1f} s; "
           f"baselines in {args.data_dir}: {res['bytes'] / 2**20:.1f} MiB")
     return 1 if res["failures"] else 0
@@ -93,16 +134,10 @@ def op_func(entries, stem):
 
 def run_test(args):
     import diopi_header
-    from conformance import binding, device_config, execute, expand, report, runner, store
+    from conformance import binding, device_config, execute, expand, progress, report, runner, shard, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
-    compare = None  # checked before anything runs
-    if args.compare_report:
-        from conformance import html_report
-        try:
-            compare = html_report.load_cases(args.compare_report)
-        except (OSError, ValueError) as e:
-            raise UsageError(f"--compare_report: {e}") from None
+    compare = _compare(args)  # checked before anything runs
     if args.nhwc:
         args.layout = ["channels_last"]
     manifest = store.read_manifest(args.data_dir)
@@ -113,7 +148,7 @@ def run_test(args):
     for func in sorted(files):
         store.load_function(args.data_dir, func, manifest, lazy=True)  # recipes are drawn (and checked) when run
     devcfg = _device_config(args, impl, binding, device_config)
-    items, skipped = [], []
+    selection = []  # (item, skip reason), in the fixed order that shards are cut from
     for func in sorted(files):
         for index, (name, dtype, layouts, nbytes) in enumerate(files[func]["index"]):
             if args.filter_dtype and dtype not in args.filter_dtype:
@@ -125,41 +160,57 @@ def run_test(args):
             for layout in layouts:
                 if args.layout and layout not in args.layout:
                     continue
-                item = runner.WorkItem(func, index, layout, name, args.timeout + nbytes / 20e6, tol)
-                (skipped if reason else items).append((item, reason))
-    if not items and not skipped:
+                item = runner.WorkItem(func, index, layout, name, args.timeout + nbytes / 20e6, tol, seq=len(selection))
+                selection.append((item, reason))
+    if not selection:
         raise UsageError("no cases selected")
+    k, n = args.shard_spec
+    mine = shard.take(selection, k, n)
+    items = [i for i, reason in mine if not reason]
+    skipped = [(i, reason) for i, reason in mine if reason]
+    funcs = sorted({i.func for i, _ in selection})
+    digest = shard.selection_digest([f"{i.name}::{i.layout}" for i, _ in selection], {f: files[f]["sha256"] for f in funcs},
+                                    {"device_config": shard.file_digest(devcfg.path) if devcfg.path else None,
+                                     "timeout": args.timeout})
+    log.debug("selected %d cases of %d functions; this run: %d to replay, %d skipped", len(selection), len(funcs),
+              len(items), len(skipped))
     rep = report.Report()
     for item, reason in skipped:
         rep.add(item, {"verdict": execute.SKIPPED, "message": f"{os.path.basename(devcfg.path)}: {reason}"})
-    items = [i for i, _ in items]
     if not args.fname and not args.case and not args.filter_dtype:
         for table, pattern in devcfg.unused():
-            print(f"warning: {devcfg.path}: {table} entry {pattern!r} matches no case", file=sys.stderr)
-    progress = report.Progress(len(items))
-
-    def on_result(item, result):
-        rep.add(item, result)
-        progress.update(result["verdict"])
+            log.warning("%s: %s entry %r matches no case", devcfg.path, table, pattern)
 
     runtime = _runtime_for(args, impl)
-    try:
-        info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result) if items else {}
-    except runner.WorkerFailed as e:
-        raise binding.LoadError(str(e)) from None
-    progress.close()
-    for func, verdict, message in info.get("checks", []):
-        if expand.matches(func, args.fname) and not args.case and not args.filter_dtype:
-            rep.add(runner.WorkItem(func, -1, "contiguous", f"library::{diopi_header.snake(func)}", 0.0),
+    # Runs even when every case of this shard is skipped: the report must
+    # name the library it tested, and shard 1 runs the library checks.
+    with progress.Progress(len(items)) as bar:
+        def on_result(item, result):
+            rep.add(item, result)
+            bar.update(result["verdict"])
+
+        try:
+            info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result)
+        except runner.WorkerFailed as e:
+            raise binding.LoadError(str(e)) from None
+    if k == 1 and not args.case and not args.filter_dtype:
+        checks = [c for c in info.get("checks", []) if expand.matches(c[0], args.fname)]
+        for j, (func, verdict, message) in enumerate(checks):
+            rep.add(runner.WorkItem(func, -1, "contiguous", f"library::{diopi_header.snake(func)}", 0.0, seq=len(selection) + j),
                     {"verdict": verdict, "message": message})
     print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
     if devcfg.path:
         print(f"device config: {devcfg.path}")
-    rep.print_summary()
+    if n > 1:
+        print(f"shard: {k}/{n}, {len(mine)} of {len(selection)} selected cases (--mode merge joins the shards' reports)")
+    rep.print_summary(verbose=args.verbose)
     if args.repro:
         _write_repros(args, rep, manifest, impl, runtime, execute)
+    meta = {"mode": "run_test", "library": info, "impl_lib": impl, "impl_sha256": shard.file_digest(impl),
+            "data_dir": args.data_dir, "model_name": args.model_name, "device_config": devcfg.path or None,
+            "shard": {"index": k, "count": n, "selection": digest, "selected": len(selection)}}
     csv_path = rep.write(args.report_dir, args.impl_lib, None if args.data_dir == paths.DEFAULT_DATA_DIR else args.data_dir,
-                         {"library": info, "impl_lib": impl, "data_dir": args.data_dir}, compare=compare)
+                         meta, compare=compare)
     print(f"report: {csv_path}")
     if args.model_name:
         from conformance import model_cases
@@ -173,7 +224,7 @@ def _write_repros(args, rep, manifest, impl, runtime, execute):
 
     written, skipped = repro.write_all(args.repro, rep, args.data_dir, manifest, impl, runtime, execute.FAILING)
     for case, why in skipped:
-        print(f"repro: no C reproducer for {case}: {why}", file=sys.stderr)
+        log.warning("repro: no C reproducer for %s: %s", case, why)
     print(f"repro: {written} C reproducers in {args.repro} (build command at the top of each repro.c)")
 
 
@@ -203,7 +254,7 @@ def _device_config(args, impl, binding, device_config):
 
 def fuzz(args):
     import diopi_header
-    from conformance import binding, execute, expand, fuzz as fz, report, runner, store
+    from conformance import binding, execute, expand, fuzz as fz, progress, report, runner, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
     manifest = store.read_manifest(args.data_dir)
@@ -218,17 +269,15 @@ def fuzz(args):
         for k, (label, _) in enumerate(fz.mutations(diopi_header.load()[func], records[base])):
             items.append(runner.WorkItem(func, base, "contiguous", f"{records[base]['name']}::fuzz:{label}", args.timeout, mutation=k))
     rep = report.Report()
-    progress = report.Progress(len(items), label="fuzz")
-
-    def on_result(item, result):
-        rep.add(item, result)
-        progress.update(result["verdict"])
-
     runtime = _runtime_for(args, impl)
-    info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result)
-    progress.close()
+    with progress.Progress(len(items), label="fuzz") as bar:
+        def on_result(item, result):
+            rep.add(item, result)
+            bar.update(result["verdict"])
+
+        info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result)
     print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
-    rep.print_summary()
+    rep.print_summary(verbose=args.verbose, label="fuzz")
     rep.write(args.report_dir, args.impl_lib, None, {"library": info, "impl_lib": impl, "mode": "fuzz"})
     t = rep.totals()
     bad = sum(t[v] for v in execute.FAILING)
@@ -276,19 +325,87 @@ def bench(args):
     if not funcs:
         raise UsageError(f"no baselines match --fname {' '.join(args.fname)} in {args.data_dir}")
     names = [binding.Library(p, runtime).info()["vendor"] for p in (base, args.impl_lib)]
-    rows = bm.run(base, args.impl_lib, runtime, args.data_dir, funcs, args.bench_dtype,
-                  log=lambda m: print(m, file=sys.stderr))
+    rows = bm.run(base, args.impl_lib, runtime, args.data_dir, funcs, args.bench_dtype, log=log.info)
     print(f"bench: {names[1]} ({args.impl_lib}) against {names[0]} ({base}), {args.bench_dtype}, "
           f"largest contiguous case per function, median of repeated calls")
     bm.print_table(rows, names[0], names[1], sys.stdout)
     return 0
 
 
+def merge(args):
+    from conformance import execute, merge as mg, report
+
+    if not args.dirs:
+        raise UsageError("--mode merge needs the shards' report directories: --mode merge DIR [DIR ...] [--report_dir OUT]")
+    out = os.path.realpath(args.report_dir)
+    for d in args.dirs:
+        if os.path.realpath(d) == out:
+            raise UsageError(f"--report_dir {args.report_dir} is one of the merged directories: write the merged report elsewhere")
+    compare = _compare(args)
+    meta, repro_args, rows = mg.combine(args.dirs)
+    rep = report.Report()
+    for item, result in rows:
+        rep.add(item, result)
+    lib = meta.get("library") or {}
+    print(f"library: {lib.get('vendor')} {lib.get('version')} ({meta.get('impl_lib')})")
+    if meta.get("device_config"):
+        print(f"device config: {meta['device_config']}")
+    print(f"merged: {len(args.dirs)} shards, {meta['shard']['selected']} selected cases")
+    rep.print_summary(verbose=args.verbose)
+    csv_path = rep.write(args.report_dir, repro_args.get("impl_lib"), repro_args.get("data_dir"), meta, compare=compare)
+    print(f"report: {csv_path}")
+    if meta.get("model_name"):
+        from conformance import model_cases
+        print(model_cases.pass_share(meta["model_name"], rep.rows))
+    t = rep.totals()
+    return 1 if any(t[v] for v in execute.FAILING) else 0
+
+
+def _compare(args):
+    """--compare_report's cases, read before anything runs."""
+    if not args.compare_report:
+        return None
+    from conformance import html_report
+    try:
+        return html_report.load_cases(args.compare_report)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--compare_report: {e}") from None
+
+
+class _Format(logging.Formatter):
+    """Info lines as they are; other levels prefixed, as in `warning: ...`."""
+
+    def format(self, record):
+        text = super().format(record)
+        return text if record.levelno == logging.INFO else f"{record.levelname.lower()}: {text}"
+
+
+def _setup_logging(level):
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_Format("%(message)s"))
+    log.handlers[:] = [handler]
+    log.setLevel(level.upper())
+    log.propagate = False
+
+
+def _check_options(args):
+    """Usage errors argparse cannot see, as one line each."""
+    from conformance import shard
+
+    if args.dirs and args.mode != "merge":
+        raise UsageError(f"unexpected argument {args.dirs[0]!r}: only --mode merge takes report directories")
+    if args.shard is not None and args.mode != "run_test":
+        raise UsageError(f"--shard applies to --mode run_test, not --mode {args.mode}")
+    args.shard_spec = shard.parse(args.shard) if args.shard is not None else (1, 1)
+
+
 def main(argv=None):
     args = parse_args(argv)
+    _setup_logging(args.log_level)
     from conformance import binding, expand, store
     known = (UsageError, store.BaselineError, binding.LoadError, ValueError, OSError)
     try:
+        _check_options(args)
         if args.get_model_list:
             from conformance import model_cases
             for name in model_cases.names():
@@ -306,7 +423,8 @@ def main(argv=None):
                 args.data_dir = os.path.join(paths.DEFAULT_DATA_DIR, "models", args.model_name)
             if args.timeout == DEFAULT_TIMEOUT:  # real-size GEMMs in half precision take seconds on a CPU
                 args.timeout = MODEL_TIMEOUT
-        return {"gen_data": gen_data, "run_test": run_test, "coverage": coverage, "fuzz": fuzz, "bench": bench}[args.mode](args)
+        modes = {"gen_data": gen_data, "run_test": run_test, "merge": merge, "coverage": coverage, "fuzz": fuzz, "bench": bench}
+        return modes[args.mode](args)
     except known as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -1,7 +1,6 @@
 """Generate baselines: inputs from the seeded numpy generators, expected
 outputs from the PyTorch references. The only module that imports torch."""
 import inspect
-import sys
 import time
 
 import diopi_header
@@ -159,32 +158,31 @@ def _payload_bytes(record):
     return sum(size(v) for part in ("inputs", "outputs") for v in record[part].values())
 
 
-def generate(cases, data_dir, device="cpu", base_seed=0, log=print):
-    """Writes the baselines of `cases`, grouped by function; returns a summary."""
+def generate(cases, data_dir, device="cpu", base_seed=0, log=print, progress=None):
+    """Writes the baselines of `cases`, grouped by function; returns a summary.
+    `progress` (progress.Progress) is told "passed" or "failed" per case."""
     torch.manual_seed(base_seed)
     t0 = time.time()
     by_func = {}
     for c in cases:
         by_func.setdefault(c.func, []).append(c)
     entries, failures = {}, []
-    done = 0
     for func, fcases in by_func.items():
         records = []
         for c in fcases:
             try:
                 records.append(run_case(c, device))
+                ok = True
             except Exception as e:  # a broken config must not stop the others
                 failures.append((c.name, f"{type(e).__name__}: {e}"))
-            done += 1
-        if sys.stderr.isatty():
-            print(f"\r[gen_data] {done}/{len(cases)} cases", end="", file=sys.stderr, flush=True)
+                ok = False
+            if progress is not None:
+                progress.update("passed" if ok else "failed")
         if records:
             rel, digest, size = store.write_function(data_dir, func, records)
             index = [[r["name"], r["dtype"], r["layouts"], _payload_bytes(r)] for r in records]
             entries[func] = {"path": rel, "sha256": digest, "cases": len(records), "bytes": size,
                              "family": fcases[0].family, "index": index}
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
     info = {"torch_version": torch.__version__, "numpy_version": np.__version__, "device": device, "seed": base_seed}
     store.update_manifest(data_dir, entries, info)
     return {"cases": sum(e["cases"] for e in entries.values()), "functions": len(entries),

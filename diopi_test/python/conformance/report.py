@@ -1,11 +1,15 @@
-"""Progress, summary and report files of a run."""
+"""Console summary and report files of a run (CSV, JSON, JUnit XML, HTML).
+
+summary.json carries every case's row and the run's shard spec, so that
+`--mode merge` can rebuild one report from the reports of N shards.
+"""
 import csv
+import functools
 import json
 import os
 import re
 import shlex
 import sys
-import time
 
 import diopi_header
 
@@ -17,37 +21,6 @@ _DTYPE_CAST = re.compile(r"\b(?:u?int(?:8|16|32|64)|float(?:16|32|64)|bfloat16|b
 CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max_rel", "mismatches", "first_index", "repro", "repro_c"]
 
 
-class Progress:
-    """A one-line progress bar on a terminal; a line per 10% otherwise."""
-
-    def __init__(self, total, stream=sys.stderr, label="run_test"):
-        self.total, self.stream, self.done, self.label = total, stream, 0, label
-        self.counts = dict.fromkeys(VERDICTS, 0)
-        self.tty = stream.isatty()
-        self.t0 = time.time()
-        self._next_mark = 0.1
-
-    def update(self, verdict):
-        self.done += 1
-        self.counts[verdict] += 1
-        frac = self.done / max(self.total, 1)
-        bad = self.done - self.counts[PASSED]
-        if self.tty:
-            width = 30
-            fill = int(width * frac)
-            self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} not passed: {bad}")
-            self.stream.flush()
-        elif frac >= self._next_mark or self.done == self.total:
-            self.stream.write(f"[{self.label}] {self.done}/{self.total} cases, {bad} not passed, {time.time() - self.t0:.0f} s\n")
-            self.stream.flush()
-            while self._next_mark <= frac:
-                self._next_mark += 0.1
-
-    def close(self):
-        if self.tty:
-            self.stream.write("\n")
-
-
 def repro_command(case, layout, impl_lib, data_dir):
     parts = ["python", "main.py", "--mode", "run_test", "--case", case, "--layout", layout]
     if impl_lib:
@@ -55,6 +28,29 @@ def repro_command(case, layout, impl_lib, data_dir):
     if data_dir:
         parts += ["--data_dir", data_dir]
     return " ".join(shlex.quote(p) for p in parts)
+
+
+@functools.lru_cache(maxsize=None)
+def family_of(func):
+    """The header's family of a function; `library` for the library checks."""
+    fn = diopi_header.load().get(func)
+    return fn.family if fn is not None and fn.family else "library"
+
+
+def _plain(value):
+    """JSON for what a worker may put in a result (numpy scalars and arrays)."""
+    for attr in ("tolist", "item"):
+        if hasattr(value, attr):
+            return getattr(value, attr)()
+    return str(value)
+
+
+def _summary_json(summary, cases):
+    """summary.json: the figures indented, then one line per case (a full
+    suite has tens of thousands; indenting each would triple the file)."""
+    text = json.dumps(summary, indent=1, sort_keys=True, default=_plain)
+    rows = ",\n  ".join(json.dumps(c, sort_keys=True, default=_plain) for c in cases)
+    return text[:-2] + ',\n "cases": [' + (f"\n  {rows}\n " if rows else "") + "]\n}\n"
 
 
 class Report:
@@ -87,6 +83,20 @@ class Report:
                 t[k] += v
         return t
 
+    def per_family(self):
+        """family -> {"functions", "cases", "passed", "failed", "other"}; failed
+        counts every failing verdict, other is not implemented and skipped."""
+        out = {}
+        for func, c in self.per_func.items():
+            f = out.setdefault(family_of(func), {"functions": 0, "cases": 0, "passed": 0, "failed": 0, "other": 0})
+            f["functions"] += 1
+            f["cases"] += sum(c.values())
+            f["passed"] += c[PASSED]
+            f["failed"] += sum(c[k] for k in FAILING)
+        for f in out.values():
+            f["other"] = f["cases"] - f["passed"] - f["failed"]
+        return out
+
     def failures(self):
         return [(i, r) for i, r in self.rows if r["verdict"] != PASSED]
 
@@ -102,16 +112,15 @@ class Report:
                 bad[item.func] = True
         return sorted(f for f in bad if contiguous_ok.get(f))
 
-    def print_summary(self, stream=sys.stdout, max_failures=20):
-        # Columns for the verdicts that occurred (passed always shown).
+    def print_summary(self, stream=sys.stdout, max_failures=20, verbose=False, label="run_test"):
+        """A line per family, or with `verbose` a line per function and verdict
+        column; then the first cases not passed and the closing lines that
+        scripts read ("functions: ...", "<label>: N passed, N failed, N skipped")."""
         t = self.totals()
-        cols = [v for v in VERDICTS if v == PASSED or t[v]]
-        w = max([len(f) for f in self.per_func] + [8])
-        cw = [max(len(c), 6) for c in cols]
-        print(f"{'function':<{w}} " + " ".join(f"{c:>{n}}" for c, n in zip(cols, cw)), file=stream)
-        for func in sorted(self.per_func):
-            c = self.per_func[func]
-            print(f"{func:<{w}} " + " ".join(f"{c[k]:>{n}}" for k, n in zip(cols, cw)), file=stream)
+        if verbose:
+            self._print_functions(stream, t)
+        else:
+            self._print_families(stream)
         fails = self.failures()
         if fails:
             print(f"\nfirst {min(len(fails), max_failures)} of {len(fails)} cases not passed:", file=stream)
@@ -128,10 +137,38 @@ class Report:
         implemented = sum(1 for c in self.per_func.values() if c[NOT_IMPLEMENTED] < sum(c.values()))
         print(f"\nfunctions: {len(self.per_func)} ({implemented} implemented), cases: {sum(t.values())} ({detail})", file=stream)
         # Closing line: "failed" counts every failing verdict; not_implemented is neither.
-        print(f"run_test: {t[PASSED]} passed, {sum(t[k] for k in FAILING)} failed, {t[SKIPPED]} skipped", file=stream)
+        print(f"{label}: {t[PASSED]} passed, {sum(t[k] for k in FAILING)} failed, {t[SKIPPED]} skipped", file=stream)
+
+    def _print_functions(self, stream, t):
+        # Columns for the verdicts that occurred (passed always shown).
+        cols = [v for v in VERDICTS if v == PASSED or t[v]]
+        w = max([len(f) for f in self.per_func] + [8])
+        cw = [max(len(c), 6) for c in cols]
+        print(f"{'function':<{w}} " + " ".join(f"{c:>{n}}" for c, n in zip(cols, cw)), file=stream)
+        for func in sorted(self.per_func):
+            c = self.per_func[func]
+            print(f"{func:<{w}} " + " ".join(f"{c[k]:>{n}}" for k, n in zip(cols, cw)), file=stream)
+
+    def _print_families(self, stream):
+        fams = self.per_family()
+        cols = ["functions", "cases", "passed", "failed", "other"]
+        w = max([len(f) for f in fams] + [len("family")])
+        cw = [max(len(c), 6) for c in cols]
+        print(f"{'family':<{w}} " + " ".join(f"{c:>{n}}" for c, n in zip(cols, cw)) + "   (--verbose: per function)", file=stream)
+        for fam in sorted(fams):
+            print(f"{fam:<{w}} " + " ".join(f"{fams[fam][k]:>{n}}" for k, n in zip(cols, cw)), file=stream)
+
+    def case_records(self):
+        """Every row as plain data: what summary.json keeps and a merge reads back."""
+        out = []
+        for item, r in self.rows:
+            out.append({"case": item.name, "function": item.func, "index": item.index, "layout": item.layout,
+                        "seq": item.seq, "timeout": item.timeout, "tol": item.tol, "result": r})
+        return out
 
     def write(self, report_dir, impl_lib, data_dir, meta, compare=None):
         """error_report.csv, summary.json, junit.xml, cases.json and report.html;
+        `impl_lib` and `data_dir` are what the repro lines pass (None: the default);
         `compare` is another run's cases (html_report.load_cases) shown beside this one."""
         os.makedirs(report_dir, exist_ok=True)
         csv_path = os.path.join(report_dir, "error_report.csv")
@@ -145,19 +182,24 @@ class Report:
                             "repro": repro_command(item.name, item.layout, impl_lib, data_dir),
                             "repro_c": r.get("repro_c", "")})  # run_test --repro: path of the C reproducer
         cases, casts, _ = self.conversion_summary()
-        summary = dict(meta, totals=self.totals(), functions=self.per_func,
-                       adaptor={"converted_cases": cases, "cast_cases": casts, "per_function": self.converted})
+        summary = dict(meta, totals=self.totals(), functions=self.per_func, families=self.per_family(),
+                       adaptor={"converted_cases": cases, "cast_cases": casts, "per_function": self.converted},
+                       repro_args={"impl_lib": impl_lib, "data_dir": data_dir})
         with open(os.path.join(report_dir, "summary.json"), "w") as f:
-            json.dump(summary, f, indent=1, sort_keys=True)
+            f.write(_summary_json(summary, self.case_records()))
         from . import html_report, junit
-        fams = diopi_header.load()
-        family_of = lambda func: fams[func].family if func in fams else "library"  # noqa: E731
         repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir)  # noqa: E731
-        junit.write(os.path.join(report_dir, "junit.xml"), self.rows, family_of=family_of, repro_of=repro_of,
-                    properties={"library": (meta.get("library") or {}).get("vendor", ""), "impl_lib": meta.get("impl_lib", "")})
         lib = meta.get("library") or {}
+        shard = meta.get("shard") or {}
+        properties = {"library": lib.get("vendor", ""), "impl_lib": meta.get("impl_lib", "")}
+        sharded = shard.get("count", 1) > 1
+        if sharded:
+            properties["shard"] = f"{shard['index']}/{shard['count']}"
+        junit.write(os.path.join(report_dir, "junit.xml"), self.rows, family_of=family_of, repro_of=repro_of,
+                    properties=properties)
+        title = f"DIOPI conformance: {lib.get('vendor') or os.path.basename(str(impl_lib))}"
         html_report.write(report_dir, html_report.case_rows(self.rows, family_of, repro_of),
-                          title=f"DIOPI conformance: {lib.get('vendor') or os.path.basename(str(impl_lib))}",
+                          title=title + (f" (shard {shard['index']}/{shard['count']})" if sharded else ""),
                           library=f"{lib.get('vendor', '')} {lib.get('version', '')} ({meta.get('impl_lib', '')})",
                           compare=compare)
         return csv_path

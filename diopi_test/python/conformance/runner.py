@@ -6,6 +6,7 @@ receives case references (function, index, layout) and answers with a
 result. A worker that dies (signal) or overruns its deadline is replaced by
 a fresh one and the case gets a `crashed` or `timeout` verdict.
 """
+import logging
 import multiprocessing as mp
 import multiprocessing.connection as mpc
 import os
@@ -17,14 +18,17 @@ import diopi_header
 
 from . import binding, execute, fuzz, regen, store
 
+log = logging.getLogger("conformance")
+
 
 class WorkItem:
-    __slots__ = ("func", "index", "layout", "name", "timeout", "tol", "mutation")
+    __slots__ = ("func", "index", "layout", "name", "timeout", "tol", "mutation", "seq")
 
-    def __init__(self, func, index, layout, name, timeout, tol=None, mutation=None):
+    def __init__(self, func, index, layout, name, timeout, tol=None, mutation=None, seq=None):
         self.func, self.index, self.layout, self.name, self.timeout = func, index, layout, name, timeout
         self.tol = tol or {}      # the vendor's tolerance overrides for this case
         self.mutation = mutation  # fuzz mode: index into fuzz.mutations() of the case
+        self.seq = seq            # place in the unsharded selection (a merge restores that order)
 
 
 def _worker_main(conn, impl_path, runtime_path, data_dir):
@@ -132,6 +136,7 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None):
     mpctx = mp.get_context("fork")
     jobs = max(1, min(jobs, len(items) or 1))
     todo = list(reversed(items))
+    log.debug("%d cases on %d worker processes (%s)", len(items), jobs, impl_path)
     workers = [_Worker(mpctx, impl_path, runtime_path, data_dir) for _ in range(jobs)]
     info = workers[0].info
     idle = list(workers)
@@ -166,6 +171,8 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None):
                 if on_result:
                     on_result(old.item, result)
                 if w is None:  # replace a dead or killed worker
+                    log.debug("worker %d: %s on %s (%s); starting a new one", old.proc.pid, result["verdict"],
+                              old.item.name, old.item.layout)
                     old.parent.close()
                     idle.append(_Worker(mpctx, impl_path, runtime_path, data_dir))
                 else:
