@@ -425,6 +425,9 @@ def main(argv=None):
                 args.timeout = MODEL_TIMEOUT
         modes = {"gen_data": gen_data, "run_test": run_test, "merge": merge, "coverage": coverage, "fuzz": fuzz, "bench": bench}
         return modes[args.mode](args)
+    except BrokenPipeError:  # output piped into `head`: the reader has what it wanted
+        sys.stdout = None
+        return 0
     except known as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

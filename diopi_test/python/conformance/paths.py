@@ -1,12 +1,28 @@
-"""Locations inside the repository, resolved from this file."""
+"""Locations the harness reads and writes, resolved from this file.
+
+In a checkout (python main.py, or an editable install) they are the
+repository's own folders. Installed from a wheel (`pip install ".[replay]"`),
+the test runtime's headers come with the package, and the current directory
+stands for the repository root: data/, reports/, build/<vendor>/lib and
+impl/<vendor>/device_configs.py are looked up under it, so running
+diopi-conformance from a checkout's root gives the same defaults as
+main.py. Options (--data_dir, --report_dir, --impl_lib, --device_config)
+override them either way.
+"""
 import os
 
 import diopi_header
 
-PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REPO_ROOT = os.path.dirname(os.path.dirname(PYTHON_DIR))
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+PYTHON_DIR = os.path.dirname(PACKAGE_DIR)  # holds conformance/ and configs/: diopi_test/python or site-packages
+_TREE_ROOT = os.path.dirname(os.path.dirname(PYTHON_DIR))
+_TREE_TESTRT_INCLUDE = os.path.join(_TREE_ROOT, "diopi_test", "csrc", "include")
+IN_TREE = os.path.isfile(os.path.join(_TREE_TESTRT_INCLUDE, "diopi_test", "testrt.h"))
+
+REPO_ROOT = _TREE_ROOT if IN_TREE else os.getcwd()
 INCLUDE_DIR = diopi_header.INCLUDE_DIR  # the standard's headers: the header model knows where they are
-TESTRT_INCLUDE_DIR = os.path.join(REPO_ROOT, "diopi_test", "csrc", "include")
+# The wheel maps diopi_test/csrc/include to conformance/include (pyproject.toml).
+TESTRT_INCLUDE_DIR = _TREE_TESTRT_INCLUDE if IN_TREE else os.path.join(PACKAGE_DIR, "include")
 HEADERS = list(diopi_header.HEADERS)
 TESTRT_HEADER = os.path.join(TESTRT_INCLUDE_DIR, "diopi_test", "testrt.h")
 DEFAULT_DATA_DIR = os.path.join(REPO_ROOT, "data")

@@ -13,8 +13,9 @@ enum values or dtypes.
     diopi_header.version()                         # Version(1, 0, 0, 1000)
 
 Parsing happens on first use and is cached; importing does no work. The
-headers are found in `INCLUDE_DIR` (the repository's proto/include, next to
-this package; the environment variable DIOPI_INCLUDE_DIR overrides it).
+headers are found in `INCLUDE_DIR`: the repository's proto/include, next to
+this package, or the copy an installed wheel carries in diopi_header/include;
+the environment variable DIOPI_INCLUDE_DIR overrides both.
 
 Command line: `python -m diopi_header abi-diff OLD_DIR NEW_DIR` and
 `python -m diopi_header check-v1 FACTS.json`.
@@ -26,7 +27,12 @@ from .model import (CONTEXT, INOUT, INPUT, KINDS, OUTPUT, OUTPUT_KINDS, ROLES, E
                     Param, Standard, Struct, Version, snake)
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-INCLUDE_DIR = os.environ.get("DIOPI_INCLUDE_DIR") or os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "include"))
+# An installed wheel carries the headers as package data (include/ beside this
+# file); in the source tree they are the repository's proto/include.
+_PACKAGED_INCLUDE = os.path.join(PACKAGE_DIR, "include")
+INCLUDE_DIR = os.environ.get("DIOPI_INCLUDE_DIR") or (
+    _PACKAGED_INCLUDE if os.path.isdir(os.path.join(_PACKAGED_INCLUDE, "diopi"))
+    else os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "include")))
 HEADER_NAMES = ("diopirt.h", "functions.h", "functions_ext.h")
 HEADERS = tuple(os.path.join(INCLUDE_DIR, "diopi", h) for h in HEADER_NAMES)
 RUNTIME_HEADER = HEADERS[0]
