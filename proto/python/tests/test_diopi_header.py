@@ -297,3 +297,11 @@ def test_the_header_model_sits_at_the_bottom():
     # the adaptor's codegen reads the header model, never the harness
     assert "conformance" not in _imports(os.path.join(root, "adaptor", "codegen"))
     assert "diopi_header" in _imports(os.path.join(root, "adaptor", "codegen"))
+    # harness, adaptor and device sit side by side above it: none imports another
+    # (the harness runs the device's capture as a separate process)
+    harness = _imports(os.path.join(root, "diopi_test", "python", "conformance"))
+    device = _imports(os.path.join(root, "bridge", "torch", "diopi_torch")) | _imports(os.path.join(root, "bridge", "torch", "codegen"))
+    assert "diopi_header" in harness and "diopi_header" in device
+    assert not harness & {"diopi_torch", "codegen"}
+    assert "conformance" not in device
+    assert "diopi_torch" not in _imports(os.path.join(root, "adaptor", "codegen"))
