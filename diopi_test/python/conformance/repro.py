@@ -12,12 +12,13 @@ For each case that failed, DIR/<case-slug>/ receives:
               storage offset, storage elements
   README.md   what the harness saw and how to build and run the program
 
-The program is built from the header's model of the function
-(the diopi_header package): every parameter kind becomes C the same way
-conformance/execute.py turns it into a cffi argument, and after the call it
-checks what run_test checks, in the same order, printing the verdict. It
-exits 1 when the case does not pass (a crash reproduces by dying of the
-same signal), 0 when it passes, 2 when the reproducer itself cannot run.
+The program renders the case's argument description (conformance/arguments.py,
+read from the case record and the header's model of the function), the
+same description the replay in a worker turns into cffi arguments; after
+the call it checks what run_test checks, in the same order, printing the
+verdict. It exits 1 when the case does not pass (a crash reproduces by
+dying of the same signal), 0 when it passes, 2 when the reproducer itself
+cannot run.
 """
 import dataclasses
 import hashlib
@@ -29,7 +30,8 @@ import shlex
 import diopi_header
 import numpy as np
 
-from . import dtypes, enums, execute, paths, store, tolerances
+from . import arguments, checks, dtypes, paths, store, tolerances
+from .verdicts import TIMEOUT
 
 _RUNTIME_C = os.path.join(os.path.dirname(os.path.abspath(__file__)), "repro_runtime.c")
 # Verdicts that come from the harness itself (a bad case or baseline), not from
@@ -115,8 +117,10 @@ class _File:
 
 
 class _Program:
-    """Walks the function's parameters like execute.Call and collects the C
-    statements before the call, the argument expressions, and the checks."""
+    """Renders a case's argument description (conformance/arguments.py) as
+    C: the statements before the call, the argument expressions, and the
+    checks after it. The replay renders the same description as cffi
+    objects (conformance/call.py)."""
 
     def __init__(self, fn, record, layout, variant):
         self.fn, self.record, self.layout, self.variant = fn, record, layout, variant
@@ -125,38 +129,37 @@ class _Program:
         self.ctx = "rp_ctx"
         if record.get("fuzz_alias") or record.get("fuzz_layouts"):
             raise ReproError("fuzz mutations are not written as C reproducers")
-        self.args = [self._arg(p) for p in fn.params]
+        try:
+            described = arguments.describe(fn, record, layout, variant)
+        except arguments.CaseError as e:
+            raise ReproError(str(e)) from None
+        self.args = [self._arg(a) for a in described.args]
 
     # -- tensors
-    def _tensor(self, cname, label, dtype, role, array=None, shape=None):
-        """Declares a runtime tensor laid out like the harness's: an input
-        (or in-place operand) holding `array`, or an output of `shape`
-        pre-filled with the sentinel. Returns its C name."""
-        if role == "output":
-            strides, storage = execute.sentinel_storage(shape, dtype, self.variant, self.layout)
-        else:
-            shape = array.shape
-            strides, storage = execute.input_storage(array, dtype, self.layout)
-        shape = tuple(int(d) for d in shape)
-        strides = tuple(int(s) for s in strides)
+    def _tensor(self, cname, ta):
+        """Declares the runtime tensor `ta` describes, its storage in a data
+        file. Returns its C name."""
+        storage = ta.storage()
         fname = f"{cname}.bin"
-        self.files.append(_File(fname, role, dtype, shape, strides, 0, int(storage.size), storage.tobytes()))
-        kind = {"input": "RP_INPUT", "inplace": "RP_INPLACE", "output": "RP_OUTPUT"}[role]
-        self.setup.append(f"/* {label}: {dtype} {list(shape)}, strides {list(strides)} ({self.layout}), {role} */")
-        self.setup.append(f"diopiTensorHandle_t {cname} = rp_tensor({c_string(label)}, {c_string(fname)}, {len(shape)}, "
-                          f"{c_int_list(shape)}, {c_int_list(strides)}, diopi_dtype_{dtype}, 0, {c_int(storage.size)}, {kind});")
+        self.files.append(_File(fname, ta.role, ta.dtype, ta.shape, ta.strides, 0, int(storage.size), storage.tobytes()))
+        kind = {arguments.INPUT: "RP_INPUT", arguments.INPLACE: "RP_INPLACE", arguments.OUTPUT: "RP_OUTPUT"}[ta.role]
+        self.setup.append(f"/* {ta.label}: {ta.dtype} {list(ta.shape)}, strides {list(ta.strides)} ({self.layout}), {ta.role} */")
+        self.setup.append(f"diopiTensorHandle_t {cname} = rp_tensor({c_string(ta.label)}, {c_string(fname)}, {len(ta.shape)}, "
+                          f"{c_int_list(ta.shape)}, {c_int_list(ta.strides)}, diopi_dtype_{ta.dtype}, 0, {c_int(storage.size)}, {kind});")
         return cname
 
     def _expected_file(self, cname, enc):
         arr, dtype = store.decode_array(enc)
         shape = tuple(int(d) for d in arr.shape)
         fname = f"{cname}.expected.bin"
-        self.files.append(_File(fname, "expected", dtype, shape, tuple(execute._contiguous_strides(shape)), 0, int(arr.size),
+        self.files.append(_File(fname, "expected", dtype, shape, tuple(arguments.contiguous_strides(shape)), 0, int(arr.size),
                                 np.ascontiguousarray(arr).tobytes()))
         return fname, dtype, shape
 
-    def _check(self, cname, label, enc, prefilled):
-        """A C expression, non-zero when the output `cname` does not match `enc`."""
+    def _check(self, cname, label, enc, fill=None):
+        """A C expression, non-zero when the output `cname` does not match
+        `enc`; `fill` is the sentinel variant of an output whose unwritten
+        elements are told apart (None: no such check)."""
         if enc is None:
             return None
         if self.random or store.is_spec(enc):
@@ -166,9 +169,9 @@ class _Program:
         exact = tol is None or not (dtype in dtypes.FLOATING or dtype in dtypes.COMPLEX)
         atol, rtol = (0.0, 0.0) if exact else tol
         sentinel, nan_sentinel = "NULL", 0
-        if prefilled:
-            nan_sentinel = int(dtype in dtypes.FLOATING and self.variant == 0)
-            raw = execute.sentinel_value(dtype, self.variant).tobytes()
+        if fill is not None:
+            nan_sentinel = int(dtype in dtypes.FLOATING and fill == 0)
+            raw = arguments.sentinel_value(dtype, fill).tobytes()
             sentinel = "(const unsigned char[]){" + ", ".join(f"0x{b:02x}" for b in raw) + "}"
         return (f"rp_check_tensor({c_string(label)}, {cname}, {c_string(fname)}, diopi_dtype_{dtype}, {len(shape)}, "
                 f"{c_int_list(shape)}, {c_double(atol)}, {c_double(rtol)}, {int(exact)}, {sentinel}, {nan_sentinel})")
@@ -177,123 +180,68 @@ class _Program:
         if enc is None or self.random:
             return None
         if isinstance(enc, float):
-            tol = self.record.get("tol")
-            atol, rtol = tolerances.DEFAULT["float64"] if not tol else next(iter(tol.values()))
+            atol, rtol = checks.number_tolerance(self.record.get("tol"))
             return f"rp_check_number({c_string(name)}, (double){name}, {c_double(enc)}, {c_double(atol)}, {c_double(rtol)}, 0)"
         return f"rp_check_number({c_string(name)}, (double){name}, {c_number(enc)}, 0.0, 0.0, 1)"
 
-    # -- one parameter -> one argument expression (execute.Call._arg in C)
-    def _arg(self, p):
-        inputs, outputs = self.record["inputs"], self.record["outputs"]
-        given, value, k, name = p.name in inputs, inputs.get(p.name), p.kind, _ident(p.name)
-        if k == "context":
+    # -- one described argument -> one C argument expression
+    def _arg(self, a):
+        name, form = _ident(a.name), a.form
+        if form == arguments.CONTEXT:
             self.ctx = name
             return name
-        if k == "tensor_in":
-            if value is None:
-                return "NULL"
-            array, dtype = store.decode_array(value)
-            return self._tensor(name, p.name, dtype, "input", array)
-        if k == "tensor_out":
-            if given and value is not None:
-                array, dtype = store.decode_array(value)
-                self._tensor(name, p.name, dtype, "inplace", array)
-                self.checks.append(self._check(name, p.name, outputs.get(p.name), False))
-                return name
-            exp = outputs.get(p.name)
-            if exp is None:
-                return "NULL"
-            shape, dtype = store.array_meta(exp)
-            self._tensor(name, p.name, dtype, "output", shape=shape)
-            self.checks.append(self._check(name, p.name, exp, True))
+        if form == arguments.NULL:
+            return "NULL"
+        if form == arguments.TENSOR:
+            ta = a.tensors[0]
+            self._tensor(name, ta)
+            if a.produces:
+                self.checks.append(self._check(name, a.name, a.expected, ta.fill if a.prefilled else None))
             return name
-        if k == "tensor_array_in":
-            if value is None:
-                return "NULL"
-            names = []
-            for i, v in enumerate(value):
-                array, dtype = store.decode_array(v)
-                names.append(self._tensor(f"{name}_{i}", f"{p.name}[{i}]", dtype, "input", array))
-            self.setup.append(f"diopiConstTensorHandle_t {name}[] = {{{', '.join(names) or 'NULL'}}};")
+        if form == arguments.TENSOR_LIST:
+            expected = a.expected if isinstance(a.expected, list) else []
+            names, element_checks = [], []
+            for i, ta in enumerate(a.tensors):
+                names.append(self._tensor(f"{name}_{i}", ta))
+                if a.produces and i < len(expected):
+                    element_checks.append(self._check(names[-1], ta.label, expected[i]))
+            self.setup.append(f"{a.ctype} {name}[] = {{{', '.join(names) or 'NULL'}}};")
+            if a.produces:
+                self.checks.append(" || ".join(c for c in element_checks if c) or None)  # the harness reports the first bad element
             return name
-        if k == "tensor_array_out":
-            return self._tensor_array_out(p, name, given, value)
-        if k == "scalar":
-            if value is None:
-                return "NULL"
-            stype = execute.scalar_stype(value)
-            member = "fval" if isinstance(value, float) else "ival"
-            literal = c_double(value) if isinstance(value, float) else c_int(int(value))
-            self.setup.append(f"diopiScalar_t {name} = {{.stype = diopi_dtype_{dtypes.from_enum(stype)}, .{member} = {literal}}};")
+        if form == arguments.ALLOCATED:
+            self.setup.append(f"diopiTensorHandle_t {name} = NULL; /* allocated by the library */")
+            self.checks.append(self._check(name, a.name, a.expected))
             return f"&{name}"
-        if k in ("size", "size_ptr"):
-            if value is None:
-                if k == "size_ptr":
-                    return "NULL"
+        if form == arguments.SCALAR:
+            member, value = a.scalar_field
+            literal = c_double(value) if member == "fval" else c_int(value)
+            self.setup.append(f"diopiScalar_t {name} = {{.stype = diopi_dtype_{a.ctype}, .{member} = {literal}}};")
+            return f"&{name}"
+        if form in (arguments.SIZE, arguments.SIZE_PTR):
+            if a.value is None:
                 self.setup.append(f"diopiSize_t {name} = {{NULL, 0}};")
                 return name
-            self.setup.append(f"diopiSize_t {name} = {{{c_int_list(value)}, {len(value)}}};")
-            return f"&{name}" if k == "size_ptr" else name
-        if k in ("int_ptr", "bool_ptr", "double_ptr"):
-            if value is None:
-                return "NULL"
-            ctype = {"int_ptr": "int64_t", "bool_ptr": "bool", "double_ptr": "double"}[k]
-            literal = {"int_ptr": c_int, "bool_ptr": lambda v: "true" if v else "false", "double_ptr": c_double}[k](value)
-            self.setup.append(f"{ctype} {name} = {literal};")
+            self.setup.append(f"diopiSize_t {name} = {{{c_int_list(a.value)}, {len(a.value)}}};")
+            return f"&{name}" if form == arguments.SIZE_PTR else name
+        if form == arguments.VALUE_PTR:
+            literal = {"int64_t": c_int, "bool": lambda v: "true" if v else "false", "double": c_double}[a.ctype](a.value)
+            self.setup.append(f"{a.ctype} {name} = {literal};")
             return f"&{name}"
-        if k in ("bool_out", "double_out", "int_out"):
-            ctype = {"bool_out": "bool", "double_out": "double", "int_out": "int64_t"}[k]
-            self.setup.append(f"{ctype} {name} = 0;")
-            self.checks.append(self._check_number(name, outputs.get(p.name)))
+        if form == arguments.NUMBER_OUT:
+            self.setup.append(f"{a.ctype} {name} = 0;")
+            self.checks.append(self._check_number(name, a.expected))
             return f"&{name}"
-        if k == "generator":
-            self.setup.append(f"diopiGeneratorHandle_t {name} = dt_generator_create(UINT64_C({int(self.record['seed'])}));")
+        if form == arguments.GENERATOR:
+            self.setup.append(f"diopiGeneratorHandle_t {name} = dt_generator_create(UINT64_C({int(a.value)}));")
             return name
-        if enums.is_enum_kind(k):
-            table = enums.config_values(k)
-            if value not in table:
-                raise ReproError(f"{p.name}: {value!r} is not a known enum value")
-            return f"({p.ctype.replace('const ', '')}){table[value]} /* {p.name}: {_comment(value)} */"
-        if k == "string":
-            return f"{'NULL' if value is None else c_string(value)} /* {p.name} */"
-        if k in ("int", "float", "bool"):
-            if not given:
-                n = execute.adjacent_length(self.fn, self.record, p)
-                if n is None:
-                    raise ReproError(f"the case gives no value for {p.name}")
-                return f"{n} /* {p.name} */"
-            return f"{c_number(value)} /* {p.name} */"
-        if k == "pointer":
-            return "NULL"
-        raise ReproError(f"parameter {p.name} of unsupported C type {p.ctype}")
-
-    def _tensor_array_out(self, p, name, given, value):
-        exp = self.record["outputs"].get(p.name)
-        if given and value is not None:  # in-place list of tensors
-            names, checks = [], []
-            for i, v in enumerate(value):
-                array, dtype = store.decode_array(v)
-                names.append(self._tensor(f"{name}_{i}", f"{p.name}[{i}]", dtype, "inplace", array))
-                if isinstance(exp, list) and i < len(exp):
-                    checks.append(self._check(names[-1], f"{p.name}[{i}]", exp[i], False))
-            self.setup.append(f"diopiTensorHandle_t {name}[] = {{{', '.join(names) or 'NULL'}}};")
-            self.checks.append(" || ".join(c for c in checks if c) or None)
-            return name
-        if exp is None:
-            return "NULL"
-        if isinstance(exp, list):  # caller-allocated list; the harness reports the first bad element
-            names, checks = [], []
-            for i, e in enumerate(exp):
-                shape, dtype = store.array_meta(e)
-                names.append(self._tensor(f"{name}_{i}", f"{p.name}[{i}]", dtype, "output", shape=shape))
-                checks.append(self._check(names[-1], f"{p.name}[{i}]", e, False))
-            self.setup.append(f"diopiTensorHandle_t {name}[] = {{{', '.join(names) or 'NULL'}}};")
-            self.checks.append(" || ".join(c for c in checks if c) or None)
-            return name
-        # One output the library allocates with diopiRequireTensor.
-        self.setup.append(f"diopiTensorHandle_t {name} = NULL; /* allocated by the library */")
-        self.checks.append(self._check(name, p.name, exp, False))
-        return f"&{name}"
+        if form == arguments.ENUM:
+            return f"({a.param.ctype.replace('const ', '')}){a.value} /* {a.name}: {_comment(a.spelling)} */"
+        if form == arguments.STRING:
+            return f"{'NULL' if a.value is None else c_string(a.value)} /* {a.name} */"
+        if form == arguments.NUMBER:
+            return f"{c_number(a.value)} /* {a.name} */"
+        raise ReproError(f"argument form {form!r} has no C rendering")
 
 
 # ---------------------------------------------------------------- writing
@@ -319,7 +267,7 @@ def build_command(impl_path, runtime_path):
 
 
 def _timeout_message(verdict, timeout):
-    seen = "reproduced" if verdict == execute.TIMEOUT else "NOT reproduced"
+    seen = "reproduced" if verdict == TIMEOUT else "NOT reproduced"
     return f"verdict: timeout (no answer within {timeout} s)\nharness verdict: {verdict} ({seen})\n"
 
 

@@ -1,0 +1,114 @@
+"""What run_test checks after a call that returned success: the memory
+around and inside the harness's tensors (guard bytes, metadata, read-only
+inputs), then each output against its reference, telling outputs left as
+the sentinel apart from wrong values."""
+import numpy as np
+
+from . import compare, dtypes, sampled, store, tolerances
+from .arguments import sentinel_value
+from .call import metadata
+from .verdicts import INPUT_MODIFIED, METADATA, OOB_WRITE
+
+
+def memory_problem(lib, call):
+    """(verdict, detail) for the first thing the call broke outside its
+    outputs, in the order run_test reports them, or None:
+    OOB_WRITE (detail None), METADATA ((before, after) of the first changed
+    tensor), INPUT_MODIFIED (labels of the modified inputs)."""
+    for t in call.tensors:
+        if lib.rt.dt_tensor_guard_ok(t.handle) != 1:
+            return OOB_WRITE, None
+    for t, meta in call.meta:
+        now = metadata(lib, t.handle)
+        if now != meta:
+            return METADATA, (meta, now)
+    modified = [name for name, t in call.read_only if t.storage_bytes() != t.initial]
+    if modified:
+        return INPUT_MODIFIED, modified
+    return None
+
+
+def number_tolerance(tol_over):
+    """(atol, rtol) of a floating number output (a double* result): the
+    case's first override, else float64's default."""
+    return tolerances.DEFAULT["float64"] if not tol_over else next(iter(tol_over.values()))
+
+
+def check_output(name, produced, expected, tol_over, accumulation=None):
+    """(failure message, compare.Mismatch or None) for one output, or (None, None)."""
+    if expected is None:
+        return None, None
+    if isinstance(expected, list):
+        if not isinstance(produced, list) or len(produced) != len(expected):
+            return f"{name}: expected {len(expected)} tensors", None
+        for i, (pv, ev) in enumerate(zip(produced, expected)):
+            msg, mm = check_output(f"{name}[{i}]", pv, ev, tol_over, accumulation)
+            if msg:
+                return msg, mm
+        return None, None
+    if sampled.is_sampled(expected):  # a large reference kept as a sample + block sums
+        arr, adtype = produced
+        if adtype != expected["__nd__"]:
+            return f"{name}: dtype {adtype}, expected {expected['__nd__']}", None
+        mm = sampled.check(arr, adtype, expected, tolerances.resolve(adtype, tol_over, accumulation))
+        return (f"{name}: {mm.describe()}", mm) if mm else (None, None)
+    if store.is_encoded_array(expected):
+        exp, edtype = store.decode_array(expected)
+        arr, adtype = produced
+        if adtype != edtype:
+            return f"{name}: dtype {adtype}, expected {edtype}", None
+        mm = compare.compare(arr, exp, edtype, tolerances.resolve(edtype, tol_over, accumulation))
+        return (f"{name}: {mm.describe()}", mm) if mm else (None, None)
+    # plain numbers (bool*/double* outputs)
+    if isinstance(expected, float):
+        atol, rtol = number_tolerance(tol_over)
+        ok = abs(float(produced) - expected) <= atol + rtol * abs(expected) or (produced != produced and expected != expected)
+    else:
+        ok = produced == expected
+    return (None, None) if ok else (f"{name}: got {produced!r}, expected {expected!r}", None)
+
+
+def is_sentinel(arr, dtype, variant):
+    """Elementwise: does `arr` hold the sentinel of `variant`?"""
+    s = sentinel_value(dtype, variant)
+    if dtype in dtypes.FLOATING and variant == 0:
+        return np.isnan(dtypes.to_values(arr, dtype))
+    raw = np.ascontiguousarray(arr).view(np.uint8).reshape(arr.shape + (arr.dtype.itemsize,))
+    return (raw == s.view(np.uint8)).all(axis=-1)
+
+
+def expected_has_sentinel(record, variant):
+    """Whether some expected output element equals the sentinel (then an
+    unwritten element could pass unseen, and the case runs again)."""
+    for enc in record["outputs"].values():
+        for e in (enc if isinstance(enc, list) else [enc]):
+            if store.is_encoded_array(e) and not store.is_spec(e):
+                arr, dtype = store.decode_array(e)
+                if arr.size and is_sentinel(arr, dtype, variant).any():
+                    return True
+    return False
+
+
+def unwritten(arg, produced):
+    """True when an output tensor that started as the sentinel still holds
+    it somewhere the reference holds something else."""
+    expected = arg.expected
+    if not arg.prefilled or not isinstance(produced, tuple) or not store.is_encoded_array(expected) or store.is_spec(expected):
+        return False
+    arr, dtype = produced
+    exp, _ = store.decode_array(expected)
+    if arr.shape != exp.shape or not arr.size:
+        return False
+    variant = arg.tensors[0].fill
+    return bool((is_sentinel(arr, dtype, variant) & ~is_sentinel(exp, dtype, variant)).any())
+
+
+def first_difference(first, second):
+    """Name of the first output whose bytes differ between two runs, or None."""
+    for name, value in first.items():
+        a = value if isinstance(value, list) else [value]
+        b = second.get(name)
+        b = b if isinstance(b, list) else [b]
+        if any(x is None or y is None or x[0].tobytes() != y[0].tobytes() for x, y in zip(a, b)):
+            return name
+    return None
