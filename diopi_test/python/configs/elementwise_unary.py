@@ -80,23 +80,23 @@ floor_wide = Op("diopiFloor", lambda input: torch.floor(input), tensors=dict(inp
                 shapes=(((7,),), ((65, 67),)), dtypes=FLOAT, name="floor_wide")
 ceil_wide = Op("diopiCeil", lambda input: torch.ceil(input), tensors=dict(input=T(randn(scale=3000))),
                shapes=(((7,),), ((65, 67),)), dtypes=FLOAT, name="ceil_wide")
+
+
 # Integer inputs are already integers: floor and ceil return them unchanged (extremes included).
-floor_int = (
-    Op("diopiFloor", lambda input: torch.floor(input), tensors=dict(input=T(randn(scale=1000))), shapes=SHAPES, dtypes=INT,
-       name="floor_int"),
-    Op("diopiFloor", lambda input: torch.floor(input), tensors=dict(input=T(special())), shapes=SPECIAL_SHAPES, dtypes=INT,
-       name="floor_int_special"),
-    Op("diopiFloorInp", lambda input: input.floor_(), tensors=dict(input=T(randn(scale=1000))), shapes=INPLACE_SHAPES,
-       dtypes=INT, name="floor_inp_int"),
-)
-ceil_int = (
-    Op("diopiCeil", lambda input: torch.ceil(input), tensors=dict(input=T(randn(scale=1000))), shapes=SHAPES, dtypes=INT,
-       name="ceil_int"),
-    Op("diopiCeil", lambda input: torch.ceil(input), tensors=dict(input=T(special())), shapes=SPECIAL_SHAPES, dtypes=INT,
-       name="ceil_int_special"),
-    Op("diopiCeilInp", lambda input: input.ceil_(), tensors=dict(input=T(randn(scale=1000))), shapes=INPLACE_SHAPES,
-       dtypes=INT, name="ceil_inp_int"),
-)
+def rounding_of_integers(cname, fn):
+    stem = cname.lower()
+    out = lambda input: getattr(torch, fn)(input)
+    return (
+        Op(f"diopi{cname}", out, tensors=dict(input=T(randn(scale=1000))), shapes=SHAPES, dtypes=INT, name=f"{stem}_int"),
+        Op(f"diopi{cname}", out, tensors=dict(input=T(special())), shapes=SPECIAL_SHAPES, dtypes=INT,
+           name=f"{stem}_int_special"),
+        Op(f"diopi{cname}Inp", lambda input: getattr(input, fn + "_")(), tensors=dict(input=T(randn(scale=1000))),
+           shapes=INPLACE_SHAPES, dtypes=INT, name=f"{stem}_inp_int"),
+    )
+
+
+floor_int = rounding_of_integers("Floor", "floor")
+ceil_int = rounding_of_integers("Ceil", "ceil")
 
 # ---------------------------------------------------------------- roots and reciprocal
 # sqrt documents float16 and float32; float64 and bfloat16 are kept (ATen supports them).

@@ -17,6 +17,7 @@ import os
 import yaml
 
 from . import enums, paths
+from .arguments import contiguous_strides
 
 # DIOPI_MODEL_CASES names another folder of case sets (autocompare writes
 # the call it caught as a one-case set there).
@@ -84,13 +85,6 @@ def _nbytes(d):
         return sum(_nbytes(x) for x in d)
     return 0
 
-
-def _contiguous(shape):
-    st, acc = [], 1
-    for d in reversed(shape):
-        st.append(acc)
-        acc *= max(d, 1)
-    return list(reversed(st))
 
 
 def _value(d):
@@ -327,7 +321,7 @@ def _op(case, fn, spec, gen):
                 shapes[p.name] = [tuple(x["tensor"]) for x in descs] if listed else tuple(d["tensor"])
             elif from_aten and aten_arg is not None:
                 aten_out_args.add(src["aten"])
-            if not listed and d["stride"] != _contiguous(d["tensor"]):
+            if not listed and d["stride"] != contiguous_strides(d["tensor"]):
                 strides[p.name] = list(d["stride"])
         elif p.kind == "tensor_in" and isinstance(d, (int, float)) and not isinstance(d, bool):
             # A Python number the model passed where ATen takes a tensor: a 0-dim tensor holding it.
@@ -500,7 +494,7 @@ def _as_kernel_sees(t, desc, torch, input_storage, from_torch):
     replay builds it (overlapping strides of expanded tensors included)."""
     if isinstance(t, list) or not isinstance(t, torch.Tensor) or not _is_tensor(desc):
         return t
-    if desc["stride"] == _contiguous(desc["tensor"]):
+    if desc["stride"] == contiguous_strides(desc["tensor"]):
         return t
     array, dtype = from_torch(t)
     strides, storage = input_storage(array, dtype, desc["stride"])
