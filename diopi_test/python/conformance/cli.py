@@ -19,6 +19,7 @@ stdout carries the results (summary, report paths); stderr the log
 import argparse
 import difflib
 import logging
+import math
 import os
 import re
 import sys
@@ -54,6 +55,26 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def _at_least_one(text):
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def _positive_seconds(text):
+    try:
+        t = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not math.isfinite(t) or t <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, got {text}")
+    return t
+
+
 def parse_args(argv):
     p = _Parser(prog=os.path.basename(sys.argv[0]) or "main.py", description="DIOPI conformance harness")
     p.add_argument("--mode", choices=["gen_data", "run_test", "merge", "coverage", "fuzz", "bench", "capture"])
@@ -76,8 +97,8 @@ def parse_args(argv):
     p.add_argument("--nhwc", action="store_true", help="run_test: only the channels-last variants (ops on 4-D/5-D tensors)")
     p.add_argument("--device_config", default=None, help="run_test: the vendor's device_configs.py (default: "
                    "impl/<vendor name>/device_configs.py when it exists; 'none' for none)")
-    p.add_argument("--jobs", type=int, default=1, help="run_test: worker processes")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="run_test: seconds per case before a timeout verdict "
+    p.add_argument("--jobs", type=_at_least_one, default=1, help="run_test: worker processes")
+    p.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT, help="run_test: seconds per case before a timeout verdict "
                    "(plus 1 s per 20 MB of case data)")
     p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test, merge: where the reports go "
                    "(error_report.csv, summary.json, junit.xml, report.html)")

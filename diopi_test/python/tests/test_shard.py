@@ -45,6 +45,12 @@ def test_shard_is_refused_outside_run_test():
     (["--mode", "run_test", "--shards", "1/2"], "did you mean --shard?"),
     (["--mode", "run_test", "stray"], "only --mode merge takes report directories"),
     (["--mode", "merge"], "needs the shards' report directories"),
+    # A bad timeout or worker count stops before any case runs (-1 used to start a full run).
+    (["--mode", "run_test", "--timeout", "-1"], "must be a positive, finite number of seconds"),
+    (["--mode", "run_test", "--timeout", "inf"], "must be a positive, finite number of seconds"),
+    (["--mode", "run_test", "--timeout", "soon"], "must be a number of seconds"),
+    (["--mode", "run_test", "--jobs", "0"], "must be at least 1"),
+    (["--mode", "run_test", "--jobs", "two"], "must be a whole number"),
 ])
 def test_usage_errors_are_one_line_with_a_hint(args, hint):
     r = run_main(*args)
