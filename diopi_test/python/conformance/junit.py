@@ -9,7 +9,7 @@ replaying side needs nothing more.
 """
 import xml.etree.ElementTree as ET
 
-from .execute import FAILING, NOT_IMPLEMENTED, PASSED, SKIPPED
+from .verdicts import FAILING, NOT_IMPLEMENTED, PASSED, SKIPPED
 
 # Verdicts that mean the library did not answer at all.
 _ERRORS = ("crashed", "timeout")

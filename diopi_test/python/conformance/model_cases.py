@@ -416,7 +416,7 @@ def _reference(case, fn, torch):
     aten_args = case["aten_args"]
 
     def ref(**kw):
-        from .execute import input_storage
+        from .arguments import input_storage
         from .gen_data import from_torch
 
         op = getattr(getattr(torch.ops.aten, base), overload or "default")

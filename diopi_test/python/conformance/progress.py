@@ -13,7 +13,7 @@ import time
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
-from .execute import FAILING, PASSED
+from .verdicts import FAILING, PASSED
 
 log = logging.getLogger("conformance")
 

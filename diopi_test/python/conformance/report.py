@@ -13,7 +13,7 @@ import sys
 
 import diopi_header
 
-from .execute import FAILING, NOT_IMPLEMENTED, PASSED, SKIPPED, VERDICTS
+from .verdicts import FAILING, NOT_IMPLEMENTED, PASSED, SKIPPED, VERDICTS
 
 # A dtype change in the adaptor's conversion summary, e.g. "input:int64->int32".
 _DTYPE_CAST = re.compile(r"\b(?:u?int(?:8|16|32|64)|float(?:16|32|64)|bfloat16|bool|complex(?:64|128))->")
