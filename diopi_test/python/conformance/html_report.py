@@ -3,44 +3,54 @@
 A family x function matrix (verdict counts, pass counts per dtype and per
 layout), every case not passed with its reason and repro line, filters
 (function name, family, only what fails), and optionally a second run side
-by side (impl/torch against impl/cpu, or yesterday against today): each run
-also writes `cases.json`, which `--compare_report DIR` reads.
+by side (impl/torch against impl/cpu, or yesterday against today): the other
+run is read back from the case rows its summary.json keeps, so no second
+copy of them is written.
 The page needs no server and no network: data and script are inline.
 """
 import html
 import json
 import os
 
-CASES_FILE = "cases.json"
+SUMMARY_FILE = "summary.json"
+
+
+def case_row(func, name, layout, result, family, repro):
+    """One case as the page draws it; `repro` is its repro line (used when not passed)."""
+    parts = name.split("::")
+    return {"function": func, "family": family or "other", "case": name, "dtype": parts[1] if len(parts) > 1 else "",
+            "layout": layout, "verdict": result["verdict"], "message": (result.get("message") or "")[:500],
+            "repro": repro if result["verdict"] != "passed" else ""}
 
 
 def case_rows(rows, family_of, repro_of):
-    """The per-case records a report is drawn from (and another run compares with)."""
-    out = []
-    for item, r in rows:
-        parts = item.name.split("::")
-        out.append({"function": item.func, "family": family_of(item.func) or "other", "case": item.name,
-                    "dtype": parts[1] if len(parts) > 1 else "", "layout": item.layout, "verdict": r["verdict"],
-                    "message": (r.get("message") or "")[:500], "repro": repro_of(item) if r["verdict"] != "passed" else ""})
-    return out
+    """The per-case records of a run's (item, result) rows."""
+    return [case_row(item.func, item.name, item.layout, r, family_of(item.func), repro_of(item)) for item, r in rows]
 
 
 def load_cases(report_dir):
-    path = os.path.join(report_dir, CASES_FILE)
+    """Another run's cases, from the rows its summary.json keeps."""
+    from .report import family_of, repro_command
+
+    path = os.path.join(report_dir, SUMMARY_FILE)
     with open(path) as f:
         data = json.load(f)
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
-        raise ValueError(f"{path} is not a report of this harness")
-    return data
+        raise ValueError(f"{path} is not a run_test report of this harness (no case rows)")
+    lib = data.get("library") or {}
+    args = data.get("repro_args") or {}
+    cases = [case_row(c["function"], c["case"], c["layout"], c["result"], family_of(c["function"]),
+                      repro_command(c["case"], c["layout"], args.get("impl_lib"), args.get("data_dir")))
+             for c in data["cases"]]
+    return {"title": f"DIOPI conformance: {lib.get('vendor', '')}",
+            "library": f"{lib.get('vendor', '')} {lib.get('version', '')} ({data.get('impl_lib', '')})", "cases": cases}
 
 
 def write(report_dir, cases, title, library, compare=None):
-    """Writes cases.json and report.html into report_dir; `compare` is another
-    run's load_cases() result, shown beside this one."""
+    """Writes report.html into report_dir; `compare` is another run's
+    load_cases() result, shown beside this one."""
     os.makedirs(report_dir, exist_ok=True)
     data = {"title": title, "library": library, "cases": cases}
-    with open(os.path.join(report_dir, CASES_FILE), "w") as f:
-        json.dump(data, f)
     page = _PAGE.replace("__TITLE__", html.escape(title)).replace(
         "__DATA__", json.dumps({"run": data, "other": compare}).replace("</", "<\\/"))
     path = os.path.join(report_dir, "report.html")

@@ -167,7 +167,7 @@ class Report:
         return out
 
     def write(self, report_dir, impl_lib, data_dir, meta, compare=None):
-        """error_report.csv, summary.json, junit.xml, cases.json and report.html;
+        """error_report.csv, summary.json, junit.xml and report.html;
         `impl_lib` and `data_dir` are what the repro lines pass (None: the default);
         `compare` is another run's cases (html_report.load_cases) shown beside this one."""
         os.makedirs(report_dir, exist_ok=True)
