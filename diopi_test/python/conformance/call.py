@@ -97,6 +97,7 @@ class Call:
 
     def _tensor(self, ta):
         t = Tensor.described(self.lib, ta)
+        t.label = ta.label
         self.tensors.append(t)
         if ta.role == A.INPUT:
             self.read_only.append((ta.label, t))

@@ -7,14 +7,15 @@ import numpy as np
 from . import compare, dtypes, sampled, store, tolerances
 from .arguments import sentinel_value
 from .call import metadata
-from .verdicts import INPUT_MODIFIED, METADATA, OOB_WRITE
+from .verdicts import GAP_WRITE, INPUT_MODIFIED, METADATA, OOB_WRITE
 
 
 def memory_problem(lib, call):
     """(verdict, detail) for the first thing the call broke outside its
     outputs, in the order run_test reports them, or None:
     OOB_WRITE (detail None), METADATA ((before, after) of the first changed
-    tensor), INPUT_MODIFIED (labels of the modified inputs)."""
+    tensor), GAP_WRITE (labels of the outputs written between their
+    elements), INPUT_MODIFIED (labels of the modified inputs)."""
     for t in call.tensors:
         if lib.rt.dt_tensor_guard_ok(t.handle) != 1:
             return OOB_WRITE, None
@@ -22,10 +23,35 @@ def memory_problem(lib, call):
         now = metadata(lib, t.handle)
         if now != meta:
             return METADATA, (meta, now)
+    gaps = gap_writes(call)
+    if gaps:
+        return GAP_WRITE, gaps
     modified = [name for name, t in call.read_only if t.storage_bytes() != t.initial]
     if modified:
         return INPUT_MODIFIED, modified
     return None
+
+
+def gap_writes(call):
+    """Labels of written tensors whose storage changed outside their view:
+    a strided output's gaps are part of its allocation, not of the tensor."""
+    read_only = {id(t) for _, t in call.read_only}
+    out = []
+    for t in call.tensors:
+        if id(t) in read_only:
+            continue
+        itemsize = dtypes.storage(t.dtype).itemsize
+        n = len(t.initial) // itemsize
+        numel = int(np.prod(t.shape)) if t.shape else 1
+        if numel == 0 or n <= numel:
+            continue  # no gaps (dense, or overlapping views)
+        outside = np.ones(n, dtype=bool)
+        np.lib.stride_tricks.as_strided(outside, t.shape, list(t.strides))[...] = False
+        now = np.frombuffer(t.storage_bytes(), dtype=np.uint8).reshape(n, itemsize)
+        before = np.frombuffer(t.initial, dtype=np.uint8).reshape(n, itemsize)
+        if (now[outside] != before[outside]).any():
+            out.append(t.label)
+    return out
 
 
 def number_tolerance(tol_over):

@@ -17,11 +17,13 @@ stdout carries the results (summary, report paths); stderr the log
 `error: ...` line.
 """
 import argparse
+import contextlib
 import difflib
 import logging
 import math
 import os
 import re
+import signal
 import sys
 
 from conformance import paths
@@ -29,6 +31,7 @@ from conformance import paths
 log = logging.getLogger("conformance")
 
 
+EXIT_DATA = 3  # baselines refused: a data problem, not the library's failure
 DEFAULT_TIMEOUT = 20.0
 MODEL_TIMEOUT = 120.0  # --model_name: cases at real model sizes
 
@@ -155,7 +158,7 @@ def op_func(entries, stem):
 
 def run_test(args):
     import diopi_header
-    from conformance import binding, device_config, execute, expand, progress, report, runner, shard, store
+    from conformance import device_config, execute, expand, progress, report, runner, shard, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
     compare = _compare(args)  # checked before anything runs
@@ -168,7 +171,9 @@ def run_test(args):
     # Refuse altered baselines before anything runs.
     for func in sorted(files):
         store.load_function(args.data_dir, func, manifest, lazy=True)  # recipes are drawn (and checked) when run
-    devcfg = _device_config(args, impl, binding, device_config)
+    runtime = _runtime_for(args, impl)
+    probed = _probe(args, impl, runtime)
+    devcfg = _device_config(args, probed.get("vendor"), device_config)
     selection = []  # (item, skip reason), in the fixed order that shards are cut from
     for func in sorted(files):
         for index, (name, dtype, layouts, nbytes) in enumerate(files[func]["index"]):
@@ -195,25 +200,44 @@ def run_test(args):
                                      "timeout": args.timeout})
     log.debug("selected %d cases of %d functions; this run: %d to replay, %d skipped", len(selection), len(funcs),
               len(items), len(skipped))
+    meta = dict(report.run_identity(), mode="run_test", library={k: probed.get(k) for k in ("vendor", "version")},
+                impl_lib=os.path.abspath(impl), impl_sha256=shard.file_digest(impl), runtime_lib=os.path.abspath(runtime),
+                data_dir=args.data_dir, model_name=args.model_name, device_config=devcfg.path or None,
+                shard={"index": k, "count": n, "selection": digest, "selected": len(selection)},
+                repro_options=_repro_options(args, runtime, devcfg))
+    report_dir = report.claim_dir(args.report_dir, meta["run_id"])
+    if report_dir != args.report_dir:
+        log.warning("another run is writing reports into %s: this run writes into %s", args.report_dir, report_dir)
     rep = report.Report()
+    rep.start_live(report_dir, args.impl_lib, None if args.data_dir == paths.DEFAULT_DATA_DIR else args.data_dir, meta,
+                   compare=compare)
     for item, reason in skipped:
         rep.add(item, {"verdict": execute.SKIPPED, "message": f"{os.path.basename(devcfg.path)}: {reason}"})
     if not args.fname and not args.case and not args.filter_dtype:
         for table, pattern in devcfg.unused():
             log.warning("%s: %s entry %r matches no case", devcfg.path, table, pattern)
 
-    runtime = _runtime_for(args, impl)
     # Runs even when every case of this shard is skipped: the report must
     # name the library it tested, and shard 1 runs the library checks.
-    with progress.Progress(len(items)) as bar:
+    with _interruptible() as stop, progress.Progress(len(items)) as bar:
         def on_result(item, result):
             rep.add(item, result)
             bar.update(result["verdict"])
 
         try:
-            info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result)
+            info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result, _load_timeout(args))
         except runner.WorkerFailed as e:
-            raise binding.LoadError(str(e)) from None
+            rep.add(_load_item(), {"verdict": _load_verdict(str(e)), "message": str(e)})
+            rep.finish(status="library unusable")
+            raise LibraryUnusable(str(e), _load_verdict(str(e)), reported=True) from None
+        except Interrupted as e:
+            stop.append(e.signum)
+    if stop:
+        path = rep.finish(status=f"incomplete: stopped by {signal.Signals(stop[0]).name} after {len(rep.rows)} cases")
+        print(f"error: stopped by {signal.Signals(stop[0]).name}; the report of the {len(rep.rows)} cases done is in "
+              f"{os.path.dirname(path)} (marked incomplete)", file=sys.stderr)
+        return 128 + stop[0]
+    info = dict(probed, **info)
     if k == 1 and not args.case and not args.filter_dtype:
         checks = [c for c in info.get("checks", []) if expand.matches(c[0], args.fname)]
         for j, (func, verdict, message) in enumerate(checks):
@@ -227,17 +251,55 @@ def run_test(args):
     rep.print_summary(verbose=args.verbose)
     if args.repro:
         _write_repros(args, rep, manifest, impl, runtime, execute)
-    meta = {"mode": "run_test", "library": info, "impl_lib": impl, "impl_sha256": shard.file_digest(impl),
-            "data_dir": args.data_dir, "model_name": args.model_name, "device_config": devcfg.path or None,
-            "shard": {"index": k, "count": n, "selection": digest, "selected": len(selection)}}
-    csv_path = rep.write(args.report_dir, args.impl_lib, None if args.data_dir == paths.DEFAULT_DATA_DIR else args.data_dir,
-                         meta, compare=compare)
+    csv_path = rep.finish()
     print(f"report: {csv_path}")
     if args.model_name:
         from conformance import model_cases
         print(model_cases.pass_share(args.model_name, rep.rows))
     t = rep.totals()
+    if t[execute.BASELINE_REFUSED]:
+        print(f"error: {t[execute.BASELINE_REFUSED]} cases not run: their baselines were refused (see the report); "
+              "regenerate them with --mode gen_data", file=sys.stderr)
+        return EXIT_DATA
     return 1 if any(t[v] for v in execute.FAILING) else 0
+
+
+class Interrupted(Exception):
+    def __init__(self, signum):
+        super().__init__(f"signal {signum}")
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _interruptible():
+    """SIGTERM and SIGINT end the run as an exception (so the workers are
+    stopped and the report of the cases done is written); yields a list
+    that holds the signal number once one arrived."""
+    def on_signal(signum, frame):
+        raise Interrupted(signum)
+
+    stop = []
+    old = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield stop
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+def _load_item():
+    from conformance import runner
+    return runner.WorkItem("library", -1, "contiguous", "library::load", 0.0)
+
+
+def _repro_options(args, runtime, devcfg):
+    """The options besides the case, library and data that a repro line needs."""
+    opts = ["--runtime_lib", os.path.abspath(runtime)]
+    if args.device_config:
+        opts += ["--device_config", args.device_config]
+    if args.timeout != DEFAULT_TIMEOUT:
+        opts += ["--timeout", f"{args.timeout:g}"]
+    return opts
 
 
 def _write_repros(args, rep, manifest, impl, runtime, execute):
@@ -257,30 +319,86 @@ def _runtime_for(args, impl):
     return beside if os.path.exists(beside) else os.path.join(paths.default_lib_dir("torch"), "libdiopirt.so")
 
 
-def _device_config(args, impl, binding, device_config):
+def _device_config(args, vendor, device_config):
     """The vendor's skip list and tolerances: --device_config, else
-    impl/<vendor>/device_configs.py for the vendor the library names."""
+    impl/<vendor>/device_configs.py for the vendor the library names (as a
+    worker process read it: the library is never loaded here)."""
     if args.device_config == "none":
         return device_config.DeviceConfig()
     path = args.device_config
     if path is None:
-        try:
-            vendor = binding.Library(impl, _runtime_for(args, impl)).info()["vendor"]
-        except binding.LoadError:
-            return device_config.DeviceConfig()
-        candidate = os.path.join(paths.REPO_ROOT, "impl", os.path.basename(vendor), "device_configs.py")
+        candidate = os.path.join(paths.REPO_ROOT, "impl", os.path.basename(vendor or ""), "device_configs.py")
         path = candidate if vendor and os.path.exists(candidate) else None
     return device_config.load(path) if path else device_config.DeviceConfig()
 
 
+class LibraryUnusable(Exception):
+    """The library could not be loaded, or exports no DIOPI function: the
+    run ends with exit 1 after writing a report that says so."""
+
+    def __init__(self, message, verdict, reported=False):
+        super().__init__(message)
+        self.verdict = verdict
+        self.reported = reported  # the run's report already says so
+
+
+def _report_unusable(args, e):
+    """The report of a run that could not load its library: one row."""
+    from conformance import report
+
+    impl = os.path.abspath(args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so"))
+    meta = dict(report.run_identity(), mode=args.mode, impl_lib=impl, status="library unusable", library={})
+    report_dir = report.claim_dir(args.report_dir, meta["run_id"])
+    rep = report.Report()
+    rep.add(_load_item(), {"verdict": e.verdict, "message": str(e)})
+    path = rep.write(report_dir, args.impl_lib, None, meta)
+    print(f"report: {path}")
+
+
+def _load_verdict(message):
+    from conformance import verdicts
+    if "did not finish within" in message:
+        return verdicts.TIMEOUT
+    if "exited with code" in message or "was killed by" in message:
+        return verdicts.CRASHED
+    return verdicts.ERROR
+
+
+def _probe(args, impl, runtime):
+    """What a worker process learns loading the library (vendor, version,
+    exported functions); LibraryUnusable when that fails or finds nothing."""
+    from conformance import binding, runner
+
+    if not os.path.exists(impl):
+        raise binding.LoadError(f"operator library not found at {impl} (build it with scripts/build_impl.sh, or pass --impl_lib)")
+    if not os.path.exists(runtime):
+        raise binding.LoadError(f"test runtime not found at {runtime} (build it with scripts/build_impl.sh, or pass --runtime_lib)")
+    try:
+        info = runner.probe(impl, runtime, _load_timeout(args))
+    except runner.WorkerFailed as e:
+        raise LibraryUnusable(str(e), _load_verdict(str(e))) from None
+    if not info.get("exported"):
+        from conformance import verdicts
+        raise LibraryUnusable(f"{os.path.basename(impl)}: exports none of the {len(__import__('diopi_header').load())} "
+                              "functions the header declares (not a DIOPI operator library?)", verdicts.ERROR)
+    if info.get("output"):
+        log.info("the library printed while loading: %s", info["output"].strip()[:300])
+    return info
+
+
+def _load_timeout(args):
+    """Seconds a worker may take to load the library and run the library checks."""
+    return max(10.0, min(120.0, 3 * args.timeout))
+
+
 def fuzz(args):
     import diopi_header
-    from conformance import binding, execute, expand, fuzz as fz, progress, report, runner, store
+    from conformance import execute, expand, fuzz as fz, progress, report, runner, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
     manifest = store.read_manifest(args.data_dir)
-    lib = binding.Library(impl, _runtime_for(args, impl))
-    funcs = sorted(f for f in manifest["files"] if expand.matches(f, args.fname) and lib.function(f) is not None)
+    exported = set(_probe(args, impl, _runtime_for(args, impl))["exported"])
+    funcs = sorted(f for f in manifest["files"] if expand.matches(f, args.fname) and f in exported)
     if not funcs:
         raise UsageError("no implemented function with baselines matches the selection")
     items = []
@@ -296,7 +414,10 @@ def fuzz(args):
             rep.add(item, result)
             bar.update(result["verdict"])
 
-        info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result)
+        try:
+            info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result, _load_timeout(args))
+        except runner.WorkerFailed as e:
+            raise LibraryUnusable(str(e), _load_verdict(str(e))) from None
     print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
     rep.print_summary(verbose=args.verbose, label="fuzz")
     rep.write(args.report_dir, args.impl_lib, None, {"library": info, "impl_lib": impl, "mode": "fuzz"})
@@ -308,22 +429,22 @@ def fuzz(args):
 
 
 def coverage(args):
-    from conformance import binding, coverage as cov, execute, expand, store
+    from conformance import coverage as cov, execute, expand, store
 
     impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
-    lib = binding.Library(impl, _runtime_for(args, impl))
+    info = _probe(args, impl, _runtime_for(args, impl))
     try:
         manifest = store.read_manifest(args.data_dir)
     except store.BaselineError:
         manifest = None
     configured = {op.func for _, op in expand.load_ops()} | set(execute.LIBRARY_CHECKS)
     summary = cov.load_summary(args.report_dir)
-    if summary is not None and summary.get("impl_lib") != lib.impl_path:
+    if summary is not None and summary.get("impl_lib") != os.path.abspath(impl):
         summary = None  # the last report is of another library
-    rows, total = cov.collect(lib, manifest, summary, configured)
-    print(f"library: {lib.info()['vendor']} {lib.info()['version']} ({impl})")
+    rows, total = cov.collect(info["exported"], manifest, summary, configured)
+    print(f"library: {info['vendor']} {info['version']} ({impl})")
     cov.print_table(rows, total, sys.stdout)
-    not_exported, no_cases = cov.missing(lib, configured)
+    not_exported, no_cases = cov.missing(info["exported"], configured)
     if not_exported:
         print(f"\nnot implemented ({len(not_exported)}): {' '.join(not_exported)}")
     if no_cases:
@@ -335,7 +456,7 @@ def coverage(args):
 
 
 def bench(args):
-    from conformance import bench as bm, binding, expand, store
+    from conformance import bench as bm, expand, runner, store
 
     base = args.baseline_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
     if not args.impl_lib:
@@ -345,8 +466,13 @@ def bench(args):
     funcs = sorted(f for f in manifest["files"] if expand.matches(f, args.fname))
     if not funcs:
         raise UsageError(f"no baselines match --fname {' '.join(args.fname)} in {args.data_dir}")
-    names = [binding.Library(p, runtime).info()["vendor"] for p in (base, args.impl_lib)]
-    rows = bm.run(base, args.impl_lib, runtime, args.data_dir, funcs, args.bench_dtype, log=log.info)
+    names = [_probe(args, p, runtime)["vendor"] for p in (base, args.impl_lib)]
+    # Both libraries are timed side by side in one process, which is not this one.
+    try:
+        rows = runner.isolated(bm.run, (base, args.impl_lib, runtime, args.data_dir, funcs, args.bench_dtype, 0.2, 200, log.info),
+                               timeout=60 + 30 * len(funcs), what="bench")
+    except runner.WorkerFailed as e:
+        raise LibraryUnusable(str(e), _load_verdict(str(e))) from None
     print(f"bench: {names[1]} ({args.impl_lib}) against {names[0]} ({base}), {args.bench_dtype}, "
           f"largest contiguous case per function, median of repeated calls")
     bm.print_table(rows, names[0], names[1], sys.stdout)
@@ -449,6 +575,11 @@ def main(argv=None):
     except BrokenPipeError:  # output piped into `head`: the reader has what it wanted
         sys.stdout = None
         return 0
+    except LibraryUnusable as e:
+        print(f"error: {e}", file=sys.stderr)
+        if args.mode in ("run_test", "fuzz") and not e.reported:
+            _report_unusable(args, e)
+        return 1
     except known as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -11,10 +11,11 @@ from . import execute
 COLUMNS = ("declared", "implemented", "configs", "baselines", "passing")
 
 
-def collect(lib=None, manifest=None, summary=None, configured=None):
+def collect(exported=None, manifest=None, summary=None, configured=None):
     """Rows of (family, counts) plus a totals row. Inputs are optional; a
-    missing source leaves its column empty (None)."""
-    exported = set(lib.exported()) if lib is not None else None
+    missing source leaves its column empty (None). `exported`: the declared
+    functions the library exports (as a worker found them)."""
+    exported = set(exported) if exported is not None else None
     baselined = set(manifest["files"]) if manifest is not None else None
     passing = None
     if summary is not None:
@@ -34,10 +35,10 @@ def collect(lib=None, manifest=None, summary=None, configured=None):
     return rows, total
 
 
-def missing(lib, configured):
+def missing(exported, configured):
     """Declared functions without an export or without cases."""
     declared = set(diopi_header.load())
-    exported = set(lib.exported()) if lib is not None else declared
+    exported = set(exported) if exported is not None else declared
     return sorted(declared - exported), sorted(declared - (configured or declared))
 
 

@@ -9,14 +9,18 @@ second sentinel and the property checks of random operators), run_fuzz
   verdicts        the verdicts and result records
   library_checks  the checks of the library as a whole
 """
+import functools
+import time
+
 import diopi_header
 
-from . import checks, random_checks, store
+from . import checks, random_checks, sandbox, store
 from .arguments import CaseError, decoded_inputs, input_storage, scalar_stype  # noqa: F401  (imported from here)
 from .call import Call, Tensor, read_handle  # noqa: F401  (imported from here)
 from .library_checks import LIBRARY_CHECKS, run_all as library_checks  # noqa: F401  (imported from here)
-from .verdicts import (CRASHED, ERROR, FAILED, FAILING, INPUT_MODIFIED, METADATA, NO_MESSAGE, NOT_IMPLEMENTED,  # noqa: F401
-                       OOB_WRITE, PASSED, SKIPPED, TIMEOUT, UNWRITTEN, VERDICTS, is_no_implement, result)
+from .verdicts import (BASELINE_REFUSED, CRASHED, ERROR, ERROR_ON_SUCCESS, FAILED, FAILING, GAP_WRITE, INPUT_MODIFIED, LATE_WRITE,  # noqa: F401
+                       METADATA, NO_MESSAGE, NOT_IMPLEMENTED, OOB_WRITE, PASSED, SKIPPED, TIMEOUT, UNWRITTEN, VERDICTS,
+                       is_no_implement, result)
 
 
 def run_case(lib, record, layout="contiguous"):
@@ -33,6 +37,17 @@ def run_case(lib, record, layout="contiguous"):
     if first["verdict"] == PASSED and checks.expected_has_sentinel(record, 0):
         first, _ = _run_once(lib, fn_model, cfn, record, layout, 1)
         first["sentinel_variant"] = 1  # a reproducer must pre-fill outputs the same way
+    elif first["verdict"] == UNWRITTEN:
+        # An element that still holds the sentinel may have been skipped or
+        # computed as that value (a NaN where the reference is finite): a
+        # second run with a finite, different sentinel tells which.
+        second, _ = _run_once(lib, fn_model, cfn, record, layout, 1)
+        if second["verdict"] == PASSED:
+            return result(FAILED, "the result depends on the output's initial contents: wrong with outputs pre-filled "
+                                  f"with NaN ({first['message'][:200]}), right with them pre-filled with -12345")
+        if second["verdict"] != UNWRITTEN:
+            second["sentinel_variant"] = 1
+            return second
     return first
 
 
@@ -56,6 +71,8 @@ def _run_random(lib, fn_model, cfn, record, layout):
 
 def _error(lib, rc):
     """The result of a call that returned an error code for a valid case."""
+    if int(rc) not in _error_codes():
+        return result(ERROR, f"returned {int(rc)}, which is not a diopiError_t value", code=int(rc))
     msg = lib.last_error()
     if is_no_implement(rc):
         return result(NOT_IMPLEMENTED, f"returned diopiNoImplement: {msg}")
@@ -66,9 +83,50 @@ def _error(lib, rc):
 
 _MEMORY_MESSAGES = {
     OOB_WRITE: lambda _: "wrote outside a tensor's storage (guard bytes overwritten)",
+    GAP_WRITE: lambda names: "wrote into the storage of " + ", ".join(names) + " between its elements (outside the view)",
     METADATA: lambda change: f"changed tensor metadata: {change[0]} -> {change[1]}",
     INPUT_MODIFIED: lambda names: "modified read-only input " + ", ".join(names),
 }
+
+
+@functools.lru_cache(maxsize=None)
+def _error_codes():
+    return frozenset(diopi_header.error_codes().values())
+
+
+SETTLE = 0.1  # seconds a call's still-living threads get before its tensors are compared again
+
+
+def _late_writes(call, started):
+    """(labels of tensors that changed during the settle time, threads still
+    running after it) for a call that returned while threads it started live."""
+    before = [t.storage_bytes() for t in call.tensors]
+    time.sleep(SETTLE)
+    changed = [t.label for t, b in zip(call.tensors, before)
+               if t.storage_bytes() != b or call.lib.rt.dt_tensor_guard_ok(t.handle) != 1]
+    return changed, sandbox.running(started)
+
+
+def _call_and_watch(lib, cfn, call):
+    """Calls; returns (rc, late-write result or None, warnings)."""
+    error_before = lib.last_error()
+    threads_before = sandbox.threads()
+    rc = cfn(*call.args)
+    lib.rt.dt_context_sync(call.ctx)
+    warnings = []
+    started = sandbox.threads() - threads_before
+    if started:
+        changed, running = _late_writes(call, started)
+        if changed:
+            return rc, result(LATE_WRITE, f"changed {', '.join(changed)} after it returned ({len(started)} threads it started were "
+                                          f"alive; {len(running)} still running {SETTLE * 1000:.0f} ms later)"), warnings
+        if running:
+            warnings.append(f"{len(running)} threads it started were still running {SETTLE * 1000:.0f} ms after it returned")
+    if rc == 0:
+        error_after = lib.last_error()
+        if error_after != error_before and error_after.strip():
+            return rc, result(ERROR_ON_SUCCESS, f"returned diopiSuccess and set diopiGetLastErrorString() to {error_after[:200]!r}"), warnings
+    return rc, None, warnings
 
 
 def _run_once(lib, fn_model, cfn, record, layout, variant):
@@ -79,8 +137,9 @@ def _run_once(lib, fn_model, cfn, record, layout, variant):
     except (CaseError, store.BaselineError) as e:
         return result(FAILED, f"case error: {e}"), produced
     try:
-        rc = cfn(*call.args)
-        lib.rt.dt_context_sync(call.ctx)
+        rc, late, warnings = _call_and_watch(lib, cfn, call)
+        if late is not None:
+            return late, produced
         conversions = lib.conversions()
         if rc != 0:
             return _error(lib, rc), produced
@@ -113,13 +172,17 @@ def _run_once(lib, fn_model, cfn, record, layout, variant):
             verdict = UNWRITTEN if unwritten else FAILED
             prefix = f"left elements of {', '.join(unwritten)} unwritten; " if unwritten else ""
             return result(verdict, prefix + "; ".join(problems), **extra), produced
-        return (result(PASSED, conversions=conversions) if conversions else result(PASSED)), produced
+        res = result(PASSED, conversions=conversions) if conversions else result(PASSED)
+        if warnings:
+            res["warnings"] = warnings
+        return res, produced
     finally:
         call.close()
 
 
 _FUZZ_MEMORY_MESSAGES = {
     OOB_WRITE: lambda _: "wrote outside a tensor's storage",
+    GAP_WRITE: lambda names: "wrote between the elements of " + ", ".join(names),
     METADATA: lambda _: "changed tensor metadata",
     INPUT_MODIFIED: lambda names: "modified read-only input " + ", ".join(names),
 }
@@ -140,6 +203,8 @@ def run_fuzz(lib, record):
         label = record["fuzz"]
         rc = cfn(*call.args)
         lib.rt.dt_context_sync(call.ctx)
+        if rc != 0 and int(rc) not in _error_codes():
+            return result(ERROR, f"{label}: returned {int(rc)}, which is not a diopiError_t value")
         if rc != 0 and not lib.last_error().strip():
             return result(NO_MESSAGE, f"{label}: returned error {rc} with an empty diopiGetLastErrorString()")
         broken = checks.memory_problem(lib, call)

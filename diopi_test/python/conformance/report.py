@@ -3,13 +3,16 @@
 summary.json carries every case's row and the run's shard spec, so that
 `--mode merge` can rebuild one report from the reports of N shards.
 """
+import contextlib
 import csv
+import fcntl
 import functools
 import json
 import os
 import re
 import shlex
 import sys
+import time
 
 import diopi_header
 
@@ -18,16 +21,39 @@ from .verdicts import FAILING, NOT_IMPLEMENTED, PASSED, SKIPPED, VERDICTS
 # A dtype change in the adaptor's conversion summary, e.g. "input:int64->int32".
 _DTYPE_CAST = re.compile(r"\b(?:u?int(?:8|16|32|64)|float(?:16|32|64)|bfloat16|bool|complex(?:64|128))->")
 
-CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max_rel", "mismatches", "first_index", "repro", "repro_c"]
+CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max_rel", "mismatches", "first_index", "warnings", "output",
+              "repro", "repro_c"]
 
 
-def repro_command(case, layout, impl_lib, data_dir):
+def repro_command(case, layout, impl_lib, data_dir, options=None):
+    """The command that replays one case as this run did; `options` are the
+    run's other settings that change a verdict (--runtime_lib,
+    --device_config, --timeout), as a list of arguments."""
     parts = ["python", "main.py", "--mode", "run_test", "--case", case, "--layout", layout]
     if impl_lib:
         parts += ["--impl_lib", impl_lib]
     if data_dir:
         parts += ["--data_dir", data_dir]
-    return " ".join(shlex.quote(p) for p in parts)
+    parts += list(options or [])
+    return " ".join(shlex.quote(str(p)) for p in parts)
+
+
+def _csv_row(item, r, impl_lib, data_dir, meta):
+    return {"case": item.name, "function": item.func, "layout": item.layout, "verdict": r["verdict"],
+            "reason": r["message"], "max_abs": r.get("max_abs", ""), "max_rel": r.get("max_rel", ""),
+            "mismatches": r.get("mismatches", ""), "first_index": r.get("first_index", ""),
+            "warnings": "; ".join(r.get("warnings") or []), "output": (r.get("output") or "")[:1000],
+            "repro": repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options")),
+            "repro_c": r.get("repro_c", "")}  # run_test --repro: path of the C reproducer
+
+
+@contextlib.contextmanager
+def _replacing(path, newline=None):
+    """A text file written beside `path` and moved over it when complete."""
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", newline=newline) as f:
+        yield f
+    os.replace(tmp, path)
 
 
 @functools.lru_cache(maxsize=None)
@@ -53,14 +79,87 @@ def _summary_json(summary, cases):
     return text[:-2] + ',\n "cases": [' + (f"\n  {rows}\n " if rows else "") + "]\n}\n"
 
 
+def run_identity(argv=None):
+    """What identifies a run in its report: id, start time, command line."""
+    started = time.time()
+    return {"run_id": time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(started)) + f"-{os.getpid()}",
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+            "command": " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv))}
+
+
+_claimed = []  # lock files held for this process's lifetime
+
+
+def claim_dir(report_dir, run_id):
+    """The directory this run writes its reports into: `report_dir`, or
+    `<report_dir>-<run_id>` while another live run holds `report_dir`, so
+    that concurrent runs never overwrite each other's reports."""
+    for d in (report_dir, f"{report_dir.rstrip('/')}-{run_id}"):
+        os.makedirs(d, exist_ok=True)
+        fd = os.open(os.path.join(d, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        _claimed.append(fd)
+        return d
+    raise OSError(f"cannot lock a report directory beside {report_dir}")
+
+
+JOURNAL = "rows.jsonl"
+LIVE_INTERVAL = 30.0  # seconds between rewrites of the whole report while a run goes
+
+
 class Report:
     def __init__(self):
         self.rows = []           # (item, result)
         self.per_func = {}
         self.converted = {}      # func -> [passed cases the adaptor converted, of which dtype casts]
+        self._live = None
+
+    def start_live(self, report_dir, impl_lib, data_dir, meta, compare=None):
+        """Writes the report as the run goes: every row is appended to
+        rows.jsonl and every case not passed to error_report.csv at once;
+        the whole report (status "running") is rewritten every
+        LIVE_INTERVAL seconds, so a run killed midway leaves every case done
+        so far. `finish()` writes the final report."""
+        self._live = dict(dir=report_dir, impl_lib=impl_lib, data_dir=data_dir, meta=dict(meta), compare=compare,
+                          last=time.monotonic())
+        self.write(report_dir, impl_lib, data_dir, dict(meta, status="running"), compare=compare)
+        self._journal = open(os.path.join(report_dir, JOURNAL), "w")
+        self._csv = open(os.path.join(report_dir, "error_report.csv"), "a", newline="")
+        self._csv_writer = csv.DictWriter(self._csv, fieldnames=CSV_FIELDS)
+        for item, r in self.rows:
+            self._append(item, r)
+
+    def _append(self, item, result):
+        live = self._live
+        self._journal.write(json.dumps({"case": item.name, "function": item.func, "layout": item.layout, "result": result},
+                                       sort_keys=True, default=_plain) + "\n")
+        self._journal.flush()
+        if result["verdict"] != PASSED or result.get("warnings"):
+            self._csv_writer.writerow(_csv_row(item, result, live["impl_lib"], live["data_dir"], live["meta"]))
+            self._csv.flush()
+        if time.monotonic() - live["last"] > LIVE_INTERVAL:
+            self.write(live["dir"], live["impl_lib"], live["data_dir"], dict(live["meta"], status="running"),
+                       compare=live["compare"], keep_open=True)
+            live["last"] = time.monotonic()
+
+    def finish(self, status="complete"):
+        """The final report of a live run; `status` says whether it ran to the end."""
+        live, self._live = self._live, None
+        self._journal.close()
+        self._csv.close()
+        path = self.write(live["dir"], live["impl_lib"], live["data_dir"], dict(live["meta"], status=status), compare=live["compare"])
+        if status == "complete":
+            os.remove(os.path.join(live["dir"], JOURNAL))
+        return path
 
     def add(self, item, result):
         self.rows.append((item, result))
+        if self._live is not None:
+            self._append(item, result)
         counts = self.per_func.setdefault(item.func, dict.fromkeys(VERDICTS, 0))
         counts[result["verdict"]] += 1
         conv = result.get("conversions")
@@ -129,6 +228,13 @@ class Report:
         blind = self.layout_only_failures()
         if blind:
             print(f"\nfailing only with non-contiguous layouts: {', '.join(blind)} (strides or memory format ignored?)", file=stream)
+        warned = [(i, r) for i, r in self.rows if r.get("warnings")]
+        if warned:
+            item, r = warned[0]
+            print(f"\nwarnings on {len(warned)} cases, e.g. {item.name} ({item.func}): {r['warnings'][0]}", file=stream)
+        printed = sum(1 for _, r in self.rows if r.get("output"))
+        if printed:
+            print(f"the library printed during {printed} cases (kept per case in the reports' output column)", file=stream)
         cases, casts, funcs = self.conversion_summary()
         if cases:
             print(f"\npassed through the adaptor's conversions: {cases} cases of {funcs} functions "
@@ -166,29 +272,32 @@ class Report:
                         "seq": item.seq, "timeout": item.timeout, "tol": item.tol, "result": r})
         return out
 
-    def write(self, report_dir, impl_lib, data_dir, meta, compare=None):
-        """error_report.csv, summary.json, junit.xml and report.html;
-        `impl_lib` and `data_dir` are what the repro lines pass (None: the default);
-        `compare` is another run's cases (html_report.load_cases) shown beside this one."""
+    def write(self, report_dir, impl_lib, data_dir, meta, compare=None, keep_open=False):
+        """error_report.csv, summary.json, junit.xml and report.html, each
+        replaced whole (a reader never sees half a file); `impl_lib` and
+        `data_dir` are what the repro lines pass (None: the default), with the
+        options in meta["repro_options"]; `compare` is another run's cases
+        (html_report.load_cases) shown beside this one."""
         os.makedirs(report_dir, exist_ok=True)
         csv_path = os.path.join(report_dir, "error_report.csv")
-        with open(csv_path, "w", newline="") as f:
+        with _replacing(csv_path, newline="") as f:
             w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
             w.writeheader()
-            for item, r in self.failures():
-                w.writerow({"case": item.name, "function": item.func, "layout": item.layout, "verdict": r["verdict"],
-                            "reason": r["message"], "max_abs": r.get("max_abs", ""), "max_rel": r.get("max_rel", ""),
-                            "mismatches": r.get("mismatches", ""), "first_index": r.get("first_index", ""),
-                            "repro": repro_command(item.name, item.layout, impl_lib, data_dir),
-                            "repro_c": r.get("repro_c", "")})  # run_test --repro: path of the C reproducer
+            for item, r in self.rows:
+                if r["verdict"] != PASSED or r.get("warnings"):
+                    w.writerow(_csv_row(item, r, impl_lib, data_dir, meta))
+        if keep_open:  # a live run appends to the CSV it just replaced
+            self._csv.close()
+            self._csv = open(csv_path, "a", newline="")
+            self._csv_writer = csv.DictWriter(self._csv, fieldnames=CSV_FIELDS)
         cases, casts, _ = self.conversion_summary()
         summary = dict(meta, totals=self.totals(), functions=self.per_func, families=self.per_family(),
                        adaptor={"converted_cases": cases, "cast_cases": casts, "per_function": self.converted},
-                       repro_args={"impl_lib": impl_lib, "data_dir": data_dir})
-        with open(os.path.join(report_dir, "summary.json"), "w") as f:
+                       repro_args={"impl_lib": impl_lib, "data_dir": data_dir, "options": meta.get("repro_options") or []})
+        with _replacing(os.path.join(report_dir, "summary.json")) as f:
             f.write(_summary_json(summary, self.case_records()))
         from . import html_report, junit
-        repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir)  # noqa: E731
+        repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options"))  # noqa: E731
         lib = meta.get("library") or {}
         shard = meta.get("shard") or {}
         properties = {"library": lib.get("vendor", ""), "impl_lib": meta.get("impl_lib", "")}

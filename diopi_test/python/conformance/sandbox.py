@@ -1,0 +1,215 @@
+"""What a worker does so that one library call cannot disturb the next
+(runs in the worker process; Linux, glibc).
+
+- `isolate(keep_fd)`: the worker dies with its parent, closes every file
+  descriptor it inherited except its channel, reads /dev/null on stdin and
+  sends its stdout and stderr into a capture file, so a library's output
+  is kept per case instead of interleaving with the console, and a library
+  that writes into stray descriptors cannot reach the report files or
+  another worker's channel.
+- `ProcessState`: the process-wide settings a kernel may change and must
+  give back (floating-point environment, signal dispositions, working
+  directory, environment variables, umask), compared after every case.
+- `threads()`, `resident_bytes()`: what a call left running or resident.
+"""
+import ctypes
+import ctypes.util
+import hashlib
+import os
+import signal
+import tempfile
+
+_libc = ctypes.CDLL(None, use_errno=True)
+try:
+    _libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+except OSError:  # no libm to ask: the floating-point check is skipped
+    _libm = None
+
+_PR_SET_PDEATHSIG = 1
+_CAPTURE_LIMIT = 4096   # bytes of a case's output kept in the report
+
+
+def die_with_parent(parent_pid):
+    """SIGKILL this process when the harness process ends, even by kill -9."""
+    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+class Capture:
+    """fd 1 and 2 go to one anonymous file; `take()` returns what was
+    written since the last take and rewinds."""
+
+    def __init__(self):
+        fd, path = tempfile.mkstemp(prefix="diopi-worker-out-")
+        os.unlink(path)
+        self.fd = fd
+        for target in (1, 2):
+            os.dup2(fd, target)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+
+    def take(self):
+        end = os.lseek(self.fd, 0, os.SEEK_END)
+        if end == 0:
+            return ""
+        head = os.pread(self.fd, min(end, _CAPTURE_LIMIT), 0)
+        os.ftruncate(self.fd, 0)
+        os.lseek(self.fd, 0, os.SEEK_SET)
+        text = head.decode(errors="replace")
+        return text + (f"... ({end - _CAPTURE_LIMIT} more bytes)" if end > _CAPTURE_LIMIT else "")
+
+
+def isolate(parent_pid, keep_fds):
+    """Makes the current (freshly forked) process a worker sandbox; returns
+    its Capture. `keep_fds`: descriptors the worker itself needs."""
+    die_with_parent(parent_pid)
+    keep = set(keep_fds) | {0, 1, 2}
+    try:
+        fds = [int(n) for n in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, 1024))
+    for fd in fds:
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    return Capture()
+
+
+# ---------------------------------------------------------------- process state
+class _Sigaction(ctypes.Structure):
+    # glibc x86_64/aarch64 `struct sigaction`: handler, mask (1024 bits), flags, restorer.
+    _fields_ = [("handler", ctypes.c_void_p), ("mask", ctypes.c_ulong * 16), ("flags", ctypes.c_int),
+                ("restorer", ctypes.c_void_p)]
+
+
+def _signal_dispositions():
+    out = {}
+    act = _Sigaction()
+    for sig in range(1, signal.NSIG if hasattr(signal, "NSIG") else 65):
+        if sig in (signal.SIGKILL, signal.SIGSTOP):
+            continue
+        if _libc.sigaction(sig, None, ctypes.byref(act)) == 0:
+            out[sig] = (act.handler or 0, act.flags)
+    return out
+
+
+def _fenv():
+    """The floating-point control state: rounding mode, exception masks and
+    (x86-64) the MXCSR control bits incl. flush-to-zero and denormals-are-zero.
+    Sticky exception flags are not state a kernel must restore."""
+    if _libm is None:
+        return None
+    buf = ctypes.create_string_buffer(64)  # fenv_t is 32 bytes on x86-64, smaller elsewhere
+    if _libm.fegetenv(buf) != 0:
+        return None
+    raw = buf.raw
+    if os.uname().machine in ("x86_64", "amd64"):
+        control_word = int.from_bytes(raw[0:2], "little")
+        mxcsr = int.from_bytes(raw[28:32], "little")
+        return ("x87", control_word, "mxcsr", mxcsr & ~0x3F)
+    return ("round", _libm.fegetround())
+
+
+def _environment():
+    environ = ctypes.POINTER(ctypes.c_char_p).in_dll(_libc, "environ")
+    items, i = [], 0
+    while environ[i] is not None:
+        items.append(environ[i])
+        i += 1
+    return sorted(items)
+
+
+def _umask():
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def _fenv_words(state):
+    if state and state[0] == "x87":
+        cw, mx = state[1], state[3]
+        modes = {0: "to nearest", 1: "down", 2: "up", 3: "toward zero"}
+        return (f"x87 control word 0x{cw:04x}, MXCSR 0x{mx:04x} (rounding {modes[(mx >> 13) & 3]}"
+                f"{', flush-to-zero' if mx & 0x8000 else ''}{', denormals-are-zero' if mx & 0x40 else ''}"
+                f"{', exceptions unmasked' if (~mx >> 7) & 0x3F else ''})")
+    return repr(state)
+
+
+class ProcessState:
+    """A snapshot of what a call must leave as it found it."""
+
+    def __init__(self):
+        self.fenv = _fenv()
+        self.signals = _signal_dispositions()
+        try:
+            self.cwd = os.getcwd()
+        except OSError:
+            self.cwd = None
+        self.env = _environment()
+        self.umask = _umask()
+
+    def changes(self, before):
+        """What changed since `before`, as short phrases (empty: nothing)."""
+        out = []
+        if self.fenv != before.fenv:
+            out.append(f"floating-point environment: {_fenv_words(before.fenv)} -> {_fenv_words(self.fenv)}")
+        changed = sorted(s for s in set(before.signals) | set(self.signals) if before.signals.get(s) != self.signals.get(s))
+        if changed:
+            names = []
+            for s in changed:
+                try:
+                    names.append(signal.Signals(s).name)
+                except ValueError:
+                    names.append(f"signal {s}")
+            out.append("signal handlers of " + ", ".join(names))
+        if self.cwd != before.cwd:
+            out.append(f"working directory: {before.cwd} -> {self.cwd}")
+        if self.env != before.env:
+            old, new = set(before.env), set(self.env)
+            keys = sorted({e.split(b"=", 1)[0].decode(errors="replace") for e in old ^ new})
+            out.append("environment variables " + ", ".join(keys[:5]) + (" ..." if len(keys) > 5 else ""))
+        if self.umask != before.umask:
+            out.append(f"umask: {before.umask:03o} -> {self.umask:03o}")
+        return out
+
+
+def digest(items):
+    return hashlib.sha256(b"\0".join(items)).hexdigest()
+
+
+# ---------------------------------------------------------------- threads and memory
+def threads():
+    """Thread ids of this process."""
+    try:
+        return set(int(t) for t in os.listdir("/proc/self/task"))
+    except OSError:
+        return set()
+
+
+def running(tids):
+    """Those of `tids` that still exist and are running or runnable."""
+    out = []
+    for t in tids:
+        try:
+            with open(f"/proc/self/task/{t}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state == "R":
+            out.append(t)
+    return out
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes():
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
