@@ -71,7 +71,7 @@ def _run_random(lib, fn_model, cfn, record, layout):
 
 def _error(lib, rc):
     """The result of a call that returned an error code for a valid case."""
-    if int(rc) not in _error_codes():
+    if int(rc) not in error_codes():
         return result(ERROR, f"returned {int(rc)}, which is not a diopiError_t value", code=int(rc))
     msg = lib.last_error()
     if is_no_implement(rc):
@@ -90,7 +90,7 @@ _MEMORY_MESSAGES = {
 
 
 @functools.lru_cache(maxsize=None)
-def _error_codes():
+def error_codes():
     return frozenset(diopi_header.error_codes().values())
 
 
@@ -125,7 +125,9 @@ def _call_and_watch(lib, cfn, call):
     if rc == 0:
         error_after = lib.last_error()
         if error_after != error_before and error_after.strip():
-            return rc, result(ERROR_ON_SUCCESS, f"returned diopiSuccess and set diopiGetLastErrorString() to {error_after[:200]!r}"), warnings
+            # The library's error state is no longer clean: later cases run in a fresh worker.
+            return rc, result(ERROR_ON_SUCCESS, f"returned diopiSuccess and set diopiGetLastErrorString() to {error_after[:200]!r}",
+                              replace_worker=True), warnings
     return rc, None, warnings
 
 
@@ -203,7 +205,7 @@ def run_fuzz(lib, record):
         label = record["fuzz"]
         rc = cfn(*call.args)
         lib.rt.dt_context_sync(call.ctx)
-        if rc != 0 and int(rc) not in _error_codes():
+        if rc != 0 and int(rc) not in error_codes():
             return result(ERROR, f"{label}: returned {int(rc)}, which is not a diopiError_t value")
         if rc != 0 and not lib.last_error().strip():
             return result(NO_MESSAGE, f"{label}: returned error {rc} with an empty diopiGetLastErrorString()")

@@ -140,11 +140,21 @@ class WorkerFailed(Exception):
     """The library could not be loaded: the message says how it failed."""
 
 
+def _warm():
+    """Parses the headers and builds the tables a worker uses once, here,
+    before the fork, instead of in every worker (seconds each)."""
+    from . import dtypes, enums
+    binding.ffi()
+    diopi_header.load()
+    diopi_header.standard()
+    dtypes.enum_value("float32")
+    enums.error_code("diopiNoImplement")
+    execute.error_codes()
+
+
 class _Worker:
     def __init__(self, mpctx, impl_path, runtime_path, data_dir, load_timeout=LOAD_TIMEOUT):
-        # Parsed once here, before the fork, instead of in every worker (about 1 s each).
-        binding.ffi()
-        diopi_header.load()
+        _warm()
         self.impl_path = impl_path
         self.key = channel.new_key()
         self.parent, child = mpctx.Pipe()
@@ -286,7 +296,7 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
         the worker must be replaced."""
         if item.origin:
             report(item, _settle(item, res))
-            return dead
+            return dead or (isinstance(res, dict) and bool(res.get("replace_worker")))
         earlier = w.history[:-1]  # the worker's history ends with this item
         if dead and earlier:  # crashed after other cases: is it this case?
             todo.appendleft(item.again("confirm", res, earlier))

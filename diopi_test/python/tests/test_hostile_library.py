@@ -1,0 +1,204 @@
+"""run_test against a hostile library (tests/hostile): every defect a worker
+must contain gets a verdict naming its function and its class, the controls
+pass, and the verdicts are the same with one worker and with four. Also:
+a library that ends, crashes or hangs while loading, or exports nothing."""
+import csv
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from support import run_main
+
+torch = pytest.importorskip("torch", reason="making baselines needs torch")
+
+from conformance import expand, gen_data, paths, spec  # noqa: E402
+from conformance.reftorch import torch as T  # noqa: E402
+
+ONE = (((3, 4),),)
+HANG_SHAPES = (((3, 4),), ((2, 5),), ((7,),))
+
+
+def _unary(name, ref, shapes=ONE, gen=None):
+    tensor = spec.T(gen=gen) if gen is not None else spec.T()
+    return ("elementwise_unary", spec.Op(f"diopi{name}", ref, tensors=dict(input=tensor), shapes=shapes, dtypes=("float32",)))
+
+
+def _positive():
+    from conformance.gen import uniform
+    return uniform(0.5, 2.0)
+
+
+def _wide():
+    from conformance.gen import uniform
+    return uniform(-3.0, 3.0)
+
+
+OPS = [
+    ("elementwise_binary_arith", spec.Op("diopiAdd", lambda input, other, alpha: T.add(input, other, alpha=alpha),
+                                         tensors=dict(input=spec.T(), other=spec.T()), shapes=(((3, 4), (3, 4)),),
+                                         dtypes=("float32",), params=({"alpha": 1},))),
+    _unary("Abs", lambda input: T.abs(input)),
+    _unary("Log1p", lambda input: T.log1p(input), gen=_wide()),  # NaN where x < -1, in the reference too
+    _unary("Neg", lambda input: T.neg(input)),
+    _unary("Exp", lambda input: T.exp(input)),
+    _unary("Log", lambda input: T.log(input), gen=_positive()),
+    _unary("Sin", lambda input: T.sin(input)),
+    _unary("Cos", lambda input: T.cos(input)),
+    _unary("Tan", lambda input: T.tan(input)),
+    _unary("Sqrt", lambda input: T.sqrt(input), gen=_positive()),
+    _unary("Rsqrt", lambda input: T.rsqrt(input), gen=_positive()),
+    _unary("Erf", lambda input: T.erf(input)),
+    _unary("Erfinv", lambda input: T.erfinv(input), gen=_positive()),
+    _unary("Floor", lambda input: T.floor(input), shapes=HANG_SHAPES),
+    _unary("Ceil", lambda input: T.ceil(input)),
+    _unary("Sign", lambda input: T.sign(input)),
+    _unary("Tanh", lambda input: T.tanh(input), shapes=(((3, 4),), ((2, 6),))),
+    _unary("Reciprocal", lambda input: T.reciprocal(input), gen=_positive()),
+]
+
+EXPECTED = {
+    "diopiAdd": {"passed"},
+    "diopiAbs": {"passed"},
+    "diopiLog1p": {"passed"},
+    "diopiNeg": {"passed", "gap_write"},  # contiguous outputs have no gaps
+    "diopiExp": {"state_changed"},
+    "diopiLog": {"state_changed"},
+    "diopiSin": {"state_changed"},
+    "diopiCos": {"state_changed"},
+    "diopiTan": {"state_changed"},
+    "diopiSqrt": {"late_write"},
+    "diopiRsqrt": {"memory_growth"},
+    "diopiErf": {"error_on_success"},
+    "diopiErfinv": {"error"},
+    "diopiFloor": {"timeout"},
+    "diopiCeil": {"stray_write"},
+    "diopiSign": {"passed"},
+    "diopiReciprocal": {"failed"},
+}
+MESSAGES = {  # a word of each verdict's message that names what happened
+    "diopiExp": "rounding up",
+    "diopiLog": "flush-to-zero",
+    "diopiSin": "SIGUSR1",
+    "diopiCos": "working directory",
+    "diopiTan": "HOSTILE_WAS_HERE",
+    "diopiRsqrt": "MiB per call",
+    "diopiErfinv": "12345",
+}
+
+
+def _cc():
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler to build the hostile test library")
+    return cc
+
+
+@pytest.fixture(scope="module")
+def hostile_lib(tmp_path_factory, torch_lib_dir):
+    out = tmp_path_factory.mktemp("hostile") / "libhostile.so"
+    src = os.path.join(os.path.dirname(__file__), "hostile", "hostile_impl.c")
+    subprocess.run([_cc(), "-std=c11", "-O1", "-shared", "-fPIC", "-pthread", "-Wall", "-Werror", "-I", paths.INCLUDE_DIR, src,
+                    "-o", str(out), "-lm"], check=True)
+    return str(out)
+
+
+@pytest.fixture(scope="module")
+def hostile_data(tmp_path_factory):
+    data = tmp_path_factory.mktemp("data")
+    res = gen_data.generate(expand.expand(OPS), str(data))
+    assert not res["failures"], res["failures"]
+    return str(data)
+
+
+def _run(lib, data, reports, *extra, env=None):
+    proc = run_main("--mode", "run_test", "--impl_lib", lib, "--data_dir", data, "--report_dir", str(reports), "--timeout", "2",
+                    *extra, env=env)
+    summary = None
+    if os.path.exists(os.path.join(reports, "summary.json")):
+        with open(os.path.join(reports, "summary.json")) as f:
+            summary = json.load(f)
+    return proc, summary
+
+
+@pytest.fixture(scope="module", params=[1, 4], ids=["jobs1", "jobs4"])
+def hostile_run(request, tmp_path_factory, hostile_lib, hostile_data):
+    reports = tmp_path_factory.mktemp(f"reports-jobs{request.param}")
+    proc, summary = _run(hostile_lib, hostile_data, reports, "--jobs", str(request.param))
+    with open(reports / "error_report.csv") as f:
+        rows = list(csv.DictReader(f))
+    return proc, summary, rows
+
+
+def test_each_defect_gets_its_class_on_its_function(hostile_run):
+    proc, summary, _ = hostile_run
+    assert proc.returncode == 1, proc.stderr
+    for func, want in EXPECTED.items():
+        got = {v for v, n in summary["functions"][func].items() if n}
+        assert got == want, (func, got, proc.stdout[-3000:])
+    tanh = {v for v, n in summary["functions"]["diopiTanh"].items() if n}
+    assert "order_dependent" in tanh and tanh <= {"passed", "order_dependent"}, tanh
+
+
+def test_messages_say_what_happened(hostile_run):
+    _, summary, _ = hostile_run
+    for case in summary["cases"]:
+        word = MESSAGES.get(case["function"])
+        if word and case["result"]["verdict"] != "passed":
+            assert word in case["result"]["message"], case
+    tanh = [c for c in summary["cases"] if c["result"]["verdict"] == "order_dependent"]
+    assert tanh and all("passed alone in a fresh worker" in c["result"]["message"] for c in tanh)
+    assert all(c["result"]["earlier"] for c in tanh)  # names the calls before it
+
+
+def test_a_hanging_function_costs_two_timeouts(hostile_run):
+    _, summary, _ = hostile_run
+    floor = [c["result"] for c in summary["cases"] if c["function"] == "diopiFloor"]
+    assert len(floor) == 6 and all(r["verdict"] == "timeout" for r in floor)
+    assert any(r.get("not_run") and "timed out 2 times" in r["message"] for r in floor)
+
+
+def test_output_is_kept_per_case_and_nan_is_a_wrong_value(hostile_run):
+    _, summary, rows = hostile_run
+    sign = [c["result"] for c in summary["cases"] if c["function"] == "diopiSign"]
+    assert sign and all("computing sign" in r.get("output", "") and "note on stderr" in r["output"] for r in sign)
+    recip = [r for r in rows if r["function"] == "diopiReciprocal"]
+    assert recip and all(r["verdict"] == "failed" and "nan" in r["reason"] for r in recip)
+
+
+def test_repro_lines_name_the_runtime(hostile_run):
+    _, _, rows = hostile_run
+    assert rows and all("--runtime_lib" in r["repro"] and "--timeout 2" in r["repro"] for r in rows)
+
+
+def test_report_carries_the_run_identity(hostile_run):
+    proc, summary, _ = hostile_run
+    assert summary["status"] == "complete"
+    assert summary["run_id"] and summary["started"] and "--mode run_test" in summary["command"]
+    assert summary["library"] == {"vendor": "hostile", "version": "0.1"} and len(summary["impl_sha256"]) == 64
+
+
+@pytest.mark.parametrize("how,verdict,words", [("exit", "crashed", "exited with code 0"),
+                                                ("crash", "crashed", "killed by SIGSEGV"),
+                                                ("hang", "timeout", "did not finish within")])
+def test_a_library_that_fails_to_load(how, verdict, words, tmp_path, hostile_lib, hostile_data):
+    env = dict(os.environ, DIOPI_HOSTILE_LOAD=how)
+    proc, summary = _run(hostile_lib, hostile_data, tmp_path, "--fname", "add", env=env)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert lines and lines[-1].startswith("error: libhostile.so: ") and words in lines[-1], proc.stderr
+    (row,) = summary["cases"]
+    assert row["case"] == "library::load" and row["result"]["verdict"] == verdict
+
+
+def test_a_library_without_diopi_functions(tmp_path, torch_lib_dir, hostile_data):
+    src = tmp_path / "empty.c"
+    src.write_text("int not_an_operator(void) { return 0; }\n")
+    lib = tmp_path / "libempty.so"
+    subprocess.run([_cc(), "-shared", "-fPIC", str(src), "-o", str(lib)], check=True)
+    proc, summary = _run(str(lib), hostile_data, tmp_path / "reports", "--fname", "add",
+                         "--runtime_lib", os.path.join(torch_lib_dir, "libdiopirt.so"))
+    assert proc.returncode == 1
+    assert "exports none of the" in proc.stderr and summary["cases"][0]["result"]["verdict"] == "error"
