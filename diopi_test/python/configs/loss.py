@@ -277,6 +277,28 @@ def _ce_ops(stem, func, ref, kind):
 cross_entropy_loss = _ce_ops("cross_entropy_loss", "diopiCrossEntropyLoss", _ce, "forward")
 cross_entropy_loss_backward = _ce_ops("cross_entropy_loss_backward", "diopiCrossEntropyLossBackward", _grad_wrt(_ce), "backward")
 
+
+# int32 class indices: the header lists them beside int64 (torch's own cross_entropy takes int64 only, so the
+# reference widens them; a library must not refuse them).
+def _ce_long(input, target, reduction, ignore_index, label_smoothing, weight=None):
+    return _ce(input, target.long(), reduction, ignore_index, label_smoothing, weight)
+
+
+def _ce_int32_ops(stem, func, ref, kind):
+    cases = []
+    for i, t in list(CE_SHAPES)[:3]:
+        c = i[0] if len(i) == 1 else i[1]
+        for p in CE_PARAMS[:4]:
+            cases.append((((_go_shape(t, p["reduction"]),) if kind == "backward" else ()) + (i, t, (c,)), p))
+    tensors = dict(grad_output=T()) if kind == "backward" else {}
+    tensors.update(input=T(randn(scale=2)), target=T(randint(0, 60), dtype="int32"), weight=WEIGHT)
+    return Op(func, ref, tensors=tensors, cases=tuple(cases), dtypes=("float32", "float64"), prepare=_classes, name=stem)
+
+
+cross_entropy_loss_int32 = _ce_int32_ops("cross_entropy_loss_int32_target", "diopiCrossEntropyLoss", _ce_long, "forward")
+cross_entropy_loss_backward_int32 = _ce_int32_ops("cross_entropy_loss_backward_int32_target", "diopiCrossEntropyLossBackward",
+                                                  _grad_wrt(_ce_long), "backward")
+
 # ---------------------------------------------------------------- CTC
 # (T, N, C, S): targets padded to (N, S), or concatenated (1-d) when S is None. The lengths are derived in
 # _ctc_prepare from the generated values: input lengths in [T - 2, T], target lengths in [1, S]. The

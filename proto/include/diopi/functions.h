@@ -26,11 +26,12 @@ extern "C" {
  *
  * Output spatial size is floor((in + 2*padding - dilation*(k-1) - 1) / stride) + 1 for each dimension.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (N, C_out, spatial...), spatial extents given by the usual convolution size
- *     formula. Dtypes: float32, float16, float64.
- * @param[in] input input batch of shape (N, C_in, H, W). Dtypes: float32, float16, float64.
- * @param[in] weight filters of shape (C_out, C_in / groups, kernel sizes...). Dtypes: float32, float16, float64.
- * @param[in] bias bias of shape (C_out); may be NULL for no bias. Dtypes: float32, float16, float64.
+ * @param[out] out result of shape (N, C_out, spatial...), spatial extents given by the usual convolution size formula.
+ *     Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] input input batch of shape (N, C_in, H, W). Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] weight filters of shape (C_out, C_in / groups, kernel sizes...). Dtypes: float32, float16, float64,
+ *     bfloat16.
+ * @param[in] bias bias of shape (C_out); may be NULL for no bias. Dtypes: float32, float16, float64, bfloat16.
  * @param[in] stride step of the sliding window per spatial dimension. Dtypes: int32, int64.
  * @param[in] padding implicit zero padding added on both sides per spatial dimension. Dtypes: int32, int64.
  * @param[in] dilation spacing between kernel taps per spatial dimension. Dtypes: int32, int64.
@@ -49,14 +50,15 @@ DIOPI_API diopiError_t diopiConvolution2d(diopiContextHandle_t ctx, diopiTensorH
  *
  * grad_bias equals grad_output summed over the batch and all spatial positions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64.
- * @param[out] grad_weight gradient for weight; same shape as weight. Dtypes: float32, float16, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64, bfloat16.
+ * @param[out] grad_weight gradient for weight; same shape as weight. Dtypes: float32, float16, float64, bfloat16.
  * @param[out] grad_bias gradient for bias, shape (C_out); may be NULL when the forward had no bias. Dtypes: float32,
- *     float16, float64.
+ *     float16, float64, bfloat16.
  * @param[in] grad_output gradient of the loss with respect to the convolution output. Dtypes: float32, float16,
+ *     float64, bfloat16.
+ * @param[in] input input tensor that was fed to the forward convolution. Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] weight filter tensor that was used in the forward convolution. Dtypes: float16, bfloat16, float32,
  *     float64.
- * @param[in] input input tensor that was fed to the forward convolution. Dtypes: float32, float16, float64.
- * @param[in] weight filter tensor that was used in the forward convolution
  * @param[in] bias_sizes pointer to the bias shape (C_out); NULL means no bias gradient is computed. Dtypes: int32,
  *     int64.
  * @param[in] stride stride per spatial dimension, as in the forward call. Dtypes: int32, int64.
@@ -79,11 +81,12 @@ DIOPI_API diopiError_t diopiConvolution2dBackward(diopiContextHandle_t ctx, diop
  * Output size per dimension is (in-1)*stride - 2*padding + dilation*(k-1) + output_padding + 1; output_padding must
  * be smaller than stride or dilation.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (N, C_out, spatial...), spatial extents from the transposed-convolution size
- *     formula. Dtypes: float32, float16, float64.
- * @param[in] input input batch of shape (N, C_in, spatial...). Dtypes: float32, float16, float64.
- * @param[in] weight filters of shape (C_in, C_out / groups, kernel sizes...). Dtypes: float32, float16, float64.
- * @param[in] bias bias of shape (C_out); may be NULL for no bias. Dtypes: float32, float16, float64.
+ * @param[out] out result of shape (N, C_out, spatial...), spatial extents from the transposed-convolution size formula.
+ *     Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] input input batch of shape (N, C_in, spatial...). Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] weight filters of shape (C_in, C_out / groups, kernel sizes...). Dtypes: float32, float16, float64,
+ *     bfloat16.
+ * @param[in] bias bias of shape (C_out); may be NULL for no bias. Dtypes: float32, float16, float64, bfloat16.
  * @param[in] stride upsampling stride per spatial dimension. Dtypes: int32, int64.
  * @param[in] padding amount removed from each side of every spatial dimension of the full result. Dtypes: int32,
  *     int64.
@@ -103,14 +106,15 @@ DIOPI_API diopiError_t diopiConvTranspose2d(diopiContextHandle_t ctx, diopiTenso
  * @brief Backward of diopiConvTranspose2d: writes the gradients of the 2-D transposed convolution with respect to
  *        input, weight and (optionally) bias.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64.
- * @param[out] grad_weight gradient for weight; same shape as weight. Dtypes: float32, float16, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64, bfloat16.
+ * @param[out] grad_weight gradient for weight; same shape as weight. Dtypes: float32, float16, float64, bfloat16.
  * @param[out] grad_bias gradient for bias, shape (C_out); may be NULL when the forward had no bias. Dtypes: float32,
- *     float16, float64.
+ *     float16, float64, bfloat16.
  * @param[in] grad_output gradient of the loss with respect to the transposed-convolution output. Dtypes: float32,
- *     float16, float64.
- * @param[in] input input tensor that was fed to the forward call. Dtypes: float32, float16, float64.
- * @param[in] weight filter tensor of shape (C_in, C_out / groups, kernel sizes...) from the forward call
+ *     float16, float64, bfloat16.
+ * @param[in] input input tensor that was fed to the forward call. Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] weight filter tensor of shape (C_in, C_out / groups, kernel sizes...) from the forward call. Dtypes:
+ *     float16, bfloat16, float32, float64.
  * @param[in] bias_sizes pointer to the bias shape (C_out); NULL means no bias gradient is computed. Dtypes: int32,
  *     int64.
  * @param[in] stride stride per spatial dimension, as in the forward call. Dtypes: int32, int64.
@@ -135,11 +139,12 @@ DIOPI_API diopiError_t diopiConvTranspose2dBackward(diopiContextHandle_t ctx, di
  * Output size per dimension is (in-1)*stride - 2*padding + dilation*(k-1) + output_padding + 1; output_padding must
  * be smaller than stride or dilation.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (N, C_out, spatial...), spatial extents from the transposed-convolution size
- *     formula. Dtypes: float32, float16, float64.
- * @param[in] input input batch of shape (N, C_in, spatial...). Dtypes: float32, float16, float64.
- * @param[in] weight filters of shape (C_in, C_out / groups, kernel sizes...). Dtypes: float32, float16, float64.
- * @param[in] bias bias of shape (C_out); may be NULL for no bias. Dtypes: float32, float16, float64.
+ * @param[out] out result of shape (N, C_out, spatial...), spatial extents from the transposed-convolution size formula.
+ *     Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] input input batch of shape (N, C_in, spatial...). Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] weight filters of shape (C_in, C_out / groups, kernel sizes...). Dtypes: float32, float16, float64,
+ *     bfloat16.
+ * @param[in] bias bias of shape (C_out); may be NULL for no bias. Dtypes: float32, float16, float64, bfloat16.
  * @param[in] stride upsampling stride per spatial dimension. Dtypes: int32, int64.
  * @param[in] padding amount removed from each side of every spatial dimension of the full result. Dtypes: int32,
  *     int64.
@@ -159,14 +164,15 @@ DIOPI_API diopiError_t diopiConvTranspose3d(diopiContextHandle_t ctx, diopiTenso
  * @brief Backward of diopiConvTranspose3d: writes the gradients of the 3-D transposed convolution with respect to
  *        input, weight and (optionally) bias.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64.
- * @param[out] grad_weight gradient for weight; same shape as weight. Dtypes: float32, float16, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64, bfloat16.
+ * @param[out] grad_weight gradient for weight; same shape as weight. Dtypes: float32, float16, float64, bfloat16.
  * @param[out] grad_bias gradient for bias, shape (C_out); may be NULL when the forward had no bias. Dtypes: float32,
- *     float16, float64.
+ *     float16, float64, bfloat16.
  * @param[in] grad_output gradient of the loss with respect to the transposed-convolution output. Dtypes: float32,
- *     float16, float64.
- * @param[in] input input tensor that was fed to the forward call. Dtypes: float32, float16, float64.
- * @param[in] weight filter tensor of shape (C_in, C_out / groups, kernel sizes...) from the forward call
+ *     float16, float64, bfloat16.
+ * @param[in] input input tensor that was fed to the forward call. Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] weight filter tensor of shape (C_in, C_out / groups, kernel sizes...) from the forward call. Dtypes:
+ *     float16, bfloat16, float32, float64.
  * @param[in] bias_sizes pointer to the bias shape (C_out); NULL means no bias gradient is computed. Dtypes: int32,
  *     int64.
  * @param[in] stride stride per spatial dimension, as in the forward call. Dtypes: int32, int64.
@@ -190,10 +196,12 @@ DIOPI_API diopiError_t diopiConvTranspose3dBackward(diopiContextHandle_t ctx, di
  *
  * Output spatial size is floor((in + 2*padding - dilation*(k-1) - 1) / stride) + 1 for each dimension.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (N, C_out, spatial...), spatial extents given by the usual convolution size formula
- * @param[in] input input batch of shape (N, C_in, D, H, W)
- * @param[in] weight filters of shape (C_out, C_in / groups, kernel sizes...)
- * @param[in] bias bias of shape (C_out); may be NULL for no bias
+ * @param[out] out result of shape (N, C_out, spatial...), spatial extents given by the usual convolution size formula.
+ *     Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input batch of shape (N, C_in, D, H, W). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] weight filters of shape (C_out, C_in / groups, kernel sizes...). Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[in] bias bias of shape (C_out); may be NULL for no bias. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] stride step of the sliding window per spatial dimension
  * @param[in] padding implicit zero padding added on both sides per spatial dimension
  * @param[in] dilation spacing between kernel taps per spatial dimension
@@ -212,12 +220,15 @@ DIOPI_API diopiError_t diopiConvolution3d(diopiContextHandle_t ctx, diopiTensorH
  *
  * grad_bias equals grad_output summed over the batch and all spatial positions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[out] grad_weight gradient for weight; same shape as weight
- * @param[out] grad_bias gradient for bias, shape (C_out); may be NULL when the forward had no bias
- * @param[in] grad_output gradient of the loss with respect to the convolution output
- * @param[in] input input tensor that was fed to the forward convolution
- * @param[in] weight filter tensor that was used in the forward convolution
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[out] grad_weight gradient for weight; same shape as weight. Dtypes: float16, bfloat16, float32, float64.
+ * @param[out] grad_bias gradient for bias, shape (C_out); may be NULL when the forward had no bias. Dtypes: float16,
+ *     bfloat16, float32, float64.
+ * @param[in] grad_output gradient of the loss with respect to the convolution output. Dtypes: float16, bfloat16,
+ *     float32, float64.
+ * @param[in] input input tensor that was fed to the forward convolution. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] weight filter tensor that was used in the forward convolution. Dtypes: float16, bfloat16, float32,
+ *     float64.
  * @param[in] bias_sizes pointer to the bias shape (C_out); NULL means no bias gradient is computed
  * @param[in] stride stride per spatial dimension, as in the forward call
  * @param[in] padding zero padding per spatial dimension, as in the forward call
@@ -238,8 +249,9 @@ DIOPI_API diopiError_t diopiConvolution3dBackward(diopiContextHandle_t ctx, diop
  *
  * L is the product over both spatial dimensions of floor((size + 2*padding - dilation*(k-1) - 1)/stride) + 1.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out columns of shape (N, C * kh * kw, L), L being the number of block positions
- * @param[in] input input batch of shape (N, C, H, W)
+ * @param[out] out columns of shape (N, C * kh * kw, L), L being the number of block positions. Dtypes: float16,
+ *     bfloat16, float32, float64.
+ * @param[in] input input batch of shape (N, C, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] kernel_size block height and width
  * @param[in] dilation spacing between elements inside a block, per spatial dimension
  * @param[in] padding implicit zero padding on both sides, per spatial dimension
@@ -257,8 +269,9 @@ DIOPI_API diopiError_t diopiIm2Col(diopiContextHandle_t ctx, diopiTensorHandle_t
  *
  * Overlapping contributions are added, so Col2Im(Im2Col(x)) is generally not x.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out reconstructed image of shape (N, C, output_size[0], output_size[1])
- * @param[in] input columns of shape (N, C * kh * kw, L)
+ * @param[out] out reconstructed image of shape (N, C, output_size[0], output_size[1]). Dtypes: float16, bfloat16,
+ *     float32, float64.
+ * @param[in] input columns of shape (N, C * kh * kw, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] output_size spatial height and width of the image to rebuild
  * @param[in] kernel_size block height and width
  * @param[in] dilation spacing between elements inside a block, per spatial dimension
@@ -467,8 +480,10 @@ DIOPI_API diopiError_t diopiBatchNormBackward(diopiContextHandle_t ctx, diopiTen
  * Equivalent to diopiLayerNorm with normalized_shape = input.shape[begin_norm_axis:].
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out normalized result; same shape as input. Dtypes: float32, float64, float16.
- * @param[out] running_mean receives the mean of each normalized slice, shape input.shape[:begin_norm_axis]
- * @param[out] running_var receives the variance (or its inverse std form) of each normalized slice, same shape
+ * @param[out] running_mean receives the mean of each normalized slice, shape input.shape[:begin_norm_axis]. Dtypes:
+ *     float16, float32, float64.
+ * @param[out] running_var receives the variance (or its inverse std form) of each normalized slice, same shape. Dtypes:
+ *     float16, float32, float64.
  * @param[in] input input tensor of arbitrary rank. Dtypes: float32, float64, float16.
  * @param[in] weight scale of shape input.shape[begin_norm_axis:]; may be NULL to use 1. Dtypes: float32, float64,
  *     float16.
@@ -597,8 +612,8 @@ DIOPI_API diopiError_t diopiLayerNormBackward(diopiContextHandle_t ctx, diopiTen
  * @param[in] input forward input. Dtypes: float32, float64, float16.
  * @param[in] weight scale from the forward pass; may be NULL. Dtypes: float32, float64, float16.
  * @param[in] bias shift from the forward pass; may be NULL. Dtypes: float32, float64, float16.
- * @param[in] running_mean per-slice mean produced by the forward pass
- * @param[in] running_std per-slice spread statistic produced by the forward pass
+ * @param[in] running_mean per-slice mean produced by the forward pass. Dtypes: float16, float32, float64.
+ * @param[in] running_std per-slice spread statistic produced by the forward pass. Dtypes: float16, float32, float64.
  * @param[in] begin_norm_axis first normalized dimension, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -617,11 +632,12 @@ DIOPI_API diopiError_t diopiLayerNormGBBackward(diopiContextHandle_t ctx, diopiT
  *
  * Statistics are never accumulated across the batch, so training and inference behave identically.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] output normalized result; same shape as input
- * @param[in] input input of shape (N, C, spatial...) or with channels at position axis
+ * @param[out] output normalized result; same shape as input. Dtypes: float16, float32, float64.
+ * @param[in] input input of shape (N, C, spatial...) or with channels at position axis. Dtypes: float16, float32,
+ *     float64.
  * @param[in] axis index of the channel dimension
- * @param[in] scale per-channel scale of shape (C); may be NULL to use 1
- * @param[in] bias per-channel shift of shape (C); may be NULL to use 0
+ * @param[in] scale per-channel scale of shape (C); may be NULL to use 1. Dtypes: float16, float32, float64.
+ * @param[in] bias per-channel shift of shape (C); may be NULL to use 0. Dtypes: float16, float32, float64.
  * @param[in] eps small constant added to the variance for numerical stability
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -633,13 +649,14 @@ DIOPI_API diopiError_t diopiInstanceNorm(diopiContextHandle_t ctx, diopiTensorHa
 /**
  * @brief Backward of diopiInstanceNorm: writes the gradients with respect to input, scale and bias.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[out] grad_scale gradient for scale, shape (C)
- * @param[out] grad_bias gradient for bias, shape (C)
- * @param[in] grad_output gradient with respect to the normalized output; same shape as input
- * @param[in] input forward input
- * @param[in] scale per-channel scale from the forward pass; may be NULL
- * @param[in] bias per-channel shift from the forward pass; may be NULL
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64.
+ * @param[out] grad_scale gradient for scale, shape (C). Dtypes: float16, float32, float64.
+ * @param[out] grad_bias gradient for bias, shape (C). Dtypes: float16, float32, float64.
+ * @param[in] grad_output gradient with respect to the normalized output; same shape as input. Dtypes: float16, float32,
+ *     float64.
+ * @param[in] input forward input. Dtypes: float16, float32, float64.
+ * @param[in] scale per-channel scale from the forward pass; may be NULL. Dtypes: float16, float32, float64.
+ * @param[in] bias per-channel shift from the forward pass; may be NULL. Dtypes: float16, float32, float64.
  * @param[in] axis index of the channel dimension, as in the forward call
  * @param[in] eps stability constant, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -656,8 +673,8 @@ DIOPI_API diopiError_t diopiInstanceNormBackward(diopiContextHandle_t ctx, diopi
  *
  * Slices whose norm is below eps are divided by eps instead, so all-zero slices stay zero.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] output normalized result; same shape as input
- * @param[in] input input tensor of any shape
+ * @param[out] output normalized result; same shape as input. Dtypes: float16, float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float16, float32, float64.
  * @param[in] p exponent of the vector norm (2 gives Euclidean normalization)
  * @param[in] axis dimension along which norms are taken
  * @param[in] eps lower bound on the norm to avoid division by zero
@@ -671,9 +688,10 @@ DIOPI_API diopiError_t diopiNormalize(diopiContextHandle_t ctx, diopiTensorHandl
 /**
  * @brief Backward of diopiNormalize: writes the gradient with respect to input.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the normalized output; same shape as input
- * @param[in] input forward input
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64.
+ * @param[in] grad_output gradient with respect to the normalized output; same shape as input. Dtypes: float16, float32,
+ *     float64.
+ * @param[in] input forward input. Dtypes: float16, float32, float64.
  * @param[in] p norm exponent, as in the forward call
  * @param[in] axis normalization dimension, as in the forward call
  * @param[in] eps norm lower bound, as in the forward call
@@ -691,8 +709,8 @@ DIOPI_API diopiError_t diopiNormalizeBackward(diopiContextHandle_t ctx, diopiTen
 /**
  * @brief Rectified linear unit applied element-wise: out = max(input, 0). Same semantics as torch.relu.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result; same shape as input. Dtypes: float32, float64.
- * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[out] out result; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64, float16, bfloat16, int8, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -702,7 +720,8 @@ DIOPI_API diopiError_t diopiRelu(diopiContextHandle_t ctx, diopiTensorHandle_t o
 /**
  * @brief In-place ReLU: replaces each element of `input` with max(input, 0). Same semantics as torch.relu_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float32, float64, float16,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -713,8 +732,8 @@ DIOPI_API diopiError_t diopiReluInp(diopiContextHandle_t ctx, diopiTensorHandle_
  * @brief Clamps every element into [min_val, max_val]: out = min(max(input, min_val), max_val). Same semantics as
  *        torch.nn.functional.hardtanh.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result; same shape as input. Dtypes: float32, float64.
- * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[out] out result; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] min_val lower clamp bound. Dtypes: float32, float64.
  * @param[in] max_val upper clamp bound; should not be below min_val. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -728,7 +747,8 @@ DIOPI_API diopiError_t diopiHardtanh(diopiContextHandle_t ctx, diopiTensorHandle
  * @brief In-place hardtanh: clamps every element of `input` into [min_val, max_val]. Same semantics as
  *        torch.nn.functional.hardtanh_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the clamped values. Dtypes: float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the clamped values. Dtypes: float32, float64, float16,
+ *     bfloat16.
  * @param[in] min_val lower clamp bound
  * @param[in] max_val upper clamp bound
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -743,9 +763,10 @@ DIOPI_API diopiError_t diopiHardtanhInp(diopiContextHandle_t ctx, diopiTensorHan
  *
  * Elements exactly on a bound receive zero gradient.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
- * @param[in] grad_output gradient with respect to the hardtanh output; same shape as input. Dtypes: float32, float64.
- * @param[in] input forward input
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] grad_output gradient with respect to the hardtanh output; same shape as input. Dtypes: float32, float64,
+ *     float16, bfloat16.
+ * @param[in] input forward input. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] min_val lower clamp bound used in the forward call
  * @param[in] max_val upper clamp bound used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -759,8 +780,8 @@ DIOPI_API diopiError_t diopiHardtanhBackward(diopiContextHandle_t ctx, diopiTens
  * @brief Hard swish activation: out = input * relu6(input + 3) / 6, element-wise. Same semantics as
  *        torch.nn.functional.hardswish.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result; same shape as input
- * @param[in] input input tensor of any shape
+ * @param[out] out result; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float16, bfloat16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -771,7 +792,7 @@ DIOPI_API diopiError_t diopiHardswish(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief In-place hard swish: overwrites `input` with input * relu6(input + 3) / 6. Same semantics as
  *        torch.nn.functional.hardswish with inplace=True.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input tensor that is read and overwritten with the result
+ * @param[out] input tensor that is read and overwritten with the result. Dtypes: float16, bfloat16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -782,9 +803,10 @@ DIOPI_API diopiError_t diopiHardswishInp(diopiContextHandle_t ctx, diopiTensorHa
  * @brief Backward of diopiHardswish: grad_input = grad_output * (0 for x < -3, (2x + 3)/6 for -3 <= x <= 3, 1 for x >
  *        3).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the hardswish output; same shape as input
- * @param[in] input forward input
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the hardswish output; same shape as input. Dtypes: float16, bfloat16,
+ *     float32, float64.
+ * @param[in] input forward input. Dtypes: float16, bfloat16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -796,8 +818,8 @@ DIOPI_API diopiError_t diopiHardswishBackward(diopiContextHandle_t ctx, diopiTen
  * @brief Element-wise thresholding: out = input where input > threshold, otherwise value. Same semantics as
  *        torch.nn.functional.threshold.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result; same shape as input. Dtypes: float16, float32, float64.
- * @param[in] input input tensor of any shape. Dtypes: float16, float32, float64.
+ * @param[out] out result; same shape as input. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input input tensor of any shape. Dtypes: float16, float32, float64, bfloat16.
  * @param[in] threshold cut-off compared against each element. Dtypes: float16, float32, float64.
  * @param[in] value replacement for elements not greater than threshold. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -811,7 +833,7 @@ DIOPI_API diopiError_t diopiThreshold(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief In-place thresholding: elements of `input` not greater than threshold are replaced by value. Same semantics
  *        as torch.nn.functional.threshold_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten. Dtypes: float16, float32, float64, bfloat16.
  * @param[in] threshold cut-off compared against each element
  * @param[in] value replacement for elements not greater than threshold
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -824,10 +846,10 @@ DIOPI_API diopiError_t diopiThresholdInp(diopiContextHandle_t ctx, diopiTensorHa
 /**
  * @brief Backward of diopiThreshold: grad_input equals grad_output where input > threshold and zero elsewhere.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64.
- * @param[in] grad_output gradient with respect to the threshold output; same shape as input. Dtypes: float16,
- *     float32, float64.
- * @param[in] input forward input
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] grad_output gradient with respect to the threshold output; same shape as input. Dtypes: float16, float32,
+ *     float64, bfloat16.
+ * @param[in] input forward input. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] threshold cut-off used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -840,8 +862,8 @@ DIOPI_API diopiError_t diopiThresholdBackward(diopiContextHandle_t ctx, diopiTen
  * @brief Gaussian error linear unit: out = input * Phi(input), Phi the standard normal CDF, or its tanh
  *        approximation. Same semantics as torch.nn.functional.gelu.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result; same shape as input. Dtypes: float32, float64.
- * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[out] out result; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] approximate "none" for the exact erf form or "tanh" for the tanh approximation
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -852,9 +874,10 @@ DIOPI_API diopiError_t diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t o
 /**
  * @brief Backward of diopiGelu: writes the gradient with respect to input for the chosen GELU variant.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
- * @param[in] grad_output gradient with respect to the GELU output; same shape as input. Dtypes: float32, float64.
- * @param[in] input forward input
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] grad_output gradient with respect to the GELU output; same shape as input. Dtypes: float32, float64,
+ *     float16, bfloat16.
+ * @param[in] input forward input. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] approximate "none" or "tanh"; must match the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -867,8 +890,8 @@ DIOPI_API diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorHa
  * @brief Leaky ReLU: out = input for input >= 0, otherwise negative_slope * input. Same semantics as
  *        torch.nn.functional.leaky_relu.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result; same shape as input. Dtypes: float32, float64.
- * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[out] out result; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] negative_slope multiplier applied to negative elements
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -881,7 +904,7 @@ DIOPI_API diopiError_t diopiLeakyRelu(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief In-place leaky ReLU: negative elements of `input` are multiplied by negative_slope. Same semantics as
  *        torch.nn.functional.leaky_relu_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten. Dtypes: float32, float64.
+ * @param[in,out] input tensor that is read and overwritten. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] negative_slope multiplier applied to negative elements
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -895,10 +918,11 @@ DIOPI_API diopiError_t diopiLeakyReluInp(diopiContextHandle_t ctx, diopiTensorHa
  *
  * Using the forward result is only valid for a non-negative slope, since the sign is then preserved.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
- * @param[in] grad_output gradient with respect to the leaky ReLU output; same shape as input. Dtypes: float32,
- *     float64.
- * @param[in] input forward input, or the forward output when input_is_result is true
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] grad_output gradient with respect to the leaky ReLU output; same shape as input. Dtypes: float32, float64,
+ *     float16, bfloat16.
+ * @param[in] input forward input, or the forward output when input_is_result is true. Dtypes: float16, bfloat16,
+ *     float32, float64.
  * @param[in] negative_slope multiplier used for negative elements in the forward call
  * @param[in] input_is_result true if `input` holds the forward result (in-place forward) rather than the original
  *     input
@@ -913,7 +937,8 @@ DIOPI_API diopiError_t diopiLeakyReluBackward(diopiContextHandle_t ctx, diopiTen
  * @brief In-place hyperbolic tangent: overwrites each element of `input` with tanh(input). Same semantics as
  *        torch.tanh_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -923,8 +948,8 @@ DIOPI_API diopiError_t diopiTanhInp(diopiContextHandle_t ctx, diopiTensorHandle_
 /**
  * @brief Element-wise hyperbolic tangent: out = tanh(input). Same semantics as torch.tanh.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result; same shape as input. Dtypes: float16, float32, float64.
- * @param[in] input input tensor of any shape. Dtypes: float16, float32, float64.
+ * @param[out] out result; same shape as input. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input input tensor of any shape. Dtypes: float16, float32, float64, bfloat16, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -934,8 +959,9 @@ DIOPI_API diopiError_t diopiTanh(diopiContextHandle_t ctx, diopiTensorHandle_t o
 /**
  * @brief Backward of diopiTanh, expressed via the forward result: grad_input = grad_output * (1 - output^2).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as output. Dtypes: float16, float32, float64.
- * @param[in] grad_output gradient with respect to the tanh output; same shape as output
+ * @param[out] grad_input gradient for input; same shape as output. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] grad_output gradient with respect to the tanh output; same shape as output. Dtypes: float16, bfloat16,
+ *     float32, float64.
  * @param[in] output result of the forward tanh. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -948,7 +974,8 @@ DIOPI_API diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorHa
  * @brief In-place logistic sigmoid: overwrites each element of `input` with 1 / (1 + exp(-input)). Same semantics as
  *        torch.sigmoid_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, bfloat16,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -958,8 +985,8 @@ DIOPI_API diopiError_t diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHand
 /**
  * @brief Element-wise logistic sigmoid: out = 1 / (1 + exp(-input)). Same semantics as torch.sigmoid.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result; same shape as input. Dtypes: float16, float32.
- * @param[in] input input tensor of any shape. Dtypes: float16, float32.
+ * @param[out] out result; same shape as input. Dtypes: float16, float32, bfloat16, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float16, float32, bfloat16, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -970,8 +997,9 @@ DIOPI_API diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_
  * @brief Backward of diopiSigmoid, expressed via the forward result: grad_input = grad_output * output * (1 -
  *        output).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as output. Dtypes: float16, float32.
- * @param[in] grad_output gradient with respect to the sigmoid output; same shape as output. Dtypes: float16, float32.
+ * @param[out] grad_input gradient for input; same shape as output. Dtypes: float16, float32, bfloat16, float64.
+ * @param[in] grad_output gradient with respect to the sigmoid output; same shape as output. Dtypes: float16, float32,
+ *     bfloat16, float64.
  * @param[in] output result of the forward sigmoid. Dtypes: float16, float32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -984,7 +1012,8 @@ DIOPI_API diopiError_t diopiSigmoidBackward(diopiContextHandle_t ctx, diopiTenso
  * @brief In-place SiLU (swish): overwrites `input` with input * sigmoid(input). Same semantics as
  *        torch.nn.functional.silu with inplace=True.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, bfloat16, float32,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -995,8 +1024,8 @@ DIOPI_API diopiError_t diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle_
  * @brief Sigmoid-weighted linear unit (swish): out = input * sigmoid(input). Same semantics as
  *        torch.nn.functional.silu.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result; same shape as input
- * @param[in] input input tensor of any shape
+ * @param[out] out result; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input tensor of any shape. Dtypes: float16, bfloat16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1006,9 +1035,10 @@ DIOPI_API diopiError_t diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t o
 /**
  * @brief Backward of diopiSilu: grad_input = grad_output * s * (1 + input * (1 - s)), where s = sigmoid(input).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32.
- * @param[in] grad_output gradient with respect to the SiLU output; same shape as input. Dtypes: float16, float32.
- * @param[in] input forward input
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, bfloat16, float64.
+ * @param[in] grad_output gradient with respect to the SiLU output; same shape as input. Dtypes: float16, float32,
+ *     bfloat16, float64.
+ * @param[in] input forward input. Dtypes: float16, bfloat16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1026,8 +1056,8 @@ DIOPI_API diopiError_t diopiSiluBackward(diopiContextHandle_t ctx, diopiTensorHa
  * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
  * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, spatial_out...)
- * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] kernel_size window size per spatial dimension
  * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
  * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
@@ -1044,15 +1074,15 @@ DIOPI_API diopiError_t diopiMaxPool1d(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief Backward of diopiMaxPool1dWithIndices: routes each output gradient to the input position that held the
  *        window maximum, accumulating overlaps.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, L) or (C, L)
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] kernel_size window size per spatial dimension, as in the forward call
  * @param[in] stride window step per spatial dimension, as in the forward call
  * @param[in] padding padding per spatial dimension, as in the forward call
  * @param[in] dilation window dilation per spatial dimension, as in the forward call
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
- * @param[in] indices positions of the maxima produced by the forward call with indices
+ * @param[in] indices positions of the maxima produced by the forward call with indices. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1068,9 +1098,9 @@ DIOPI_API diopiError_t diopiMaxPool1dBackward(diopiContextHandle_t ctx, diopiTen
  * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
  * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, spatial_out...)
- * @param[out] indices written with the flat per-plane position of each maximum; same shape as out
- * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, bfloat16, float32, float64.
+ * @param[out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int64.
+ * @param[in] input input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] kernel_size window size per spatial dimension
  * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
  * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
@@ -1089,8 +1119,8 @@ DIOPI_API diopiError_t diopiMaxPool1dWithIndices(diopiContextHandle_t ctx, diopi
  *
  * Windows that extend past the input in ceil_mode never count the out-of-range part, even with count_include_pad.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled averages of shape (N, C, spatial_out...)
- * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[out] out pooled averages of shape (N, C, spatial_out...). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] kernel_size window size per spatial dimension
  * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
  * @param[in] padding implicit zero padding on both sides per spatial dimension
@@ -1107,9 +1137,9 @@ DIOPI_API diopiError_t diopiAvgPool1d(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief Backward of diopiAvgPool1d: spreads each output gradient evenly (divided by the window divisor) over its
  *        window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, L) or (C, L)
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] kernel_size window size per spatial dimension, as in the forward call
  * @param[in] stride window step per spatial dimension, as in the forward call
  * @param[in] padding padding per spatial dimension, as in the forward call
@@ -1127,8 +1157,8 @@ DIOPI_API diopiError_t diopiAvgPool1dBackward(diopiContextHandle_t ctx, diopiTen
  * @brief 1-D adaptive max pooling producing exactly output_size. Same semantics as
  *        torch.nn.functional.adaptive_max_pool1d.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, *output_size)
- * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[out] out pooled maxima of shape (N, C, *output_size). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1141,9 +1171,9 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool1d(diopiContextHandle_t ctx, diopiTen
  * @brief 1-D adaptive max pooling producing exactly output_size, also recording the location of each maximum. Same
  *        semantics as torch.nn.functional.adaptive_max_pool1d with return_indices=True.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, *output_size)
- * @param[out] indices written with the flat per-plane position of each maximum; same shape as out
- * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[out] out pooled maxima of shape (N, C, *output_size). Dtypes: float16, bfloat16, float32, float64.
+ * @param[out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int64.
+ * @param[in] input input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1156,10 +1186,10 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool1dWithIndices(diopiContextHandle_t ct
  * @brief Backward of diopiAdaptiveMaxPool1dWithIndices: sends each output gradient to the input location recorded in
  *        indices.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, L) or (C, L)
- * @param[in] indices maximum positions produced by the forward call; same shape as grad_output
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] indices maximum positions produced by the forward call; same shape as grad_output. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1171,9 +1201,9 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool1dBackward(diopiContextHandle_t ctx, 
  * @brief Backward of diopiAdaptiveAvgPool1d: distributes each output gradient uniformly over the input elements of
  *        its adaptive window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, L) or (C, L)
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1187,8 +1217,8 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool1dBackward(diopiContextHandle_t ctx, 
  *
  * Window i along a dimension of length L covers [floor(i*L/out), ceil((i+1)*L/out)).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled result of shape (N, C, *output_size)
- * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[out] out pooled result of shape (N, C, *output_size). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1203,8 +1233,8 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool1d(diopiContextHandle_t ctx, diopiTen
  *
  * Which arguments matter depends on mode and adaptive; the unused ones are ignored.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled result of shape (N, C, spatial_out...)
- * @param[in] input input of shape (N, C, L) or (C, L)
+ * @param[out] out pooled result of shape (N, C, spatial_out...). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] mode pooling kind: "max" or "avg"
  * @param[in] ksize window size per spatial dimension; ignored when adaptive is true
  * @param[in] stride window step per spatial dimension; ignored when adaptive is true
@@ -1225,9 +1255,9 @@ DIOPI_API diopiError_t diopiPool1d(diopiContextHandle_t ctx, diopiTensorHandle_t
 /**
  * @brief Backward of diopiPool1d: writes the input gradient for the selected pooling mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, L) or (C, L)
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] mode pooling kind used in the forward call: "max" or "avg"
  * @param[in] ksize window size per spatial dimension, as in the forward call
  * @param[in] stride window step per spatial dimension, as in the forward call
@@ -1236,7 +1266,7 @@ DIOPI_API diopiError_t diopiPool1d(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
  * @param[in] exclusive avg-mode divisor convention, as in the forward call
  * @param[in] adaptive whether the forward call used adaptive windows
- * @param[in] indices positions of maxima for max mode; may be NULL for avg mode
+ * @param[in] indices positions of maxima for max mode; may be NULL for avg mode. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1251,8 +1281,8 @@ DIOPI_API diopiError_t diopiPool1dBackward(diopiContextHandle_t ctx, diopiTensor
  *
  * Windows that extend past the input in ceil_mode never count the out-of-range part, even with count_include_pad.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled averages of shape (N, C, spatial_out...). Dtypes: float32, float64.
- * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float64.
+ * @param[out] out pooled averages of shape (N, C, spatial_out...). Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float64, float16, bfloat16.
  * @param[in] kernel_size window size per spatial dimension. Dtypes: int32, int64.
  * @param[in] stride window step per spatial dimension; empty means equal to kernel_size. Dtypes: int32, int64.
  * @param[in] padding implicit zero padding on both sides per spatial dimension. Dtypes: int32, int64.
@@ -1271,9 +1301,9 @@ DIOPI_API diopiError_t diopiAvgPool2d(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief Backward of diopiAvgPool2d: spreads each output gradient evenly (divided by the window divisor) over its
  *        window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
- * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float32, float64.
- * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float64, float16, bfloat16.
  * @param[in] kernel_size window size per spatial dimension, as in the forward call. Dtypes: int32, int64.
  * @param[in] stride window step per spatial dimension, as in the forward call. Dtypes: int32, int64.
  * @param[in] padding padding per spatial dimension, as in the forward call. Dtypes: int32, int64.
@@ -1294,8 +1324,8 @@ DIOPI_API diopiError_t diopiAvgPool2dBackward(diopiContextHandle_t ctx, diopiTen
  * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
  * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, float32.
- * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32.
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, float32, bfloat16, float64.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32, bfloat16, float64.
  * @param[in] kernel_size window size per spatial dimension. Dtypes: int32, int64.
  * @param[in] stride window step per spatial dimension; empty means equal to kernel_size. Dtypes: int32, int64.
  * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
@@ -1315,10 +1345,10 @@ DIOPI_API diopiError_t diopiMaxPool2d(diopiContextHandle_t ctx, diopiTensorHandl
  * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
  * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, float32.
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, float32, bfloat16, float64.
  * @param[in,out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int32,
- *     int64.
- * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32.
+ *     int64, bfloat16, float64.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32, bfloat16, float64.
  * @param[in] kernel_size window size per spatial dimension. Dtypes: int32, int64.
  * @param[in] stride window step per spatial dimension; empty means equal to kernel_size. Dtypes: int32, int64.
  * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
@@ -1336,9 +1366,9 @@ DIOPI_API diopiError_t diopiMaxPool2dWithIndices(diopiContextHandle_t ctx, diopi
  * @brief Backward of diopiMaxPool2dWithIndices: routes each output gradient to the input position that held the
  *        window maximum, accumulating overlaps.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32.
- * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, float32.
- * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, bfloat16, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, float32, bfloat16, float64.
+ * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32, bfloat16, float64.
  * @param[in] kernel_size window size per spatial dimension, as in the forward call. Dtypes: int32, int64.
  * @param[in] stride window step per spatial dimension, as in the forward call. Dtypes: int32, int64.
  * @param[in] padding padding per spatial dimension, as in the forward call
@@ -1359,8 +1389,8 @@ DIOPI_API diopiError_t diopiMaxPool2dBackward(diopiContextHandle_t ctx, diopiTen
  *
  * Which arguments matter depends on mode and adaptive; the unused ones are ignored.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled result of shape (N, C, spatial_out...)
- * @param[in] input input of shape (N, C, H, W) or (C, H, W)
+ * @param[out] out pooled result of shape (N, C, spatial_out...). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] mode pooling kind: "max" or "avg"
  * @param[in] ksize window size per spatial dimension; ignored when adaptive is true
  * @param[in] stride window step per spatial dimension; ignored when adaptive is true
@@ -1381,9 +1411,9 @@ DIOPI_API diopiError_t diopiPool2d(diopiContextHandle_t ctx, diopiTensorHandle_t
 /**
  * @brief Backward of diopiPool2d: writes the input gradient for the selected pooling mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, H, W) or (C, H, W)
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] mode pooling kind used in the forward call: "max" or "avg"
  * @param[in] ksize window size per spatial dimension, as in the forward call
  * @param[in] stride window step per spatial dimension, as in the forward call
@@ -1392,7 +1422,7 @@ DIOPI_API diopiError_t diopiPool2d(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
  * @param[in] exclusive avg-mode divisor convention, as in the forward call
  * @param[in] adaptive whether the forward call used adaptive windows
- * @param[in] indices positions of maxima for max mode; may be NULL for avg mode
+ * @param[in] indices positions of maxima for max mode; may be NULL for avg mode. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1408,8 +1438,8 @@ DIOPI_API diopiError_t diopiPool2dBackward(diopiContextHandle_t ctx, diopiTensor
  *
  * Window i along a dimension of length L covers [floor(i*L/out), ceil((i+1)*L/out)).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled result of shape (N, C, *output_size). Dtypes: float16, float32, float64.
- * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32, float64.
+ * @param[out] out pooled result of shape (N, C, *output_size). Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32, float64, bfloat16.
  * @param[in] output_size desired output size per spatial dimension. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1422,9 +1452,9 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool2d(diopiContextHandle_t ctx, diopiTen
  * @brief Backward of diopiAdaptiveAvgPool2d: distributes each output gradient uniformly over the input elements of
  *        its adaptive window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64.
- * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, float32, float64.
- * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32, float64, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1436,8 +1466,8 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool2dBackward(diopiContextHandle_t ctx, 
  * @brief 2-D adaptive max pooling producing exactly output_size. Same semantics as
  *        torch.nn.functional.adaptive_max_pool2d.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, *output_size). Dtypes: float32, float16, float64.
- * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float16, float64.
+ * @param[out] out pooled maxima of shape (N, C, *output_size). Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float16, float64, bfloat16.
  * @param[in] output_size desired output size per spatial dimension. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1450,9 +1480,9 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool2d(diopiContextHandle_t ctx, diopiTen
  * @brief 2-D adaptive max pooling producing exactly output_size, also recording the location of each maximum. Same
  *        semantics as torch.nn.functional.adaptive_max_pool2d with return_indices=True.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, *output_size). Dtypes: float32, float16, float64.
- * @param[out] indices written with the flat per-plane position of each maximum; same shape as out
- * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float16, float64.
+ * @param[out] out pooled maxima of shape (N, C, *output_size). Dtypes: float32, float16, float64, bfloat16.
+ * @param[out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int64.
+ * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float16, float64, bfloat16.
  * @param[in] output_size desired output size per spatial dimension. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1465,10 +1495,10 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool2dWithIndices(diopiContextHandle_t ct
  * @brief Backward of diopiAdaptiveMaxPool2dWithIndices: sends each output gradient to the input location recorded in
  *        indices.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64.
- * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float32, float16, float64.
- * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float16, float64.
- * @param[in] indices maximum positions produced by the forward call; same shape as grad_output
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] indices maximum positions produced by the forward call; same shape as grad_output. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1481,8 +1511,8 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool2dBackward(diopiContextHandle_t ctx, 
  *
  * Windows that extend past the input in ceil_mode never count the out-of-range part, even with count_include_pad.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled averages of shape (N, C, spatial_out...)
- * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] out pooled averages of shape (N, C, spatial_out...). Dtypes: float32, float64.
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float32, float64.
  * @param[in] kernel_size window size per spatial dimension
  * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
  * @param[in] padding implicit zero padding on both sides per spatial dimension
@@ -1501,9 +1531,9 @@ DIOPI_API diopiError_t diopiAvgPool3d(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief Backward of diopiAvgPool3d: spreads each output gradient evenly (divided by the window divisor) over its
  *        window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float32, float64.
+ * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float32, float64.
  * @param[in] kernel_size window size per spatial dimension, as in the forward call
  * @param[in] stride window step per spatial dimension, as in the forward call
  * @param[in] padding padding per spatial dimension, as in the forward call
@@ -1524,8 +1554,8 @@ DIOPI_API diopiError_t diopiAvgPool3dBackward(diopiContextHandle_t ctx, diopiTen
  * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
  * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, spatial_out...)
- * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] kernel_size window size per spatial dimension
  * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
  * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
@@ -1545,9 +1575,9 @@ DIOPI_API diopiError_t diopiMaxPool3d(diopiContextHandle_t ctx, diopiTensorHandl
  * padding must be at most half the kernel size; windows starting entirely in the right padding are dropped in
  * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, spatial_out...)
- * @param[in,out] indices written with the flat per-plane position of each maximum; same shape as out
- * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in,out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int64.
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] kernel_size window size per spatial dimension
  * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
  * @param[in] padding implicit negative-infinity padding on both sides per spatial dimension
@@ -1565,15 +1595,15 @@ DIOPI_API diopiError_t diopiMaxPool3dWithIndices(diopiContextHandle_t ctx, diopi
  * @brief Backward of diopiMaxPool3dWithIndices: routes each output gradient to the input position that held the
  *        window maximum, accumulating overlaps.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] kernel_size window size per spatial dimension, as in the forward call
  * @param[in] stride window step per spatial dimension, as in the forward call
  * @param[in] padding padding per spatial dimension, as in the forward call
  * @param[in] dilation window dilation per spatial dimension, as in the forward call
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
- * @param[in] indices positions of the maxima produced by the forward call with indices
+ * @param[in] indices positions of the maxima produced by the forward call with indices. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1588,8 +1618,8 @@ DIOPI_API diopiError_t diopiMaxPool3dBackward(diopiContextHandle_t ctx, diopiTen
  *
  * Window i along a dimension of length L covers [floor(i*L/out), ceil((i+1)*L/out)).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled result of shape (N, C, *output_size)
- * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] out pooled result of shape (N, C, *output_size). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1602,9 +1632,9 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool3d(diopiContextHandle_t ctx, diopiTen
  * @brief Backward of diopiAdaptiveAvgPool3d: distributes each output gradient uniformly over the input elements of
  *        its adaptive window.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1616,8 +1646,8 @@ DIOPI_API diopiError_t diopiAdaptiveAvgPool3dBackward(diopiContextHandle_t ctx, 
  * @brief 3-D adaptive max pooling producing exactly output_size. Same semantics as
  *        torch.nn.functional.adaptive_max_pool3d.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, *output_size)
- * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] out pooled maxima of shape (N, C, *output_size). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1630,9 +1660,9 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool3d(diopiContextHandle_t ctx, diopiTen
  * @brief 3-D adaptive max pooling producing exactly output_size, also recording the location of each maximum. Same
  *        semantics as torch.nn.functional.adaptive_max_pool3d with return_indices=True.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled maxima of shape (N, C, *output_size)
- * @param[out] indices written with the flat per-plane position of each maximum; same shape as out
- * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] out pooled maxima of shape (N, C, *output_size). Dtypes: float16, bfloat16, float32, float64.
+ * @param[out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int64.
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] output_size desired output size per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1645,10 +1675,10 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool3dWithIndices(diopiContextHandle_t ct
  * @brief Backward of diopiAdaptiveMaxPool3dWithIndices: sends each output gradient to the input location recorded in
  *        indices.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W)
- * @param[in] indices maximum positions produced by the forward call; same shape as grad_output
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] indices maximum positions produced by the forward call; same shape as grad_output. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1662,8 +1692,8 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool3dBackward(diopiContextHandle_t ctx, 
  *
  * Which arguments matter depends on mode and adaptive; the unused ones are ignored.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out pooled result of shape (N, C, spatial_out...)
- * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] out pooled result of shape (N, C, spatial_out...). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] mode pooling kind: "max" or "avg"
  * @param[in] ksize window size per spatial dimension; ignored when adaptive is true
  * @param[in] stride window step per spatial dimension; ignored when adaptive is true
@@ -1684,9 +1714,9 @@ DIOPI_API diopiError_t diopiPool3d(diopiContextHandle_t ctx, diopiTensorHandle_t
 /**
  * @brief Backward of diopiPool3d: writes the input gradient for the selected pooling mode.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the pooled output
- * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W)
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] mode pooling kind used in the forward call: "max" or "avg"
  * @param[in] ksize window size per spatial dimension, as in the forward call
  * @param[in] stride window step per spatial dimension, as in the forward call
@@ -1695,7 +1725,7 @@ DIOPI_API diopiError_t diopiPool3d(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
  * @param[in] exclusive avg-mode divisor convention, as in the forward call
  * @param[in] adaptive whether the forward call used adaptive windows
- * @param[in] indices positions of maxima for max mode; may be NULL for avg mode
+ * @param[in] indices positions of maxima for max mode; may be NULL for avg mode. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1716,10 +1746,10 @@ DIOPI_API diopiError_t diopiPool3dBackward(diopiContextHandle_t ctx, diopiTensor
  * A channel-wise variant is obtained by passing a mask of shape (N, C, 1, 1), which is broadcast over the spatial
  * dimensions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result, same shape as input. Dtypes: float32, float64.
+ * @param[out] out result, same shape as input. Dtypes: float32, float64, float16, bfloat16.
  * @param[out] mask written with 1 for kept and 0 for dropped elements; shape of input or broadcastable to it. Dtypes:
- *     bool.
- * @param[in] input tensor to apply dropout to. Dtypes: float32, float64.
+ *     bool, float16, bfloat16.
+ * @param[in] input tensor to apply dropout to. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] p probability that an element is zeroed, in [0, 1]. Dtypes: float32, float64.
  * @param[in] train when false the operation is the identity and no randomness is drawn
  * @param[in,out] generator supplies the random state; advanced by the call
@@ -1736,9 +1766,9 @@ DIOPI_API diopiError_t diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * With p = 1 every element becomes zero.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor modified in place. Dtypes: float32, float64.
+ * @param[in,out] input tensor modified in place. Dtypes: float32, float64, float16, bfloat16.
  * @param[out] mask written with 1 for kept and 0 for dropped elements; shape of input or broadcastable to it. Dtypes:
- *     bool.
+ *     bool, float16, bfloat16.
  * @param[in] p probability that an element is zeroed, in [0, 1]. Dtypes: float32, float64.
  * @param[in] train when false the tensor is left unchanged
  * @param[in,out] generator supplies the random state; advanced by the call
@@ -1757,7 +1787,7 @@ DIOPI_API diopiError_t diopiDropoutInp(diopiContextHandle_t ctx, diopiTensorHand
  * representable.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] inout tensor overwritten in place with the sampled values. Dtypes: float32, float64, float16, int64,
- *     int32, int16, int8.
+ *     int32, int16, int8, bfloat16, uint8, bool.
  * @param[in] from inclusive lower bound of the sampled range. Dtypes: int64.
  * @param[in] to pointer to the exclusive upper bound; NULL means the largest value the dtype can represent exactly
  * @param[in,out] generator supplies the random state; advanced by the call
@@ -1772,8 +1802,8 @@ DIOPI_API diopiError_t diopiRandomInp(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief Fills `inout` in place with values drawn from the continuous uniform distribution on [from, to). Same
  *        semantics as torch.Tensor.uniform_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] inout floating-point tensor overwritten in place with the samples. Dtypes: float32, float64,
- *     float16, int64, int32, int16, int8.
+ * @param[in,out] inout floating-point tensor overwritten in place with the samples. Dtypes: float32, float64, float16,
+ *     int64, int32, int16, int8, bfloat16.
  * @param[in] from lower bound of the interval. Dtypes: double.
  * @param[in] to upper bound of the interval. Dtypes: double.
  * @param[in,out] generator supplies the random state; advanced by the call
@@ -1787,8 +1817,8 @@ DIOPI_API diopiError_t diopiUniformInp(diopiContextHandle_t ctx, diopiTensorHand
  * @brief Draws independent 0/1 samples where out[i] is 1 with probability input[i]. Same semantics as
  *        torch.bernoulli.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out written with the 0/1 samples; same shape as input
- * @param[in] input per-element success probabilities in [0, 1]
+ * @param[out] out written with the 0/1 samples; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input per-element success probabilities in [0, 1]. Dtypes: float16, bfloat16, float32, float64.
  * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1801,7 +1831,8 @@ DIOPI_API diopiError_t diopiBernoulli(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief In-place Bernoulli sampling: each element of `inout` is read as a probability and replaced by a 0/1 sample
  *        drawn with that probability.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] inout probabilities in [0, 1] on entry; overwritten in place with the 0/1 samples
+ * @param[in,out] inout probabilities in [0, 1] on entry; overwritten in place with the 0/1 samples. Dtypes: float16,
+ *     bfloat16, float32, float64.
  * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1813,7 +1844,7 @@ DIOPI_API diopiError_t diopiBernoulliInp(diopiContextHandle_t ctx, diopiTensorHa
  * @brief Fills `out` with independent 0/1 samples, each equal to 1 with the same probability p. Same semantics as
  *        torch.Tensor.bernoulli_(p).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out tensor overwritten with the samples
+ * @param[out] out tensor overwritten with the samples. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] p success probability shared by all elements, in [0, 1]
  * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -1838,7 +1869,7 @@ DIOPI_API diopiError_t diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandle
  * @brief Fills `out` with samples from a normal distribution with the given scalar mean and standard deviation. Same
  *        semantics as torch.normal(mean, std, size).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out tensor overwritten with the samples
+ * @param[out] out tensor overwritten with the samples. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] mean mean of the distribution
  * @param[in] std standard deviation, must be non-negative
  * @param[in,out] generator supplies the random state; advanced by the call
@@ -1852,8 +1883,8 @@ DIOPI_API diopiError_t diopiNormal(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @brief Samples out[i] from a normal distribution with mean mean[i] and a shared scalar standard deviation. Same
  *        semantics as torch.normal(Tensor mean, float std).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out written with the samples; same shape as mean
- * @param[in] mean per-element means
+ * @param[out] out written with the samples; same shape as mean. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] mean per-element means. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] std standard deviation shared by all elements, non-negative
  * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -1867,9 +1898,9 @@ DIOPI_API diopiError_t diopiNormalTensorScalar(diopiContextHandle_t ctx, diopiTe
  * @brief Samples out[i] from a normal distribution with a shared scalar mean and per-element standard deviation
  *        std[i]. Same semantics as torch.normal(float mean, Tensor std).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out written with the samples; same shape as std
+ * @param[out] out written with the samples; same shape as std. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] mean mean shared by all elements
- * @param[in] std per-element standard deviations, non-negative
+ * @param[in] std per-element standard deviations, non-negative. Dtypes: float16, bfloat16, float32, float64.
  * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1882,9 +1913,11 @@ DIOPI_API diopiError_t diopiNormalScalarTensor(diopiContextHandle_t ctx, diopiTe
  * @brief Samples each output element from a normal distribution whose mean and standard deviation come from the
  *        matching elements of two tensors. Same semantics as torch.normal(Tensor mean, Tensor std).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out written with the samples; broadcast shape of mean and std
- * @param[in] mean per-element means
- * @param[in] std per-element standard deviations, non-negative; broadcastable against mean
+ * @param[out] out written with the samples; broadcast shape of mean and std. Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[in] mean per-element means. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] std per-element standard deviations, non-negative; broadcastable against mean. Dtypes: float16, bfloat16,
+ *     float32, float64.
  * @param[in,out] generator supplies the random state; advanced by the call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1897,7 +1930,8 @@ DIOPI_API diopiError_t diopiNormalTensor(diopiContextHandle_t ctx, diopiTensorHa
  * @brief Fills `inout` in place with samples from a normal distribution N(mean, std^2). Same semantics as
  *        torch.Tensor.normal_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] inout floating-point tensor overwritten in place with the samples
+ * @param[in,out] inout floating-point tensor overwritten in place with the samples. Dtypes: float16, bfloat16, float32,
+ *     float64.
  * @param[in] mean mean of the distribution
  * @param[in] std standard deviation, must be non-negative
  * @param[in,out] generator supplies the random state; advanced by the call
@@ -1913,8 +1947,8 @@ DIOPI_API diopiError_t diopiNormalInp(diopiContextHandle_t ctx, diopiTensorHandl
  *
  * Without replacement, num_samples may not exceed the number of categories with non-zero weight.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out sampled indices, shape (num_samples) for 1-D input or (N, num_samples) for 2-D input
- * @param[in] input non-negative, not necessarily normalised weights of shape (C) or (N, C)
+ * @param[out] out sampled indices, shape (num_samples) for 1-D input or (N, num_samples) for 2-D input. Dtypes: int64.
+ * @param[in] input non-negative, not necessarily normalised weights of shape (C) or (N, C). Dtypes: float32, float64.
  * @param[in] num_samples number of indices drawn per row
  * @param[in] replacement whether a category may be drawn more than once
  * @param[in,out] generator supplies the random state; advanced by the call
@@ -1933,9 +1967,10 @@ DIOPI_API diopiError_t diopiMultinomial(diopiContextHandle_t ctx, diopiTensorHan
  * @brief Mean squared error between input and target: element-wise (input - target)^2, then reduced. Same semantics
  *        as torch.nn.functional.mse_loss.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input. Dtypes: float32, float64.
- * @param[in] input predictions of any shape. Dtypes: float32, float64.
- * @param[in] target reference values; same shape as input. Dtypes: float32, float64.
+ * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input. Dtypes: float32, float64,
+ *     float16, bfloat16.
+ * @param[in] input predictions of any shape. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] target reference values; same shape as input. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1948,11 +1983,11 @@ DIOPI_API diopiError_t diopiMSELoss(diopiContextHandle_t ctx, diopiTensorHandle_
  * @brief Backward of diopiMSELoss: grad_input = 2 * (input - target) * grad_output, divided by the element count for
  *        mean reduction.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
- * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none.
- *     Dtypes: float32, float64.
- * @param[in] input forward predictions. Dtypes: float32, float64.
- * @param[in] target forward reference values; same shape as input. Dtypes: float32, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none. Dtypes:
+ *     float32, float64, float16, bfloat16.
+ * @param[in] input forward predictions. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] target forward reference values; same shape as input. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] reduction reduction mode used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1967,9 +2002,10 @@ DIOPI_API diopiError_t diopiMSELossBackward(diopiContextHandle_t ctx, diopiTenso
  *
  * gamma = 0 reduces the loss to alpha-weighted binary cross entropy with logits.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out loss: per-element values for none reduction, otherwise a scalar
- * @param[in] inputs raw logits of any shape
- * @param[in] targets binary (0/1) targets with the same shape as inputs
+ * @param[out] out loss: per-element values for none reduction, otherwise a scalar. Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[in] inputs raw logits of any shape. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] targets binary (0/1) targets with the same shape as inputs. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] alpha balancing weight for positives; negatives receive 1 - alpha
  * @param[in] gamma focusing exponent that down-weights easy examples
  * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
@@ -1985,10 +2021,10 @@ DIOPI_API diopiError_t diopiSigmoidFocalLoss(diopiContextHandle_t ctx, diopiTens
  *
  * Note the argument order differs from most backward functions: grad_input comes after target.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_output gradient with respect to the loss output
- * @param[in] input forward logits
- * @param[in] target forward binary targets; same shape as input
- * @param[out] grad_input gradient for the logits; same shape as input
+ * @param[out] grad_output gradient with respect to the loss output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward logits. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] target forward binary targets; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[out] grad_input gradient for the logits; same shape as input. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] gamma focusing exponent, as in the forward call
  * @param[in] alpha positive/negative balancing weight, as in the forward call
  * @param[in] reduction reduction mode used in the forward call
@@ -2007,12 +2043,14 @@ DIOPI_API diopiError_t diopiSigmoidFocalLossBackward(diopiContextHandle_t ctx, d
  * With mean reduction and index targets, the sum is divided by the total weight of non-ignored targets, not the
  * element count.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out loss: shape (N, ...) for none reduction, otherwise a scalar. Dtypes: float32, float64.
- * @param[in] input unnormalized logits of shape (N, C, ...) or (C). Dtypes: float32, float64.
- * @param[in] target class indices of shape (N, ...), or class probabilities with the same shape as input. Dtypes:
- *     float32, float64.
+ * @param[out] out loss: shape (N, ...) for none reduction, otherwise a scalar. Dtypes: float32, float64, float16,
+ *     bfloat16.
+ * @param[in] input unnormalized logits of shape (N, C, ...) or (C). Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] target either class indices of shape (N, ...) with values in [0, C) or ignore_index, in an integer dtype
+ *     (int64 or int32), or class probabilities with the same shape and floating dtype as input. Dtypes: float32,
+ *     float64, float16, bfloat16, int64, int32.
  * @param[in] weight per-class rescaling weights of shape (C); may be NULL for uniform weights. Dtypes: float32,
- *     float64.
+ *     float64, float16, bfloat16.
  * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @param[in] ignore_index target class whose positions contribute neither loss nor gradient (index targets only).
  *     Dtypes: int64.
@@ -2029,11 +2067,13 @@ DIOPI_API diopiError_t diopiCrossEntropyLoss(diopiContextHandle_t ctx, diopiTens
 /**
  * @brief Backward of diopiCrossEntropyLoss: writes the gradient with respect to the logits.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for the logits; same shape as input. Dtypes: float32, float64.
- * @param[in] grad_output gradient with respect to the loss output. Dtypes: float32, float64.
- * @param[in] input forward logits of shape (N, C, ...). Dtypes: float32, float64.
- * @param[in] target forward targets (class indices or probabilities). Dtypes: float32, float64.
- * @param[in] weight per-class weights of shape (C) from the forward call; may be NULL. Dtypes: float32, float64.
+ * @param[out] grad_input gradient for the logits; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] grad_output gradient with respect to the loss output. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input forward logits of shape (N, C, ...). Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] target forward targets: class indices in an integer dtype (int64 or int32), or class probabilities in
+ *     input's floating dtype. Dtypes: float32, float64, float16, bfloat16, int64, int32.
+ * @param[in] weight per-class weights of shape (C) from the forward call; may be NULL. Dtypes: float32, float64,
+ *     float16, bfloat16.
  * @param[in] reduction reduction mode used in the forward call
  * @param[in] ignore_index ignored target class, as in the forward call. Dtypes: int64.
  * @param[in] label_smoothing label smoothing amount, as in the forward call. Dtypes: float32, float64.
@@ -2052,10 +2092,12 @@ DIOPI_API diopiError_t diopiCrossEntropyLossBackward(diopiContextHandle_t ctx, d
  *
  * Mean reduction divides by the sum of weights of non-ignored targets; if all are ignored the result is NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out loss: shape (N, ...) for none reduction, otherwise a scalar
- * @param[in] input log-probabilities of shape (N, C, ...) or (C)
- * @param[in] target class indices of shape (N, ...) with values in [0, C)
- * @param[in] weight per-class rescaling weights of shape (C); may be NULL for uniform weights
+ * @param[out] out loss: shape (N, ...) for none reduction, otherwise a scalar. Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[in] input log-probabilities of shape (N, C, ...) or (C). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] target class indices of shape (N, ...) with values in [0, C). Dtypes: int8, uint8, int16, int32, int64.
+ * @param[in] weight per-class rescaling weights of shape (C); may be NULL for uniform weights. Dtypes: float16,
+ *     bfloat16, float32, float64.
  * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @param[in] ignore_index target value whose positions are skipped and excluded from the mean
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -2070,11 +2112,11 @@ DIOPI_API diopiError_t diopiNLLLoss(diopiContextHandle_t ctx, diopiTensorHandle_
  * @brief Backward of diopiNLLLoss: writes -weight[target] * grad_output at each target class position and zeros
  *        elsewhere.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the loss output
- * @param[in] input forward log-probabilities of shape (N, C, ...)
- * @param[in] target forward class indices
- * @param[in] weight per-class weights of shape (C); may be NULL
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the loss output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward log-probabilities of shape (N, C, ...). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] target forward class indices. Dtypes: int8, uint8, int16, int32, int64.
+ * @param[in] weight per-class weights of shape (C); may be NULL. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] reduction reduction mode used in the forward call
  * @param[in] ignore_index ignored target value, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -2091,11 +2133,14 @@ DIOPI_API diopiError_t diopiNLLLossBackward(diopiContextHandle_t ctx, diopiTenso
  *
  * totalWeight is what the mean reduction divides by, and is passed unchanged to diopiNLLLossV2Backward.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out loss: shape (N, ...) for none reduction, otherwise a scalar
- * @param[out] totalWeight scalar written with the summed weight of all non-ignored targets
- * @param[in] input log-probabilities of shape (N, C, ...) or (C)
- * @param[in] target class indices of shape (N, ...) with values in [0, C)
- * @param[in] weight per-class rescaling weights of shape (C); may be NULL for uniform weights
+ * @param[out] out loss: shape (N, ...) for none reduction, otherwise a scalar. Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[out] totalWeight scalar written with the summed weight of all non-ignored targets. Dtypes: float16, bfloat16,
+ *     float32, float64.
+ * @param[in] input log-probabilities of shape (N, C, ...) or (C). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] target class indices of shape (N, ...) with values in [0, C). Dtypes: int8, uint8, int16, int32, int64.
+ * @param[in] weight per-class rescaling weights of shape (C); may be NULL for uniform weights. Dtypes: float16,
+ *     bfloat16, float32, float64.
  * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @param[in] ignore_index target value whose positions are skipped
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -2110,12 +2155,12 @@ DIOPI_API diopiError_t diopiNLLLossV2(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief Backward of diopiNLLLossV2: writes the gradient with respect to the log-probabilities using the saved total
  *        weight.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the loss output
- * @param[in] input forward log-probabilities of shape (N, C, ...)
- * @param[in] target forward class indices
- * @param[in] weight per-class weights of shape (C); may be NULL
- * @param[in] totalWeight scalar total weight produced by the forward call
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the loss output. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input forward log-probabilities of shape (N, C, ...). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] target forward class indices. Dtypes: int8, uint8, int16, int32, int64.
+ * @param[in] weight per-class weights of shape (C); may be NULL. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] totalWeight scalar total weight produced by the forward call. Dtypes: float32.
  * @param[in] reduction reduction mode used in the forward call
  * @param[in] ignore_index ignored target value, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -2130,12 +2175,14 @@ DIOPI_API diopiError_t diopiNLLLossV2Backward(diopiContextHandle_t ctx, diopiTen
  * @brief Binary cross entropy on logits, computed stably: -w * [pos_weight * t * log(sigmoid(x)) + (1 - t) * log(1 -
  *        sigmoid(x))], then reduced. Same semantics as torch.nn.functional.binary_cross_entropy_with_logits.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input. Dtypes: float32, float64.
- * @param[in] input logits of any shape. Dtypes: float32, float64.
- * @param[in] target targets in [0, 1]; same shape as input. Dtypes: float32, float64.
- * @param[in] weight element rescaling weights broadcastable to input; may be NULL. Dtypes: float32, float64.
+ * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input. Dtypes: float32, float64,
+ *     float16, bfloat16.
+ * @param[in] input logits of any shape. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] target targets in [0, 1]; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] weight element rescaling weights broadcastable to input; may be NULL. Dtypes: float32, float64, float16,
+ *     bfloat16.
  * @param[in] pos_weight weight of positive examples, broadcast along the last (class) dimension; may be NULL. Dtypes:
- *     int64.
+ *     int64, float16, bfloat16, float32, float64.
  * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -2148,13 +2195,14 @@ DIOPI_API diopiError_t diopiBCEWithLogits(diopiContextHandle_t ctx, diopiTensorH
 /**
  * @brief Backward of diopiBCEWithLogits: writes the gradient with respect to the logits.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
- * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none.
- *     Dtypes: float32, float64.
- * @param[in] input forward logits. Dtypes: float32, float64.
- * @param[in] target forward targets; same shape as input. Dtypes: float32, float64.
- * @param[in] weight element weights from the forward call; may be NULL. Dtypes: float32, float64.
- * @param[in] pos_weight positive-example weights from the forward call; may be NULL. Dtypes: int64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none. Dtypes:
+ *     float32, float64, float16, bfloat16.
+ * @param[in] input forward logits. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] target forward targets; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] weight element weights from the forward call; may be NULL. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] pos_weight positive-example weights from the forward call; may be NULL. Dtypes: int64, float16, bfloat16,
+ *     float32, float64.
  * @param[in] reduction reduction mode used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -2170,10 +2218,12 @@ DIOPI_API diopiError_t diopiBCEWithLogitsBackward(diopiContextHandle_t ctx, diop
  *
  * Log terms are clamped at -100 so inputs of exactly 0 or 1 give finite losses.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input
- * @param[in] input probabilities in [0, 1] of any shape. Dtypes: float32, float64.
- * @param[in] target targets in [0, 1]; same shape as input. Dtypes: float32, float64.
- * @param[in] weight element rescaling weights broadcastable to input; may be NULL. Dtypes: float32, float64.
+ * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input. Dtypes: float16, bfloat16,
+ *     float32, float64.
+ * @param[in] input probabilities in [0, 1] of any shape. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] target targets in [0, 1]; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] weight element rescaling weights broadcastable to input; may be NULL. Dtypes: float32, float64, float16,
+ *     bfloat16.
  * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -2186,12 +2236,12 @@ DIOPI_API diopiError_t diopiBCELoss(diopiContextHandle_t ctx, diopiTensorHandle_
  * @brief Backward of diopiBCELoss: grad_input = w * (input - target) / (input * (1 - input)) * grad_output, scaled
  *        for mean reduction.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64.
- * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none.
- *     Dtypes: float32, float64.
- * @param[in] input forward probabilities. Dtypes: float32, float64.
- * @param[in] target forward targets; same shape as input. Dtypes: float32, float64.
- * @param[in] weight element weights from the forward call; may be NULL. Dtypes: float32, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none. Dtypes:
+ *     float32, float64, float16, bfloat16.
+ * @param[in] input forward probabilities. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] target forward targets; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] weight element weights from the forward call; may be NULL. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] reduction reduction mode used in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -2207,9 +2257,10 @@ DIOPI_API diopiError_t diopiBCELossBackward(diopiContextHandle_t ctx, diopiTenso
  *
  * beta = 0 makes the loss identical to plain L1 loss.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input
- * @param[in] input predictions of any shape
- * @param[in] target reference values; same shape as input
+ * @param[out] out loss: scalar for mean/sum reduction, otherwise same shape as input. Dtypes: float16, bfloat16,
+ *     float32, float64.
+ * @param[in] input predictions of any shape. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] target reference values; same shape as input. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] reduction reduction mode: none keeps per-element values, mean averages them, sum adds them
  * @param[in] beta threshold where the loss switches from quadratic to linear; non-negative
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -2223,10 +2274,11 @@ DIOPI_API diopiError_t diopiSmoothL1Loss(diopiContextHandle_t ctx, diopiTensorHa
  * @brief Backward of diopiSmoothL1Loss: gradient is d / beta inside the quadratic zone and sign(d) outside, times
  *        grad_output.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input
- * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none
- * @param[in] input forward predictions
- * @param[in] target forward reference values
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient with respect to the loss output: scalar for mean/sum, input-shaped for none. Dtypes:
+ *     float16, bfloat16, float32, float64.
+ * @param[in] input forward predictions. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] target forward reference values. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] reduction reduction mode used in the forward call
  * @param[in] beta quadratic-to-linear threshold, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -2244,13 +2296,15 @@ DIOPI_API diopiError_t diopiSmoothL1LossBackward(diopiContextHandle_t ctx, diopi
  * An alignment is impossible when input_length is too short for the target, giving an infinite loss unless
  * zero_infinity is set.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out loss: shape (N) for none reduction, otherwise a scalar
- * @param[in,out] neg_log_likelihood written with per-sample negative log likelihood, shape (N), for the backward pass
- * @param[in,out] log_alpha written with forward-variable table of shape (N, T, 2*max_target_len + 1) for backward
- * @param[in] log_probs log-softmax outputs of shape (T, N, C), C including the blank class
- * @param[in] targets padded targets of shape (N, S) or all targets concatenated in 1-D
- * @param[in] input_lengths valid time steps per sample, shape (N)
- * @param[in] target_lengths target length per sample, shape (N)
+ * @param[out] out loss: shape (N) for none reduction, otherwise a scalar. Dtypes: float32, float64.
+ * @param[in,out] neg_log_likelihood written with per-sample negative log likelihood, shape (N), for the backward pass.
+ *     Dtypes: float32, float64.
+ * @param[in,out] log_alpha written with forward-variable table of shape (N, T, 2*max_target_len + 1) for backward.
+ *     Dtypes: float32, float64.
+ * @param[in] log_probs log-softmax outputs of shape (T, N, C), C including the blank class. Dtypes: float32, float64.
+ * @param[in] targets padded targets of shape (N, S) or all targets concatenated in 1-D. Dtypes: int32, int64.
+ * @param[in] input_lengths valid time steps per sample, shape (N). Dtypes: int32, int64.
+ * @param[in] target_lengths target length per sample, shape (N). Dtypes: int32, int64.
  * @param[in] blank class index reserved for the blank label
  * @param[in] reduction none keeps per-sample losses; mean divides each by its target length then averages; sum adds
  * @param[in] zero_infinity replace infinite losses (impossible alignments) and their gradients with zero
@@ -2266,14 +2320,14 @@ DIOPI_API diopiError_t diopiCTCLoss(diopiContextHandle_t ctx, diopiTensorHandle_
 /**
  * @brief Backward of diopiCTCLoss: writes the gradient with respect to log_probs using the saved alignment tables.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for log_probs; shape (T, N, C)
- * @param[in] grad_output gradient with respect to the loss output
- * @param[in] log_probs forward log-probabilities of shape (T, N, C)
- * @param[in] targets forward targets
- * @param[in] input_lengths valid time steps per sample, shape (N)
- * @param[in] target_lengths target length per sample, shape (N)
- * @param[in] neg_log_likelihood per-sample negative log likelihood saved by the forward call
- * @param[in] log_alpha forward-variable table saved by the forward call
+ * @param[out] grad_input gradient for log_probs; shape (T, N, C). Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the loss output. Dtypes: float32, float64.
+ * @param[in] log_probs forward log-probabilities of shape (T, N, C). Dtypes: float32, float64.
+ * @param[in] targets forward targets. Dtypes: int32, int64.
+ * @param[in] input_lengths valid time steps per sample, shape (N). Dtypes: int32, int64.
+ * @param[in] target_lengths target length per sample, shape (N). Dtypes: int32, int64.
+ * @param[in] neg_log_likelihood per-sample negative log likelihood saved by the forward call. Dtypes: float32, float64.
+ * @param[in] log_alpha forward-variable table saved by the forward call. Dtypes: float32, float64.
  * @param[in] blank blank class index, as in the forward call
  * @param[in] reduction reduction mode used in the forward call
  * @param[in] zero_infinity whether infinite losses were zeroed in the forward call
@@ -2297,8 +2351,9 @@ DIOPI_API diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTenso
  *
  * NaN inputs yield NaN for floating-point tensors; bool inputs map to 0 or 1.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`, holding -1, 0 or 1.
- * @param[in] input source tensor.
+ * @param[out] out result tensor, same shape as `input`, holding -1, 0 or 1. Dtypes: float16, bfloat16, float32,
+ *     float64, int8, uint8, int16, int32, int64, bool.
+ * @param[in] input source tensor. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2310,7 +2365,7 @@ DIOPI_API diopiError_t diopiSign(diopiContextHandle_t ctx, diopiTensorHandle_t o
  *        `input`. Same semantics as torch.Tensor.abs_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8.
+ *     int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2320,9 +2375,9 @@ DIOPI_API diopiError_t diopiAbsInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 /**
  * @brief Computes the absolute value |x| of each element, writing the result to `out`. Same semantics as torch.abs.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, int16, int32, int64,
- *     uint8, int8.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, int16, int32, int64, uint8,
+ *     int8, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2334,7 +2389,7 @@ DIOPI_API diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  *        Same semantics as torch.Tensor.neg_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8.
+ *     int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2344,9 +2399,9 @@ DIOPI_API diopiError_t diopiNegInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 /**
  * @brief Computes the negation -x of each element, writing the result to `out`. Same semantics as torch.neg.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, int16, int32, int64,
- *     uint8, int8.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, int16, int32, int64, uint8,
+ *     int8, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2359,8 +2414,8 @@ DIOPI_API diopiError_t diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  *
  * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result.
- *     Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int8,
+ *     int16, int32, int64, uint8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2373,9 +2428,9 @@ DIOPI_API diopiError_t diopiFloorInp(diopiContextHandle_t ctx, diopiTensorHandle
  *
  * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- *     Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, int8, int16, int32, int64,
+ *     uint8, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2388,8 +2443,8 @@ DIOPI_API diopiError_t diopiFloor(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result.
- *     Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int8,
+ *     int16, int32, int64, uint8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2402,9 +2457,9 @@ DIOPI_API diopiError_t diopiCeilInp(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * Integer inputs are returned unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- *     Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, int8, int16, int32, int64,
+ *     uint8, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2417,7 +2472,8 @@ DIOPI_API diopiError_t diopiCeil(diopiContextHandle_t ctx, diopiTensorHandle_t o
  *
  * Negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, bfloat16,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2429,8 +2485,8 @@ DIOPI_API diopiError_t diopiSqrtInp(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * Negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32.
- * @param[in] input source tensor. Dtypes: float16, float32.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, bfloat16, float64.
+ * @param[in] input source tensor. Dtypes: float16, float32, bfloat16, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2443,7 +2499,8 @@ DIOPI_API diopiError_t diopiSqrt(diopiContextHandle_t ctx, diopiTensorHandle_t o
  *
  * Zero maps to +inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, bfloat16,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2456,8 +2513,8 @@ DIOPI_API diopiError_t diopiRsqrtInp(diopiContextHandle_t ctx, diopiTensorHandle
  *
  * Zero maps to +inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- * @param[in] input source tensor.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, bfloat16, float32, float64, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2469,7 +2526,7 @@ DIOPI_API diopiError_t diopiRsqrt(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *        `input`. Same semantics as torch.Tensor.sin_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8.
+ *     int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2479,8 +2536,8 @@ DIOPI_API diopiError_t diopiSinInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 /**
  * @brief Computes the sine of each element (radians), writing the result to `out`. Same semantics as torch.sin.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2494,7 +2551,7 @@ DIOPI_API diopiError_t diopiSin(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * Inputs outside [-1, 1] produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8.
+ *     int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2506,8 +2563,8 @@ DIOPI_API diopiError_t diopiAsinInp(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * Inputs outside [-1, 1] produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2519,7 +2576,7 @@ DIOPI_API diopiError_t diopiAsin(diopiContextHandle_t ctx, diopiTensorHandle_t o
  *        `input`. Same semantics as torch.Tensor.cos_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8.
+ *     int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2529,8 +2586,8 @@ DIOPI_API diopiError_t diopiCosInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 /**
  * @brief Computes the cosine of each element (radians), writing the result to `out`. Same semantics as torch.cos.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2544,7 +2601,7 @@ DIOPI_API diopiError_t diopiCos(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * Inputs outside [-1, 1] produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8.
+ *     int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2557,8 +2614,8 @@ DIOPI_API diopiError_t diopiAcosInp(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * Inputs outside [-1, 1] produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2570,7 +2627,7 @@ DIOPI_API diopiError_t diopiAcos(diopiContextHandle_t ctx, diopiTensorHandle_t o
  *        `input`. Same semantics as torch.Tensor.tan_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8.
+ *     int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2580,8 +2637,8 @@ DIOPI_API diopiError_t diopiTanInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 /**
  * @brief Computes the tangent of each element (radians), writing the result to `out`. Same semantics as torch.tan.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2592,7 +2649,8 @@ DIOPI_API diopiError_t diopiTan(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * @brief In-place variant of diopiSinh, which computes the hyperbolic sine of each element; the result overwrites
  *        `input`. Same semantics as torch.Tensor.sinh_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2602,8 +2660,8 @@ DIOPI_API diopiError_t diopiSinhInp(diopiContextHandle_t ctx, diopiTensorHandle_
 /**
  * @brief Computes the hyperbolic sine of each element, writing the result to `out`. Same semantics as torch.sinh.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, bfloat16, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2614,7 +2672,8 @@ DIOPI_API diopiError_t diopiSinh(diopiContextHandle_t ctx, diopiTensorHandle_t o
  * @brief In-place variant of diopiCosh, which computes the hyperbolic cosine of each element; the result overwrites
  *        `input`. Same semantics as torch.Tensor.cosh_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2624,8 +2683,8 @@ DIOPI_API diopiError_t diopiCoshInp(diopiContextHandle_t ctx, diopiTensorHandle_
 /**
  * @brief Computes the hyperbolic cosine of each element, writing the result to `out`. Same semantics as torch.cosh.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, bfloat16, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2636,8 +2695,8 @@ DIOPI_API diopiError_t diopiCosh(diopiContextHandle_t ctx, diopiTensorHandle_t o
  * @brief Computes the arctangent of each element, in radians within (-pi/2, pi/2), writing the result to `out`. Same
  *        semantics as torch.atan.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, bfloat16, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2648,7 +2707,8 @@ DIOPI_API diopiError_t diopiAtan(diopiContextHandle_t ctx, diopiTensorHandle_t o
  * @brief In-place variant of diopiAtan, which computes the arctangent of each element, in radians within (-pi/2,
  *        pi/2); the result overwrites `input`. Same semantics as torch.Tensor.atan_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2659,7 +2719,8 @@ DIOPI_API diopiError_t diopiAtanInp(diopiContextHandle_t ctx, diopiTensorHandle_
  * @brief In-place variant of diopiAsinh, which computes the inverse hyperbolic sine of each element; the result
  *        overwrites `input`. Same semantics as torch.Tensor.asinh_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2670,8 +2731,8 @@ DIOPI_API diopiError_t diopiAsinhInp(diopiContextHandle_t ctx, diopiTensorHandle
  * @brief Computes the inverse hyperbolic sine of each element, writing the result to `out`. Same semantics as
  *        torch.asinh.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, bfloat16, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2684,7 +2745,8 @@ DIOPI_API diopiError_t diopiAsinh(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * Inputs below 1 produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2697,8 +2759,8 @@ DIOPI_API diopiError_t diopiAcoshInp(diopiContextHandle_t ctx, diopiTensorHandle
  *
  * Inputs below 1 produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, bfloat16, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2711,7 +2773,8 @@ DIOPI_API diopiError_t diopiAcosh(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * Inputs of exactly +-1 give +-inf and inputs outside [-1, 1] give NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2724,8 +2787,8 @@ DIOPI_API diopiError_t diopiAtanhInp(diopiContextHandle_t ctx, diopiTensorHandle
  *
  * Inputs of exactly +-1 give +-inf and inputs outside [-1, 1] give NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, bfloat16, int32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2736,7 +2799,8 @@ DIOPI_API diopiError_t diopiAtanh(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * @brief In-place variant of diopiExp, which computes e raised to the power of each element; the result overwrites
  *        `input`. Same semantics as torch.Tensor.exp_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2746,8 +2810,8 @@ DIOPI_API diopiError_t diopiExpInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 /**
  * @brief Computes e raised to the power of each element, writing the result to `out`. Same semantics as torch.exp.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2758,7 +2822,8 @@ DIOPI_API diopiError_t diopiExp(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * @brief In-place variant of diopiExpm1, which computes exp(x) - 1 for each element, accurate for x near zero; the
  *        result overwrites `input`. Same semantics as torch.Tensor.expm1_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2769,8 +2834,8 @@ DIOPI_API diopiError_t diopiExpm1Inp(diopiContextHandle_t ctx, diopiTensorHandle
  * @brief Computes exp(x) - 1 for each element, accurate for x near zero, writing the result to `out`. Same semantics
  *        as torch.expm1.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2784,7 +2849,7 @@ DIOPI_API diopiError_t diopiExpm1(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8.
+ *     int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2796,8 +2861,8 @@ DIOPI_API diopiError_t diopiLogInp(diopiContextHandle_t ctx, diopiTensorHandle_t
  *
  * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2811,7 +2876,7 @@ DIOPI_API diopiError_t diopiLog(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8.
+ *     int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2823,8 +2888,8 @@ DIOPI_API diopiError_t diopiLog2Inp(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int16, int32, int64, uint8, int8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2837,7 +2902,8 @@ DIOPI_API diopiError_t diopiLog2(diopiContextHandle_t ctx, diopiTensorHandle_t o
  *
  * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, bfloat16, float32,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2849,8 +2915,8 @@ DIOPI_API diopiError_t diopiLog10Inp(diopiContextHandle_t ctx, diopiTensorHandle
  *
  * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- * @param[in] input source tensor.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, bfloat16, float32, float64, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2863,7 +2929,8 @@ DIOPI_API diopiError_t diopiLog10(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * x = -1 maps to -inf and x < -1 produces NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, bfloat16, float32,
+ *     float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2876,8 +2943,8 @@ DIOPI_API diopiError_t diopiLog1pInp(diopiContextHandle_t ctx, diopiTensorHandle
  *
  * x = -1 maps to -inf and x < -1 produces NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- * @param[in] input source tensor.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, bfloat16, float32, float64, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2888,7 +2955,7 @@ DIOPI_API diopiError_t diopiLog1p(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * @brief In-place variant of diopiErf, which computes the Gauss error function erf(x) of each element; the result
  *        overwrites `input`. Same semantics as torch.Tensor.erf_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input tensor that is read and overwritten with the result.
+ * @param[out] input tensor that is read and overwritten with the result. Dtypes: float16, bfloat16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2899,8 +2966,8 @@ DIOPI_API diopiError_t diopiErfInp(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @brief Computes the Gauss error function erf(x) of each element, writing the result to `out`. Same semantics as
  *        torch.erf.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- * @param[in] input source tensor.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, bfloat16, float32, float64, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2913,8 +2980,8 @@ DIOPI_API diopiError_t diopiErf(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  *
  * Zero maps to inf; integer inputs yield a floating-point result.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64.
- * @param[in] input source tensor. Dtypes: float16, float32, float64.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, bfloat16, uint8, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2927,7 +2994,8 @@ DIOPI_API diopiError_t diopiReciprocal(diopiContextHandle_t ctx, diopiTensorHand
  *
  * Zero maps to inf; integer inputs yield a floating-point result.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2940,8 +3008,8 @@ DIOPI_API diopiError_t diopiReciprocalInp(diopiContextHandle_t ctx, diopiTensorH
  *
  * Inputs of +-1 give +-inf and inputs outside [-1, 1] give NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- * @param[in] input source tensor.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input source tensor. Dtypes: float16, bfloat16, float32, float64, int32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2954,7 +3022,7 @@ DIOPI_API diopiError_t diopiErfinv(diopiContextHandle_t ctx, diopiTensorHandle_t
  *
  * Inputs of +-1 give +-inf and inputs outside [-1, 1] give NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input tensor that is read and overwritten with the result.
+ * @param[out] input tensor that is read and overwritten with the result. Dtypes: float16, bfloat16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2967,8 +3035,10 @@ DIOPI_API diopiError_t diopiErfinvInp(diopiContextHandle_t ctx, diopiTensorHandl
  *
  * For real inputs it behaves like diopiSign.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- * @param[in] input source tensor.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, bfloat16, float32, float64, int8, uint8,
+ *     int16, int32, int64, bool, complex64, complex128.
+ * @param[in] input source tensor. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64, bool,
+ *     complex64, complex128.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2981,7 +3051,8 @@ DIOPI_API diopiError_t diopiSgn(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  *
  * For real inputs it behaves like diopiSign.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, bfloat16, float32,
+ *     float64, int8, uint8, int16, int32, int64, complex64, complex128.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2993,8 +3064,8 @@ DIOPI_API diopiError_t diopiSgnInp(diopiContextHandle_t ctx, diopiTensorHandle_t
  *
  * Integer and bool inputs never contain NaN, so the result is all false for them.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean result tensor, same shape as `input`; true where the element is NaN. Dtypes: bool.
- * @param[in] input tensor to test. Dtypes: float32, float64, float16, bool, int64, int32, int16, int8, uint8.
+ * @param[out] out boolean result tensor, same shape as `input`; true where the element is NaN. Dtypes: bool, bfloat16.
+ * @param[in] input tensor to test. Dtypes: float32, float64, float16, bool, int64, int32, int16, int8, uint8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3011,11 +3082,12 @@ DIOPI_API diopiError_t diopiIsNan(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * The result dtype follows type promotion between the scalar base and the exponent tensor.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `exponent`. Dtypes: int32, int64, uint8, int8, int16, float32,
- *     float64, float16.
+ * @param[out] out result tensor, same shape as `exponent`. Dtypes: int32, int64, uint8, int8, int16, float32, float64,
+ *     float16, bfloat16.
  * @param[in] input scalar base shared by all elements. Dtypes: int32, int64, uint8, int8, int16, float32, float64,
  *     float16.
- * @param[in] exponent tensor of exponents. Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16, bool.
+ * @param[in] exponent tensor of exponents. Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16, bool,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3031,8 +3103,8 @@ DIOPI_API diopiError_t diopiPowScalar(diopiContextHandle_t ctx, diopiTensorHandl
  * exponent.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor, same shape as `input`. Dtypes: int32, int64, uint8, int8, int16, float32, float64,
- *     float16.
- * @param[in] input base tensor. Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
+ *     float16, bfloat16.
+ * @param[in] input base tensor. Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16, bfloat16.
  * @param[in] exponent scalar exponent applied to every element. Dtypes: int32, int64, uint8, int8, int16, float32,
  *     float64, float16, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3048,7 +3120,7 @@ DIOPI_API diopiError_t diopiPow(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * A negative base with a non-integer exponent produces NaN.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input base tensor, overwritten with the result. Dtypes: int32, int64, uint8, int8, int16, float32,
- *     float64, float16.
+ *     float64, float16, bfloat16.
  * @param[in] exponent scalar exponent applied to every element. Dtypes: int32, int64, uint8, int8, int16, float32,
  *     float64, float16, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3063,11 +3135,11 @@ DIOPI_API diopiError_t diopiPowInp(diopiContextHandle_t ctx, diopiTensorHandle_t
  *
  * Shapes are broadcast and dtypes promoted; a negative base with a fractional exponent gives NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor with the broadcast shape of `input` and `exponent`. Dtypes: int32, int64, uint8,
- *     int8, int16, float32, float64, float16.
- * @param[in] input base tensor. Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16.
+ * @param[out] out result tensor with the broadcast shape of `input` and `exponent`. Dtypes: int32, int64, uint8, int8,
+ *     int16, float32, float64, float16, bfloat16.
+ * @param[in] input base tensor. Dtypes: int32, int64, uint8, int8, int16, float32, float64, float16, bfloat16.
  * @param[in] exponent exponent tensor, broadcastable with `input`. Dtypes: int32, int64, uint8, int8, int16, float32,
- *     float64, float16, bool.
+ *     float64, float16, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3081,9 +3153,9 @@ DIOPI_API diopiError_t diopiPowTensor(diopiContextHandle_t ctx, diopiTensorHandl
  *
  * `exponent` must broadcast to `input`'s shape, since the result is stored in `input`.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input base tensor, overwritten with the result. Dtypes: float32, float64, float16.
- * @param[in] exponent exponent tensor, broadcastable to the shape of `input`. Dtypes: int32, int64, uint8, int8,
- *     int16, float32, float64, float16, bool.
+ * @param[in,out] input base tensor, overwritten with the result. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] exponent exponent tensor, broadcastable to the shape of `input`. Dtypes: int32, int64, uint8, int8, int16,
+ *     float32, float64, float16, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3096,10 +3168,10 @@ DIOPI_API diopiError_t diopiPowInpTensor(diopiContextHandle_t ctx, diopiTensorHa
  * Operands are broadcast to a common shape and their dtypes promoted to a common result type.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float64, float32, float16,
- *     int64, int32, int16, int8, uint8, bool.
- * @param[in] input first operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ *     int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] input first operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other second operand, broadcastable with `input`; scaled by `alpha`. Dtypes: float64, float32, float16,
- *     int64, int32, int16, int8, uint8, bool.
+ *     int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] alpha scalar multiplier applied to `other` before the operation. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3115,9 +3187,9 @@ DIOPI_API diopiError_t diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * The broadcast shape must equal `input`'s shape because the result is stored in it.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input first operand, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @param[in] other second operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
- *     int32, int16, int8, uint8, bool.
+ *     int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3129,8 +3201,9 @@ DIOPI_API diopiError_t diopiAddInp(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @brief Computes out = input + alpha * other, where the second operand is a scalar. Same semantics as torch.add with
  *        a scalar `other`.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- * @param[in] input tensor operand.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, bfloat16, float32, float64, int8, uint8,
+ *     int16, int32, int64.
+ * @param[in] input tensor operand. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64.
  * @param[in] other scalar second operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @param[in] alpha scalar multiplier applied to `other`.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3145,7 +3218,7 @@ DIOPI_API diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHandl
  *        torch.Tensor.add_ with a scalar.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor operand, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar second operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3160,10 +3233,10 @@ DIOPI_API diopiError_t diopiAddInpScalar(diopiContextHandle_t ctx, diopiTensorHa
  * Operands are broadcast to a common shape and their dtypes promoted to a common result type.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float64, float32, float16,
- *     int64, int32, int16, int8, uint8, bool.
- * @param[in] input first operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ *     int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] input first operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other second operand, broadcastable with `input`; scaled by `alpha`. Dtypes: float64, float32, float16,
- *     int64, int32, int16, int8, uint8, bool.
+ *     int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] alpha scalar multiplier applied to `other` before the operation. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3179,9 +3252,9 @@ DIOPI_API diopiError_t diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * The broadcast shape must equal `input`'s shape because the result is stored in it.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input first operand, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @param[in] other second operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
- *     int32, int16, int8, uint8, bool.
+ *     int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3194,8 +3267,8 @@ DIOPI_API diopiError_t diopiSubInp(diopiContextHandle_t ctx, diopiTensorHandle_t
  *        a scalar `other`.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor, same shape as `input`. Dtypes: float64, float32, float16, int64, int32, int16, int8,
- *     uint8, bool.
- * @param[in] input tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ *     uint8, bool, bfloat16.
+ * @param[in] input tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar second operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3210,7 +3283,7 @@ DIOPI_API diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHandl
  *        torch.Tensor.sub_ with a scalar.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor operand, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar second operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3224,10 +3297,11 @@ DIOPI_API diopiError_t diopiSubInpScalar(diopiContextHandle_t ctx, diopiTensorHa
  *
  * Operands are broadcast to a common shape and their dtypes promoted.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor with the broadcast shape of `input` and `other`.
- * @param[in] input first factor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float16, bfloat16, float32,
+ *     float64, int8, uint8, int16, int32, int64, bool.
+ * @param[in] input first factor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other second factor, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32, int16,
- *     int8, uint8, bool.
+ *     int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3238,9 +3312,9 @@ DIOPI_API diopiError_t diopiMul(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * @brief In-place element-wise product: input = input * other. Same semantics as torch.Tensor.mul_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input first factor, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @param[in] other second factor, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
- *     int32, int16, int8, uint8, bool.
+ *     int32, int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3251,8 +3325,9 @@ DIOPI_API diopiError_t diopiMulInp(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @brief Multiplies every element of `input` by a scalar: out = input * other. Same semantics as torch.mul with a
  *        scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- * @param[in] input tensor factor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, bfloat16, float32, float64, int8, uint8,
+ *     int16, int32, int64, bool.
+ * @param[in] input tensor factor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar factor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3265,7 +3340,7 @@ DIOPI_API diopiError_t diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHandl
  *        scalar.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor factor, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar factor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3277,14 +3352,19 @@ DIOPI_API diopiError_t diopiMulInpScalar(diopiContextHandle_t ctx, diopiTensorHa
  * @brief Element-wise division out = input / other with broadcasting, optionally rounded according to
  *        `rounding_mode`. Same semantics as torch.div.
  *
- * With no rounding mode the result is true (floating-point) division even for integer inputs; trunc and floor round
- * the exact quotient.
+ * With no rounding mode the result is true (floating-point) division even for integer inputs. For integer dtypes
+ * trunc and floor round the exact quotient. For floating dtypes the rounding follows torch and works on values
+ * already rounded to the result's dtype: trunc truncates the quotient input / other as computed in that dtype, and
+ * floor is floor division as Python defines it for floats ((input - fmod(input, other)) / other, one less where the
+ * remainder and the divisor differ in sign), each step rounded to that dtype. In float16 and bfloat16 the result can
+ * therefore differ by one from rounding the exact quotient.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float64, float32, float16,
- *     int64, int32, int16, int8, uint8, bool.
- * @param[in] input dividend tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other divisor tensor, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] input dividend tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
+ * @param[in] other divisor tensor, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32, int16,
+ *     int8, uint8, bool, bfloat16.
  * @param[in] rounding_mode rounding applied to the quotient: none (true division), trunc (toward zero) or floor
  *     (toward minus infinity).
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3298,13 +3378,17 @@ DIOPI_API diopiError_t diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * @brief In-place element-wise division: input = input / other, optionally rounded. Same semantics as
  *        torch.Tensor.div_.
  *
- * With no rounding mode the result is true (floating-point) division even for integer inputs; trunc and floor round
- * the exact quotient.
+ * With no rounding mode the result is true (floating-point) division even for integer inputs. For integer dtypes
+ * trunc and floor round the exact quotient. For floating dtypes the rounding follows torch and works on values
+ * already rounded to the result's dtype: trunc truncates the quotient input / other as computed in that dtype, and
+ * floor is floor division as Python defines it for floats ((input - fmod(input, other)) / other, one less where the
+ * remainder and the divisor differ in sign), each step rounded to that dtype. In float16 and bfloat16 the result can
+ * therefore differ by one from rounding the exact quotient.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input dividend, overwritten with the quotient. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ * @param[in,out] input dividend, overwritten with the quotient. Dtypes: float64, float32, float16, int64, int32, int16,
+ *     int8, uint8, bool, bfloat16.
  * @param[in] other divisor tensor, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
- *     int32, int16, int8, uint8, bool.
+ *     int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] rounding_mode rounding applied to the quotient: none (true division), trunc (toward zero) or floor
  *     (toward minus infinity).
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3318,12 +3402,17 @@ DIOPI_API diopiError_t diopiDivInp(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @brief Divides every element of `input` by a scalar: out = input / other, optionally rounded. Same semantics as
  *        torch.div with a scalar divisor.
  *
- * With no rounding mode the result is true (floating-point) division even for integer inputs; trunc and floor round
- * the exact quotient.
+ * With no rounding mode the result is true (floating-point) division even for integer inputs. For integer dtypes
+ * trunc and floor round the exact quotient. For floating dtypes the rounding follows torch and works on values
+ * already rounded to the result's dtype: trunc truncates the quotient input / other as computed in that dtype, and
+ * floor is floor division as Python defines it for floats ((input - fmod(input, other)) / other, one less where the
+ * remainder and the divisor differ in sign), each step rounded to that dtype. In float16 and bfloat16 the result can
+ * therefore differ by one from rounding the exact quotient.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor, same shape as `input`. Dtypes: float64, float32, float16, int64, int32, int16, int8,
- *     uint8, bool.
- * @param[in] input dividend tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ *     uint8, bool, bfloat16.
+ * @param[in] input dividend tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other scalar divisor. Dtypes: int32, int64, float32, float64.
  * @param[in] rounding_mode rounding applied to the quotient: none (true division), trunc (toward zero) or floor
  *     (toward minus infinity).
@@ -3338,11 +3427,15 @@ DIOPI_API diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief In-place division by a scalar: input = input / other, optionally rounded. Same semantics as
  *        torch.Tensor.div_ with a scalar.
  *
- * With no rounding mode the result is true (floating-point) division even for integer inputs; trunc and floor round
- * the exact quotient.
+ * With no rounding mode the result is true (floating-point) division even for integer inputs. For integer dtypes
+ * trunc and floor round the exact quotient. For floating dtypes the rounding follows torch and works on values
+ * already rounded to the result's dtype: trunc truncates the quotient input / other as computed in that dtype, and
+ * floor is floor division as Python defines it for floats ((input - fmod(input, other)) / other, one less where the
+ * remainder and the divisor differ in sign), each step rounded to that dtype. In float16 and bfloat16 the result can
+ * therefore differ by one from rounding the exact quotient.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input dividend, overwritten with the quotient. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ * @param[in,out] input dividend, overwritten with the quotient. Dtypes: float64, float32, float16, int64, int32, int16,
+ *     int8, uint8, bool, bfloat16.
  * @param[in] other scalar divisor. Dtypes: int32, int64, float32, float64.
  * @param[in] rounding_mode rounding applied to the quotient: none (true division), trunc (toward zero) or floor
  *     (toward minus infinity).
@@ -3357,10 +3450,11 @@ DIOPI_API diopiError_t diopiDivInpScalar(diopiContextHandle_t ctx, diopiTensorHa
  * @brief Computes out = input + value * (tensor1 * tensor2) element-wise, with all three tensors broadcast together.
  *        Same semantics as torch.addcmul.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor with the broadcast shape of the three inputs. Dtypes: float16, float32, float64.
- * @param[in] input tensor the scaled term is added to. Dtypes: float16, float32, float64.
- * @param[in] tensor1 first factor of the product term. Dtypes: float16, float32, float64.
- * @param[in] tensor2 second factor of the product term. Dtypes: float16, float32, float64.
+ * @param[out] out result tensor with the broadcast shape of the three inputs. Dtypes: float16, float32, float64,
+ *     bfloat16.
+ * @param[in] input tensor the scaled term is added to. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] tensor1 first factor of the product term. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] tensor2 second factor of the product term. Dtypes: float16, float32, float64, bfloat16.
  * @param[in] value scalar multiplier for the product/quotient term. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3374,9 +3468,9 @@ DIOPI_API diopiError_t diopiAddcmul(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * The broadcast shape of the operands must equal `input`'s shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input accumulator tensor, overwritten with the result. Dtypes: float16, float32, float64.
- * @param[in] tensor1 first factor, broadcastable to `input`. Dtypes: float16, float32, float64.
- * @param[in] tensor2 second factor, broadcastable to `input`. Dtypes: float16, float32, float64.
+ * @param[out] input accumulator tensor, overwritten with the result. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] tensor1 first factor, broadcastable to `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] tensor2 second factor, broadcastable to `input`. Dtypes: float16, float32, float64, bfloat16.
  * @param[in] value scalar multiplier for the product/quotient term. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3391,10 +3485,11 @@ DIOPI_API diopiError_t diopiAddcmulInp(diopiContextHandle_t ctx, diopiTensorHand
  *
  * The quotient is true division, so integer tensor1/tensor2 are not supported.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor with the broadcast shape of the three inputs. Dtypes: float16, float32, float64.
- * @param[in] input tensor the scaled term is added to. Dtypes: float16, float32, float64.
- * @param[in] tensor1 numerator of the quotient term. Dtypes: float16, float32, float64.
- * @param[in] tensor2 denominator of the quotient term. Dtypes: float16, float32, float64.
+ * @param[out] out result tensor with the broadcast shape of the three inputs. Dtypes: float16, float32, float64,
+ *     bfloat16.
+ * @param[in] input tensor the scaled term is added to. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] tensor1 numerator of the quotient term. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] tensor2 denominator of the quotient term. Dtypes: float16, float32, float64, bfloat16.
  * @param[in] value scalar multiplier for the product/quotient term. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3408,9 +3503,9 @@ DIOPI_API diopiError_t diopiAddcdiv(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * The broadcast shape of the operands must equal `input`'s shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input accumulator tensor, overwritten with the result. Dtypes: float16, float32, float64.
- * @param[in] tensor1 numerator, broadcastable to `input`. Dtypes: float16, float32, float64.
- * @param[in] tensor2 denominator, broadcastable to `input`. Dtypes: float16, float32, float64.
+ * @param[out] input accumulator tensor, overwritten with the result. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] tensor1 numerator, broadcastable to `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] tensor2 denominator, broadcastable to `input`. Dtypes: float16, float32, float64, bfloat16.
  * @param[in] value scalar multiplier for the product/quotient term. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3424,8 +3519,8 @@ DIOPI_API diopiError_t diopiAddcdivInp(diopiContextHandle_t ctx, diopiTensorHand
  *
  * If min is greater than max, every element becomes max.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
- *     int64, int8.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     int8, bfloat16.
  * @param[in] min scalar lower bound; may be null for no lower bound. Dtypes: float32, float64.
  * @param[in] max scalar upper bound; may be null for no upper bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3440,12 +3535,12 @@ DIOPI_API diopiError_t diopiClampInpScalar(diopiContextHandle_t ctx, diopiTensor
  *
  * If min is greater than max, every element becomes max.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
- *     int64, int8.
- * @param[in] min lower-bound tensor broadcastable to `input`; may be null for no lower bound. Dtypes: float32,
- *     float64.
- * @param[in] max upper-bound tensor broadcastable to `input`; may be null for no upper bound. Dtypes: float32,
- *     float64.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     int8, bfloat16.
+ * @param[in] min lower-bound tensor broadcastable to `input`; may be null for no lower bound. Dtypes: float32, float64,
+ *     float16, bfloat16.
+ * @param[in] max upper-bound tensor broadcastable to `input`; may be null for no upper bound. Dtypes: float32, float64,
+ *     float16, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3458,8 +3553,8 @@ DIOPI_API diopiError_t diopiClampInp(diopiContextHandle_t ctx, diopiTensorHandle
  *
  * If min is greater than max every element becomes max, and at least one bound should be non-null.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float32, float64, float16.
- * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8, bfloat16.
  * @param[in] min scalar lower bound; may be null for no lower bound. Dtypes: float32, float64.
  * @param[in] max scalar upper bound; may be null for no upper bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3476,12 +3571,12 @@ DIOPI_API diopiError_t diopiClampScalar(diopiContextHandle_t ctx, diopiTensorHan
  * If min is greater than max, every element becomes max.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor with the broadcast shape of `input`, `min` and `max`. Dtypes: float32, float64,
- *     float16.
- * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8.
+ *     float16, bfloat16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8, bfloat16.
  * @param[in] min lower-bound tensor broadcastable with `input`; may be null for no lower bound. Dtypes: float32,
- *     float64.
+ *     float64, float16, bfloat16.
  * @param[in] max upper-bound tensor broadcastable with `input`; may be null for no upper bound. Dtypes: float32,
- *     float64.
+ *     float64, float16, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3493,8 +3588,8 @@ DIOPI_API diopiError_t diopiClamp(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * @brief In-place variant: input = min(input, max) with a scalar upper bound. Same semantics as
  *        torch.Tensor.clamp_max_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
- *     int64, int8.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     int8, bfloat16.
  * @param[in] max scalar upper bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3506,9 +3601,10 @@ DIOPI_API diopiError_t diopiClampMaxInpScalar(diopiContextHandle_t ctx, diopiTen
  * @brief In-place variant: input = min(input, max) with a tensor upper bound. Same semantics as
  *        torch.Tensor.clamp_max_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
- *     int64, int8.
- * @param[in] max upper-bound tensor, broadcastable to the shape of `input`. Dtypes: float32, float64.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     int8, bfloat16.
+ * @param[in] max upper-bound tensor, broadcastable to the shape of `input`. Dtypes: float32, float64, float16,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3518,8 +3614,8 @@ DIOPI_API diopiError_t diopiClampMaxInp(diopiContextHandle_t ctx, diopiTensorHan
 /**
  * @brief Bounds `input` from above by a scalar: out = min(input, max). Same semantics as torch.clamp_max.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float32, float64, float16.
- * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8, bfloat16.
  * @param[in] max scalar upper bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3532,9 +3628,10 @@ DIOPI_API diopiError_t diopiClampMaxScalar(diopiContextHandle_t ctx, diopiTensor
  * @brief Bounds `input` from above by an element-wise tensor: out = min(input, max), with broadcasting. Same
  *        semantics as torch.clamp_max with a tensor bound.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor with the broadcast shape of `input` and `max`. Dtypes: float32, float64, float16.
- * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] max upper-bound tensor, broadcastable with `input`. Dtypes: float32, float64.
+ * @param[out] out result tensor with the broadcast shape of `input` and `max`. Dtypes: float32, float64, float16,
+ *     bfloat16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8, bfloat16.
+ * @param[in] max upper-bound tensor, broadcastable with `input`. Dtypes: float32, float64, float16, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3545,8 +3642,8 @@ DIOPI_API diopiError_t diopiClampMax(diopiContextHandle_t ctx, diopiTensorHandle
  * @brief In-place variant: input = max(input, min) with a scalar lower bound. Same semantics as
  *        torch.Tensor.clamp_min_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
- *     int64, int8.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     int8, bfloat16.
  * @param[in] min scalar lower bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3558,9 +3655,10 @@ DIOPI_API diopiError_t diopiClampMinInpScalar(diopiContextHandle_t ctx, diopiTen
  * @brief In-place variant: input = max(input, min) with a tensor lower bound. Same semantics as
  *        torch.Tensor.clamp_min_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32,
- *     int64, int8.
- * @param[in] min lower-bound tensor, broadcastable to the shape of `input`. Dtypes: float32, float64.
+ * @param[in,out] input tensor clamped and overwritten in place. Dtypes: float32, float64, float16, int16, int32, int64,
+ *     int8, bfloat16.
+ * @param[in] min lower-bound tensor, broadcastable to the shape of `input`. Dtypes: float32, float64, float16,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3570,8 +3668,8 @@ DIOPI_API diopiError_t diopiClampMinInp(diopiContextHandle_t ctx, diopiTensorHan
 /**
  * @brief Bounds `input` from below by a scalar: out = max(input, min). Same semantics as torch.clamp_min.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: float32, float64, float16.
- * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8, bfloat16.
  * @param[in] min scalar lower bound. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3584,9 +3682,10 @@ DIOPI_API diopiError_t diopiClampMinScalar(diopiContextHandle_t ctx, diopiTensor
  * @brief Bounds `input` from below by an element-wise tensor: out = max(input, min), with broadcasting. Same
  *        semantics as torch.clamp_min with a tensor bound.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor with the broadcast shape of `input` and `min`. Dtypes: float32, float64, float16.
- * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8.
- * @param[in] min lower-bound tensor, broadcastable with `input`. Dtypes: float32, float64.
+ * @param[out] out result tensor with the broadcast shape of `input` and `min`. Dtypes: float32, float64, float16,
+ *     bfloat16.
+ * @param[in] input tensor to clamp. Dtypes: float32, float64, float16, int16, int32, int64, int8, bfloat16.
+ * @param[in] min lower-bound tensor, broadcastable with `input`. Dtypes: float32, float64, float16, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3598,9 +3697,12 @@ DIOPI_API diopiError_t diopiClampMin(diopiContextHandle_t ctx, diopiTensorHandle
  *
  * If either element of a pair is NaN, the result for that position is NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor with the broadcast shape of `input` and `other`.
- * @param[in] input first tensor to compare.
- * @param[in] other second tensor, broadcastable with `input`.
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float16, bfloat16, float32,
+ *     float64, int8, uint8, int16, int32, int64, bool.
+ * @param[in] input first tensor to compare. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32,
+ *     int64, bool.
+ * @param[in] other second tensor, broadcastable with `input`. Dtypes: float16, bfloat16, float32, float64, int8, uint8,
+ *     int16, int32, int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3613,9 +3715,12 @@ DIOPI_API diopiError_t diopiMaximum(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * If either element of a pair is NaN, the result for that position is NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor with the broadcast shape of `input` and `other`.
- * @param[in] input first tensor to compare.
- * @param[in] other second tensor, broadcastable with `input`.
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float16, bfloat16, float32,
+ *     float64, int8, uint8, int16, int32, int64, bool.
+ * @param[in] input first tensor to compare. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32,
+ *     int64, bool.
+ * @param[in] other second tensor, broadcastable with `input`. Dtypes: float16, bfloat16, float32, float64, int8, uint8,
+ *     int16, int32, int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3630,10 +3735,11 @@ DIOPI_API diopiError_t diopiMinimum(diopiContextHandle_t ctx, diopiTensorHandle_
  * Weights outside [0, 1] extrapolate rather than being clipped.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor with the broadcast shape of `input`, `end` and `weight`. Dtypes: float16, float32,
- *     float64.
- * @param[in] input start points of the interpolation. Dtypes: float16, float32, float64.
- * @param[in] end end points, broadcastable with `input`. Dtypes: float16, float32, float64.
- * @param[in] weight interpolation weights, broadcastable with `input` and `end`. Dtypes: float16, float32, float64.
+ *     float64, bfloat16.
+ * @param[in] input start points of the interpolation. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] end end points, broadcastable with `input`. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] weight interpolation weights, broadcastable with `input` and `end`. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3647,9 +3753,10 @@ DIOPI_API diopiError_t diopiLerpTensor(diopiContextHandle_t ctx, diopiTensorHand
  *
  * Weights outside [0, 1] extrapolate rather than being clipped.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor with the broadcast shape of `input` and `end`.
- * @param[in] input start points of the interpolation.
- * @param[in] end end points, broadcastable with `input`.
+ * @param[out] out result tensor with the broadcast shape of `input` and `end`. Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[in] input start points of the interpolation. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] end end points, broadcastable with `input`. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] weight scalar interpolation weight shared by all elements. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3665,9 +3772,11 @@ DIOPI_API diopiError_t diopiLerpScalar(diopiContextHandle_t ctx, diopiTensorHand
  * The result takes the sign of the divisor (floor-style modulo, like Python's %), unlike C fmod which follows the
  * dividend.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor with the broadcast shape of `input` and `other`.
- * @param[in] input dividend tensor.
- * @param[in] other divisor tensor, broadcastable with `input`.
+ * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float16, bfloat16, float32,
+ *     float64, int8, uint8, int16, int32, int64.
+ * @param[in] input dividend tensor. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64.
+ * @param[in] other divisor tensor, broadcastable with `input`. Dtypes: float16, bfloat16, float32, float64, int8,
+ *     uint8, int16, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3682,8 +3791,9 @@ DIOPI_API diopiError_t diopiRemainderTensor(diopiContextHandle_t ctx, diopiTenso
  * The result takes the sign of the divisor (floor-style modulo, like Python's %), unlike C fmod which follows the
  * dividend.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`.
- * @param[in] input dividend tensor.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: float16, bfloat16, float32, float64, int8, uint8,
+ *     int16, int32, int64.
+ * @param[in] input dividend tensor. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64.
  * @param[in] other scalar divisor.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3699,9 +3809,10 @@ DIOPI_API diopiError_t diopiRemainderScalar(diopiContextHandle_t ctx, diopiTenso
  * The result takes the sign of the divisor (floor-style modulo, like Python's %), unlike C fmod which follows the
  * dividend.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `other`.
+ * @param[out] out result tensor, same shape as `other`. Dtypes: float16, bfloat16, float32, float64, int8, uint8,
+ *     int16, int32, int64.
  * @param[in] input scalar dividend shared by all elements.
- * @param[in] other divisor tensor.
+ * @param[in] other divisor tensor. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3734,7 +3845,8 @@ DIOPI_API diopiError_t diopiForeachaddScalar(diopiContextHandle_t ctx, diopiTens
  * @brief In-place list version of scalar addition: adds the same scalar to every tensor of the list. Same semantics
  *        as torch._foreach_add_(tensors, scalar).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] inputs array of inputSize tensors updated in place
+ * @param[out] inputs array of inputSize tensors updated in place. Dtypes: float16, float32, float64, int8, uint8,
+ *     int16, int32, int64.
  * @param[in] inputSize number of tensors in inputs. Dtypes: int64.
  * @param[in] other scalar added to every element. Dtypes: float64, float32, float16, int64, int32, int16, int8,
  *     uint8.
@@ -3780,10 +3892,13 @@ DIOPI_API diopiError_t diopiForeachmulInpScalar(diopiContextHandle_t ctx, diopiT
  * @brief For every tensor in a list, multiplies it by one shared tensor (typically 0-dim) and writes the product to
  *        the matching output. Same semantics as torch._foreach_mul(tensors, Tensor).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] outs array of inputSize caller-allocated result tensors, each shaped like its input
- * @param[in] inputs array of inputSize input tensors
+ * @param[out] outs array of inputSize caller-allocated result tensors, each shaped like its input. Dtypes: float16,
+ *     float32, float64, int8, uint8, int16, int32, int64, bool.
+ * @param[in] inputs array of inputSize input tensors. Dtypes: float16, float32, float64, int8, uint8, int16, int32,
+ *     int64, bool.
  * @param[in] inputSize number of tensors in inputs and outs
- * @param[in] other single multiplier tensor, usually 0-dim, broadcast against every input
+ * @param[in] other single multiplier tensor, usually 0-dim, broadcast against every input. Dtypes: float16, float32,
+ *     float64, int8, uint8, int16, int32, int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3832,9 +3947,9 @@ DIOPI_API diopiError_t diopiForeachnormScalar(diopiContextHandle_t ctx, diopiTen
  *
  * No broadcasting is performed; both operands must be 3-D with equal batch size.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (B, n, p). Dtypes: float16, float32, float64.
- * @param[in] input batch of matrices of shape (B, n, m). Dtypes: float16, float32, float64.
- * @param[in] mat2 batch of matrices of shape (B, m, p). Dtypes: float16, float32, float64.
+ * @param[out] out result of shape (B, n, p). Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input batch of matrices of shape (B, n, m). Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] mat2 batch of matrices of shape (B, m, p). Dtypes: float16, float32, float64, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3847,10 +3962,10 @@ DIOPI_API diopiError_t diopiBmm(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  *
  * When beta is 0, input is ignored so NaN or Inf values in it do not propagate.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (B, n, p)
- * @param[in] input tensor broadcastable to (B, n, p)
- * @param[in] batch1 left matrices of shape (B, n, m)
- * @param[in] batch2 right matrices of shape (B, m, p)
+ * @param[out] out result of shape (B, n, p). Dtypes: float16, float32, float64.
+ * @param[in] input tensor broadcastable to (B, n, p). Dtypes: float16, float32, float64.
+ * @param[in] batch1 left matrices of shape (B, n, m). Dtypes: float16, float32, float64.
+ * @param[in] batch2 right matrices of shape (B, m, p). Dtypes: float16, float32, float64.
  * @param[in] beta multiplier of input
  * @param[in] alpha multiplier of the batched product
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3864,9 +3979,10 @@ DIOPI_API diopiError_t diopiBaddbmm(diopiContextHandle_t ctx, diopiTensorHandle_
  * @brief In-place variant of diopiBaddbmm: works in place on `input`, setting input = beta * input + alpha * (batch1
  *        @ batch2).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor of shape (B, n, p); read and overwritten with the result
- * @param[in] batch1 left matrices of shape (B, n, m)
- * @param[in] batch2 right matrices of shape (B, m, p)
+ * @param[in,out] input tensor of shape (B, n, p); read and overwritten with the result. Dtypes: float16, float32,
+ *     float64.
+ * @param[in] batch1 left matrices of shape (B, n, m). Dtypes: float16, float32, float64.
+ * @param[in] batch2 right matrices of shape (B, m, p). Dtypes: float16, float32, float64.
  * @param[in] beta multiplier of the original input
  * @param[in] alpha multiplier of the batched product
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3913,10 +4029,10 @@ DIOPI_API diopiError_t diopiMatmulBackward(diopiContextHandle_t ctx, diopiTensor
  *
  * When beta is 0, input is ignored so NaN or Inf values in it do not propagate.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (n, p). Dtypes: float32, float64, float16.
- * @param[in] input tensor broadcastable to (n, p). Dtypes: float32, float64, float16.
- * @param[in] mat1 left matrix of shape (n, m). Dtypes: float32, float64, float16.
- * @param[in] mat2 right matrix of shape (m, p). Dtypes: float32, float64, float16.
+ * @param[out] out result of shape (n, p). Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input tensor broadcastable to (n, p). Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] mat1 left matrix of shape (n, m). Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] mat2 right matrix of shape (m, p). Dtypes: float32, float64, float16, bfloat16.
  * @param[in] beta multiplier of input. Dtypes: int32, int64, float32, float64.
  * @param[in] alpha multiplier of the matrix product. Dtypes: int32, int64, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3932,9 +4048,10 @@ DIOPI_API diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * Only the relevant triangle of mat is read; symmetry is not checked.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out triangular factor L (mat = L L^H) or U (mat = U^H U); same shape as mat
- * @param[out] info status per matrix: 0 on success, k > 0 when the order-k leading minor is not positive definite
- * @param[in] mat input of shape (..., n, n)
+ * @param[out] out triangular factor L (mat = L L^H) or U (mat = U^H U); same shape as mat. Dtypes: float32, float64.
+ * @param[out] info status per matrix: 0 on success, k > 0 when the order-k leading minor is not positive definite.
+ *     Dtypes: int32.
+ * @param[in] mat input of shape (..., n, n). Dtypes: float32, float64.
  * @param[in] upper return the upper-triangular factor instead of the lower one
  * @param[in] checkerror if true, raise an error when any factorization fails instead of only setting info
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3950,9 +4067,9 @@ DIOPI_API diopiError_t diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandle
  *
  * The resulting gradient is symmetric.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_mat gradient for the input matrix; shape (..., n, n)
- * @param[in] grad_output gradient with respect to the Cholesky factor
- * @param[in] L factor produced by the forward call
+ * @param[out] grad_mat gradient for the input matrix; shape (..., n, n). Dtypes: float32, float64.
+ * @param[in] grad_output gradient with respect to the Cholesky factor. Dtypes: float32, float64.
+ * @param[in] L factor produced by the forward call. Dtypes: float32, float64.
  * @param[in] upper whether L is upper-triangular, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -3967,10 +4084,10 @@ DIOPI_API diopiError_t diopiCholeskyBackward(diopiContextHandle_t ctx, diopiTens
  *
  * Batch dimensions of b and mat are broadcast; the unused triangle of mat is ignored.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out solution X of shape (..., n, k)
- * @param[out] cloned_mat written with a copy of mat
- * @param[in] b right-hand sides of shape (..., n, k)
- * @param[in] mat triangular coefficient matrices of shape (..., n, n)
+ * @param[out] out solution X of shape (..., n, k). Dtypes: float32, float64.
+ * @param[out] cloned_mat written with a copy of mat. Dtypes: float32, float64.
+ * @param[in] b right-hand sides of shape (..., n, k). Dtypes: float32, float64.
+ * @param[in] mat triangular coefficient matrices of shape (..., n, n). Dtypes: float32, float64.
  * @param[in] upper mat is upper-triangular if true, lower-triangular otherwise
  * @param[in] transpose solve with the transpose of mat instead
  * @param[in] unitriangular assume mat has ones on its diagonal and do not read the diagonal
@@ -3985,13 +4102,14 @@ DIOPI_API diopiError_t diopiTriangularSolve(diopiContextHandle_t ctx, diopiTenso
  * @brief Backward of diopiTriangularSolve: writes the gradients with respect to the right-hand side b and the
  *        triangular matrix.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_b gradient for b; same shape as b
- * @param[out] grad_mat gradient for mat, restricted to its used triangle
- * @param[in] grad_x gradient with respect to the solution
- * @param[in] grad_cloned_mat gradient with respect to the cloned_mat output of the forward call
- * @param[in] x solution produced by the forward call
- * @param[in] b forward right-hand sides
- * @param[in] mat forward triangular matrices
+ * @param[out] grad_b gradient for b; same shape as b. Dtypes: float32, float64.
+ * @param[out] grad_mat gradient for mat, restricted to its used triangle. Dtypes: float32, float64.
+ * @param[in] grad_x gradient with respect to the solution. Dtypes: float32, float64.
+ * @param[in] grad_cloned_mat gradient with respect to the cloned_mat output of the forward call. Dtypes: float32,
+ *     float64.
+ * @param[in] x solution produced by the forward call. Dtypes: float32, float64.
+ * @param[in] b forward right-hand sides. Dtypes: float32, float64.
+ * @param[in] mat forward triangular matrices. Dtypes: float32, float64.
  * @param[in] upper triangle used in the forward call
  * @param[in] transpose whether the forward solved with the transpose
  * @param[in] unitriangular whether the forward assumed a unit diagonal
@@ -4008,10 +4126,10 @@ DIOPI_API diopiError_t diopiTriangularSolveBackward(diopiContextHandle_t ctx, di
  * @brief Affine map over the last dimension: out = input @ weight^T + bias. Same semantics as
  *        torch.nn.functional.linear.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (..., out_features). Dtypes: float16, float32, float64.
- * @param[in] input input of shape (..., in_features). Dtypes: float16, float32, float64.
- * @param[in] weight weight matrix of shape (out_features, in_features). Dtypes: float16, float32, float64.
- * @param[in] bias bias of shape (out_features); may be NULL for no bias. Dtypes: float16, float32, float64.
+ * @param[out] out result of shape (..., out_features). Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] input input of shape (..., in_features). Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] weight weight matrix of shape (out_features, in_features). Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] bias bias of shape (out_features); may be NULL for no bias. Dtypes: float16, float32, float64, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4024,14 +4142,15 @@ DIOPI_API diopiError_t diopiLinear(diopiContextHandle_t ctx, diopiTensorHandle_t
  *
  * grad_weight and grad_bias sum over all leading (batch) dimensions.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64.
- * @param[out] grad_weight gradient for weight, shape (out_features, in_features). Dtypes: float16, float32, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, float32, float64, bfloat16.
+ * @param[out] grad_weight gradient for weight, shape (out_features, in_features). Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @param[out] grad_bias gradient for bias, shape (out_features); may be NULL when there is no bias. Dtypes: float16,
- *     float32, float64.
+ *     float32, float64, bfloat16.
  * @param[in] grad_output gradient with respect to the linear output, shape (..., out_features). Dtypes: float16,
- *     float32, float64.
- * @param[in] input forward input. Dtypes: float16, float32, float64.
- * @param[in] weight forward weight matrix. Dtypes: float16, float32, float64.
+ *     float32, float64, bfloat16.
+ * @param[in] input forward input. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] weight forward weight matrix. Dtypes: float16, float32, float64, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4083,9 +4202,12 @@ DIOPI_API diopiError_t diopiCdistBackward(diopiContextHandle_t ctx, diopiTensorH
  * No broadcasting; both operands must be 2-D and of one dtype. Integer products wrap around on overflow, as
  * two's-complement sums do.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (n, p). Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
- * @param[in] input left matrix of shape (n, m). Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
- * @param[in] mat2 right matrix of shape (m, p). Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8.
+ * @param[out] out result of shape (n, p). Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8,
+ *     bfloat16.
+ * @param[in] input left matrix of shape (n, m). Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8,
+ *     bfloat16.
+ * @param[in] mat2 right matrix of shape (m, p). Dtypes: float16, float32, float64, int8, int16, int32, int64, uint8,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4138,7 +4260,7 @@ DIOPI_API diopiError_t diopiLinalgQR(diopiContextHandle_t ctx, diopiConstTensorH
  * @brief Sets every element of `input` to the same scalar, working in place. Same semantics as torch.Tensor.fill_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor overwritten in place. Dtypes: float32, float64, float16, int16, int32, int64, int8,
- *     uint8.
+ *     uint8, bfloat16, bool.
  * @param[in] value scalar written to every element, converted to the tensor's dtype. Dtypes: float32, float64,
  *     float16, int16, int32, int64, int8, uint8.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4169,7 +4291,8 @@ DIOPI_API diopiError_t diopiLinspace(diopiContextHandle_t ctx, diopiTensorHandle
  * @brief Writes the arithmetic progression start, start+step, ... stopping before end. Same semantics as
  *        torch.arange.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out 1-D tensor of length ceil((end - start) / step) receiving the values. Dtypes: float32, float64.
+ * @param[out] out 1-D tensor of length ceil((end - start) / step) receiving the values. Dtypes: float32, float64,
+ *     int64.
  * @param[in] start first value of the progression. Dtypes: float32, float64.
  * @param[in] end exclusive bound of the progression. Dtypes: float32, float64.
  * @param[in] step non-zero difference between consecutive values. Dtypes: float32, float64.
@@ -4221,7 +4344,8 @@ DIOPI_API diopiError_t diopiZeros(diopiContextHandle_t ctx, diopiTensorHandle_t 
 /**
  * @brief Sets every element of the tensor to zero, working in place. Same semantics as torch.Tensor.zero_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] self tensor cleared in place. Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8.
+ * @param[in,out] self tensor cleared in place. Dtypes: float32, float64, float16, int16, int32, int64, int8, uint8,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4238,11 +4362,11 @@ DIOPI_API diopiError_t diopiZeroInp(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * Inputs of any dtype are accepted; only zero versus non-zero matters.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean result tensor with the broadcast shape of `input` and `other`. Dtypes: bool.
+ * @param[out] out boolean result tensor with the broadcast shape of `input` and `other`. Dtypes: bool, bfloat16.
  * @param[in] input first operand; non-zero counts as true. Dtypes: float64, float32, float16, int64, int32, int16,
- *     int8, uint8, bool.
+ *     int8, uint8, bool, bfloat16.
  * @param[in] other second operand, broadcastable with `input`; non-zero counts as true. Dtypes: float64, float32,
- *     float16, int64, int32, int16, int8, uint8, bool.
+ *     float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4255,8 +4379,9 @@ DIOPI_API diopiError_t diopiLogicalAnd(diopiContextHandle_t ctx, diopiTensorHand
  *        torch.Tensor.logical_and_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input first operand, overwritten with the result (1/true or 0/false in its own dtype). Dtypes:
- *     float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other second operand, broadcastable to the shape of `input`.
+ *     float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] other second operand, broadcastable to the shape of `input`. Dtypes: float16, bfloat16, float32, float64,
+ *     int8, uint8, int16, int32, int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4269,11 +4394,11 @@ DIOPI_API diopiError_t diopiLogicalAndInp(diopiContextHandle_t ctx, diopiTensorH
  *
  * Inputs of any dtype are accepted; only zero versus non-zero matters.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean result tensor with the broadcast shape of `input` and `other`. Dtypes: bool.
+ * @param[out] out boolean result tensor with the broadcast shape of `input` and `other`. Dtypes: bool, bfloat16.
  * @param[in] input first operand; non-zero counts as true. Dtypes: float64, float32, float16, int64, int32, int16,
- *     int8, uint8, bool.
+ *     int8, uint8, bool, bfloat16.
  * @param[in] other second operand, broadcastable with `input`; non-zero counts as true. Dtypes: float64, float32,
- *     float16, int64, int32, int16, int8, uint8, bool.
+ *     float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4286,8 +4411,9 @@ DIOPI_API diopiError_t diopiLogicalOr(diopiContextHandle_t ctx, diopiTensorHandl
  *        torch.Tensor.logical_or_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input first operand, overwritten with the result (1/true or 0/false in its own dtype). Dtypes:
- *     float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other second operand, broadcastable to the shape of `input`.
+ *     float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] other second operand, broadcastable to the shape of `input`. Dtypes: float16, bfloat16, float32, float64,
+ *     int8, uint8, int16, int32, int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4300,8 +4426,8 @@ DIOPI_API diopiError_t diopiLogicalOrInp(diopiContextHandle_t ctx, diopiTensorHa
  *
  * Any non-zero value, including NaN, counts as true.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result tensor, same shape as `input`. Dtypes: bool.
- * @param[in] input source tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out result tensor, same shape as `input`. Dtypes: bool, bfloat16.
+ * @param[in] input source tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4316,7 +4442,7 @@ DIOPI_API diopiError_t diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHand
  * Any non-zero value, including NaN, counts as true.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float64, float32, float16, int64,
- *     int32, int16, int8, uint8, bool.
+ *     int32, int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4344,7 +4470,8 @@ DIOPI_API diopiError_t diopiBitwiseAnd(diopiContextHandle_t ctx, diopiTensorHand
  * @brief In-place bitwise AND: input = input & other. Same semantics as torch.Tensor.bitwise_and_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input first operand, overwritten with the result. Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] other second operand, broadcastable to the shape of `input`.
+ * @param[in] other second operand, broadcastable to the shape of `input`. Dtypes: int8, uint8, int16, int32, int64,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4398,7 +4525,8 @@ DIOPI_API diopiError_t diopiBitwiseOr(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief In-place bitwise OR: input = input | other. Same semantics as torch.Tensor.bitwise_or_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input first operand, overwritten with the result. Dtypes: int16, int32, int64, int8, uint8, bool.
- * @param[in] other second operand, broadcastable to the shape of `input`.
+ * @param[in] other second operand, broadcastable to the shape of `input`. Dtypes: int8, uint8, int16, int32, int64,
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4465,9 +4593,9 @@ DIOPI_API diopiError_t diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensorH
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
- * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
- *     bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4483,7 +4611,7 @@ DIOPI_API diopiError_t diopiEqScalar(diopiContextHandle_t ctx, diopiTensorHandle
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar right-hand operand.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -4497,10 +4625,11 @@ DIOPI_API diopiError_t diopiEqInpScalar(diopiContextHandle_t ctx, diopiTensorHan
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
- * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4513,8 +4642,10 @@ DIOPI_API diopiError_t diopiEq(diopiContextHandle_t ctx, diopiTensorHandle_t out
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype.
- * @param[in] other right-hand operand, broadcastable to the shape of `input`.
+ * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float16,
+ *     bfloat16, float32, float64, int8, uint8, int16, int32, int64, bool.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float16, bfloat16, float32,
+ *     float64, int8, uint8, int16, int32, int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4528,9 +4659,9 @@ DIOPI_API diopiError_t diopiEqInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * No broadcasting is done: differing shapes give false, and NaN never equals NaN.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out pointer to a host bool set to true if shapes and all elements match. Dtypes: bool.
- * @param[in] input first tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[in] input first tensor. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other second tensor to compare against `input`. Dtypes: float64, float32, float16, int64, int32, int16,
- *     int8, uint8, bool.
+ *     int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4543,9 +4674,9 @@ DIOPI_API diopiError_t diopiEqual(diopiContextHandle_t ctx, bool* out, diopiCons
  *
  * Any comparison involving NaN is true.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
- * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
- *     bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4561,7 +4692,7 @@ DIOPI_API diopiError_t diopiNeScalar(diopiContextHandle_t ctx, diopiTensorHandle
  * Any comparison involving NaN is true.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4576,10 +4707,11 @@ DIOPI_API diopiError_t diopiNeInpScalar(diopiContextHandle_t ctx, diopiTensorHan
  *
  * Any comparison involving NaN is true.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
- * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4593,9 +4725,9 @@ DIOPI_API diopiError_t diopiNe(diopiContextHandle_t ctx, diopiTensorHandle_t out
  * Any comparison involving NaN is true.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16,
- *     int64, int32, int16, int8, uint8, bool.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
+ *     int32, int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4608,9 +4740,9 @@ DIOPI_API diopiError_t diopiNeInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
- * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
- *     bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4626,7 +4758,7 @@ DIOPI_API diopiError_t diopiGeScalar(diopiContextHandle_t ctx, diopiTensorHandle
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4641,10 +4773,11 @@ DIOPI_API diopiError_t diopiGeInpScalar(diopiContextHandle_t ctx, diopiTensorHan
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
- * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4658,9 +4791,9 @@ DIOPI_API diopiError_t diopiGe(diopiContextHandle_t ctx, diopiTensorHandle_t out
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16,
- *     int64, int32, int16, int8, uint8, bool.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
+ *     int32, int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4673,9 +4806,9 @@ DIOPI_API diopiError_t diopiGeInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
- * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
- *     bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4691,7 +4824,7 @@ DIOPI_API diopiError_t diopiGtScalar(diopiContextHandle_t ctx, diopiTensorHandle
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4706,10 +4839,11 @@ DIOPI_API diopiError_t diopiGtInpScalar(diopiContextHandle_t ctx, diopiTensorHan
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
- * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4723,9 +4857,9 @@ DIOPI_API diopiError_t diopiGt(diopiContextHandle_t ctx, diopiTensorHandle_t out
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16,
- *     int64, int32, int16, int8, uint8, bool.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
+ *     int32, int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4738,9 +4872,9 @@ DIOPI_API diopiError_t diopiGtInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
- * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
- *     bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4756,7 +4890,7 @@ DIOPI_API diopiError_t diopiLeScalar(diopiContextHandle_t ctx, diopiTensorHandle
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4771,10 +4905,11 @@ DIOPI_API diopiError_t diopiLeInpScalar(diopiContextHandle_t ctx, diopiTensorHan
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
- * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool.
+ *     int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4788,9 +4923,9 @@ DIOPI_API diopiError_t diopiLe(diopiContextHandle_t ctx, diopiTensorHandle_t out
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16,
- *     int64, int32, int16, int8, uint8, bool.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
+ *     int32, int16, int8, uint8, bool, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4803,9 +4938,9 @@ DIOPI_API diopiError_t diopiLeInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask, same shape as `input`.
- * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
- *     bool.
+ * @param[out] out boolean mask, same shape as `input`. Dtypes: bool.
+ * @param[in] input left-hand tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4821,7 +4956,7 @@ DIOPI_API diopiError_t diopiLtScalar(diopiContextHandle_t ctx, diopiTensorHandle
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] other scalar right-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8,
  *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -4836,9 +4971,11 @@ DIOPI_API diopiError_t diopiLtInpScalar(diopiContextHandle_t ctx, diopiTensorHan
  *
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool.
- * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other right-hand operand, broadcastable with `input`.
+ * @param[out] out boolean mask with the broadcast shape of `input` and `other`. Dtypes: bool, bfloat16.
+ * @param[in] input left-hand operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool,
+ *     bfloat16.
+ * @param[in] other right-hand operand, broadcastable with `input`. Dtypes: float16, bfloat16, float32, float64, int8,
+ *     uint8, int16, int32, int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4852,8 +4989,9 @@ DIOPI_API diopiError_t diopiLt(diopiContextHandle_t ctx, diopiTensorHandle_t out
  * Any comparison involving NaN is false.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input left-hand operand, overwritten with the comparison result in its own dtype. Dtypes: float64,
- *     float32, float16, int64, int32, int16, int8, uint8, bool.
- * @param[in] other right-hand operand, broadcastable to the shape of `input`.
+ *     float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] other right-hand operand, broadcastable to the shape of `input`. Dtypes: float16, bfloat16, float32,
+ *     float64, int8, uint8, int16, int32, int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -4869,8 +5007,8 @@ DIOPI_API diopiError_t diopiLtInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * Keeping reduced dimensions with size 1 is inferred from the shape of `out`, and an empty reduction gives NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out reduced tensor receiving the means. Dtypes: float32, float64, float16.
- * @param[in] input tensor to average. Dtypes: float32, float64, float16.
+ * @param[out] out reduced tensor receiving the means. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input tensor to average. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] dim dimensions to reduce; empty means reduce over all elements. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -4884,8 +5022,8 @@ DIOPI_API diopiError_t diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t o
  * Keeping reduced dimensions with size 1 is inferred from the shape of `out`, and an empty reduction gives 0.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out reduced tensor receiving the sums; its dtype selects the accumulation/result type. Dtypes: float32,
- *     float64, float16.
- * @param[in] input tensor to sum. Dtypes: float32, float64, float16.
+ *     float64, float16, bfloat16, int64.
+ * @param[in] input tensor to sum. Dtypes: float32, float64, float16, bfloat16, int8, uint8, int16, int32, int64, bool.
  * @param[in] dim dimensions to reduce; empty means reduce over all elements. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -4917,10 +5055,11 @@ DIOPI_API diopiError_t diopiStd(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * Whether `dim` is kept with size 1 is inferred from the output shape; NaN is treated as the minimum if present.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] min tensor receiving the minimum values along `dim`. Dtypes: float32, float64, float16, int16, int32,
- *     int64, uint8, int8, bool.
+ *     int64, uint8, int8, bool, bfloat16.
  * @param[out] min_indices tensor receiving the index of each minimum along `dim`; same shape as `min`. Dtypes: int32,
- *     int64.
- * @param[in] input tensor to search. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ *     int64, bfloat16.
+ * @param[in] input tensor to search. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool,
+ *     bfloat16.
  * @param[in] dim dimension to reduce; negative values count from the end. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -4952,10 +5091,11 @@ DIOPI_API diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_t
  * Whether `dim` is kept with size 1 is inferred from the output shape; NaN is treated as the maximum if present.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] max tensor receiving the maximum values along `dim`. Dtypes: float32, float64, float16, int16, int32,
- *     int64, uint8, int8, bool.
+ *     int64, uint8, int8, bool, bfloat16.
  * @param[out] max_indices tensor receiving the index of each maximum along `dim`; same shape as `max`. Dtypes: int32,
- *     int64.
- * @param[in] input tensor to search. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
+ *     int64, bfloat16.
+ * @param[in] input tensor to search. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool,
+ *     bfloat16.
  * @param[in] dim dimension to reduce; negative values count from the end. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5120,8 +5260,8 @@ DIOPI_API diopiError_t diopiNormBackward(diopiContextHandle_t ctx, diopiTensorHa
  *
  * The product over an empty set is 1; keeping the reduced dimension is inferred from `out`'s shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out tensor receiving the products.
- * @param[in] input tensor to multiply out.
+ * @param[out] out tensor receiving the products. Dtypes: float16, bfloat16, float32, float64, int64.
+ * @param[in] input tensor to multiply out. Dtypes: float16, bfloat16, float32, float64, int32, int64.
  * @param[in] dim pointer to the dimension to reduce; null means multiply all elements.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5155,8 +5295,8 @@ DIOPI_API diopiError_t diopiAmax(diopiContextHandle_t ctx, diopiTensorHandle_t o
  *
  * Implementations subtract the maximum along dim first for numerical stability.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out probabilities; same shape as input. Dtypes: float32, float64.
- * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[out] out probabilities; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] dim dimension normalized to sum to one; negative values count from the end. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5168,8 +5308,8 @@ DIOPI_API diopiError_t diopiSoftmax(diopiContextHandle_t ctx, diopiTensorHandle_
  * @brief Backward of diopiSoftmax via its result: grad_input = output * (grad_output - sum(grad_output * output,
  *        dim)).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as output. Dtypes: float32, float64.
- * @param[in] grad_output gradient with respect to the softmax result. Dtypes: float32, float64.
+ * @param[out] grad_input gradient for input; same shape as output. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] grad_output gradient with respect to the softmax result. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] output result of the forward softmax. Dtypes: float32, float64.
  * @param[in] dim softmax dimension used in the forward call. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -5183,8 +5323,8 @@ DIOPI_API diopiError_t diopiSoftmaxBackward(diopiContextHandle_t ctx, diopiTenso
  * @brief Log of softmax along one dimension: out = input - logsumexp(input, dim). Same semantics as
  *        torch.nn.functional.log_softmax.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out log-probabilities; same shape as input. Dtypes: float32, float64.
- * @param[in] input input tensor of any shape. Dtypes: float32, float64.
+ * @param[out] out log-probabilities; same shape as input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input input tensor of any shape. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] dim dimension over which the normalization is done. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5195,8 +5335,8 @@ DIOPI_API diopiError_t diopiLogSoftmax(diopiContextHandle_t ctx, diopiTensorHand
 /**
  * @brief Backward of diopiLogSoftmax via its result: grad_input = grad_output - exp(output) * sum(grad_output, dim).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as output. Dtypes: float32, float64.
- * @param[in] grad_output gradient with respect to the log-softmax result. Dtypes: float32, float64.
+ * @param[out] grad_input gradient for input; same shape as output. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] grad_output gradient with respect to the log-softmax result. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] output result of the forward log-softmax. Dtypes: float32, float64.
  * @param[in] dim dimension used in the forward call. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -5218,8 +5358,9 @@ DIOPI_API diopiError_t diopiLogSoftmaxBackward(diopiContextHandle_t ctx, diopiTe
  * positions.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result of the indexing; callee allocates it through diopiRequireTensor and stores the handle here.
- *     Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
- * @param[in] input tensor to index. Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
+ *     Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16, bfloat16.
+ * @param[in] input tensor to index. Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16,
+ *     bfloat16.
  * @param[in] indices array of nums index tensors, one per leading dimension; NULL entries select the full dimension.
  *     Dtypes: int32, int64, uint8, bool.
  * @param[in] nums number of entries in indices, at most the rank of input. Dtypes: int64.
@@ -5256,8 +5397,8 @@ DIOPI_API diopiError_t diopiIndexBackward(diopiContextHandle_t ctx, diopiTensorH
  *        as torch.index_select.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result; shape of input with size along dim replaced by len(index). Dtypes: int32, int16, int64,
- *     uint8, int8, bool, float32, float64, float16.
- * @param[in] input source tensor. Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16.
+ *     uint8, int8, bool, float32, float64, float16, bfloat16.
+ * @param[in] input source tensor. Dtypes: int32, int16, int64, uint8, int8, bool, float32, float64, float16, bfloat16.
  * @param[in] dim dimension along which slices are picked; negative values count from the end. Dtypes: int64.
  * @param[in] index 1-D tensor of positions along dim. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -5362,8 +5503,9 @@ DIOPI_API diopiError_t diopiSliceScatter(diopiContextHandle_t ctx, diopiTensorHa
  * @brief Extracts the strided range start:end:step of `input` along dimension dim. Same semantics as Python slicing
  *        input[..., start:end:step, ...] (torch.ops.aten.slice).
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] null_out result; input's shape with the dim extent replaced by the number of selected indices
- * @param[in] input source tensor
+ * @param[out] null_out result; input's shape with the dim extent replaced by the number of selected indices. Dtypes:
+ *     float16, float32, float64, int8, uint8, int16, int32, int64, bool.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64, bool.
  * @param[in] dim dimension to slice
  * @param[in] start first index taken, clamped to the valid range
  * @param[in] end exclusive stop index, clamped to the dimension size
@@ -5379,8 +5521,10 @@ DIOPI_API diopiError_t diopiSlice(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * @brief Backward of diopiSlice: places grad_output into the strided range start:end:step along dim of a zero tensor
  *        with the input shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input written with the gradient for input, shape input_sizes
- * @param[in] grad_output gradient of the sliced result
+ * @param[out] grad_input written with the gradient for input, shape input_sizes. Dtypes: float16, float32, float64,
+ *     int8, uint8, int16, int32, int64, bool.
+ * @param[in] grad_output gradient of the sliced result. Dtypes: float16, float32, float64, int8, uint8, int16, int32,
+ *     int64, bool.
  * @param[in] input_sizes shape of the forward input
  * @param[in] dim dimension used in the forward call
  * @param[in] start start index used in the forward call
@@ -5447,8 +5591,9 @@ DIOPI_API diopiError_t diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTens
  * @brief Looks up rows of an embedding table: out[..., :] = weight[indices[...], :]. Same semantics as
  *        torch.nn.functional.embedding.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape indices.shape + (embedding_dim). Dtypes: float32, float64.
- * @param[in] weight embedding table of shape (num_embeddings, embedding_dim). Dtypes: float32, float64.
+ * @param[out] out result of shape indices.shape + (embedding_dim). Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] weight embedding table of shape (num_embeddings, embedding_dim). Dtypes: float32, float64, float16,
+ *     bfloat16.
  * @param[in] indices integer row indices of any shape. Dtypes: int32, int64.
  * @param[in] padding_idx row whose gradient is kept at zero (negative for none); forward values are unaffected.
  *     Dtypes: int64.
@@ -5465,8 +5610,10 @@ DIOPI_API diopiError_t diopiEmbedding(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief Backward of diopiEmbedding: sums the incoming gradient rows into a dense weight-gradient table according to
  *        the looked-up indices.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out written with the weight gradient, shape (num_weights, embedding_dim). Dtypes: float32, float64.
- * @param[in] grad gradient of the lookup result, shape indices.shape + (embedding_dim). Dtypes: float32, float64.
+ * @param[out] out written with the weight gradient, shape (num_weights, embedding_dim). Dtypes: float32, float64,
+ *     bfloat16.
+ * @param[in] grad gradient of the lookup result, shape indices.shape + (embedding_dim). Dtypes: float32, float64,
+ *     bfloat16.
  * @param[in] indices row indices used in the forward call. Dtypes: int32, int64.
  * @param[in] num_weights number of rows of the embedding table. Dtypes: int64.
  * @param[in] padding_idx row whose gradient stays zero. Dtypes: int64.
@@ -5559,7 +5706,7 @@ DIOPI_API diopiError_t diopiMaskedFillScalar(diopiContextHandle_t ctx, diopiTens
  * @brief In-place version of diopiMaskedFillScalar: overwrites the elements of `input` where mask is true with a
  *        scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor modified in place
+ * @param[in,out] input tensor modified in place. Dtypes: float16, float32, float64, int64.
  * @param[in] mask boolean mask broadcastable to input. Dtypes: bool.
  * @param[in] value scalar fill value. Dtypes: float32, float64, float16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -5574,9 +5721,9 @@ DIOPI_API diopiError_t diopiMaskedFillInpScalar(diopiContextHandle_t ctx, diopiT
  *        Same semantics as torch.masked_select.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out 1-D result, one entry per true mask position; callee allocates it through diopiRequireTensor and
- *     stores the handle here
- * @param[in] input source tensor
- * @param[in] mask boolean mask broadcastable with input
+ *     stores the handle here. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64, bool.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64, bool.
+ * @param[in] mask boolean mask broadcastable with input. Dtypes: uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5588,10 +5735,10 @@ DIOPI_API diopiError_t diopiMaskedSelect(diopiContextHandle_t ctx, diopiTensorHa
  * @brief Backward of diopiMaskedSelect: scatters the 1-D gradient back to the positions where mask is true, leaving
  *        zeros elsewhere.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input written with the gradient for input, same shape as input
- * @param[in] grad_output 1-D gradient of the selected elements
- * @param[in] input tensor from the forward call (used for its shape)
- * @param[in] mask boolean mask from the forward call
+ * @param[out] grad_input written with the gradient for input, same shape as input. Dtypes: float16, float32, float64.
+ * @param[in] grad_output 1-D gradient of the selected elements. Dtypes: float16, float32, float64.
+ * @param[in] input tensor from the forward call (used for its shape). Dtypes: float16, float32, float64.
+ * @param[in] mask boolean mask from the forward call. Dtypes: uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5603,10 +5750,11 @@ DIOPI_API diopiError_t diopiMaskedSelectBackward(diopiContextHandle_t ctx, diopi
  * @brief Copies `input` to `out` and sets every slice along dim whose position is listed in index to a scalar. Same
  *        semantics as torch.index_fill with a number.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result, same shape as input
- * @param[in] input source tensor
+ * @param[out] out result, same shape as input. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64, bool.
  * @param[in] dim dimension along which slices are filled
- * @param[in] index 1-D positions along dim to fill
+ * @param[in] index 1-D positions along dim to fill. Dtypes: int32, int64.
  * @param[in] value scalar fill value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5619,11 +5767,13 @@ DIOPI_API diopiError_t diopiIndexFillScalar(diopiContextHandle_t ctx, diopiTenso
  * @brief Copies `input` to `out` and sets every slice along dim whose position is listed in index to the value of a
  *        0-dim tensor. Same semantics as torch.index_fill with a tensor value.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result, same shape as input
- * @param[in] input source tensor
+ * @param[out] out result, same shape as input. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64, bool.
  * @param[in] dim dimension along which slices are filled
- * @param[in] index 1-D positions along dim to fill
- * @param[in] value 0-dim tensor holding the fill value
+ * @param[in] index 1-D positions along dim to fill. Dtypes: int32, int64.
+ * @param[in] value 0-dim tensor holding the fill value. Dtypes: float16, float32, float64, int8, uint8, int16, int32,
+ *     int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5635,9 +5785,10 @@ DIOPI_API diopiError_t diopiIndexFill(diopiContextHandle_t ctx, diopiTensorHandl
  * @brief In-place version of diopiIndexFillScalar: sets the slices of `input` along dim at the listed positions to a
  *        scalar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input tensor modified in place
+ * @param[out] input tensor modified in place. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool.
  * @param[in] dim dimension along which slices are filled
- * @param[in] index 1-D positions along dim to fill
+ * @param[in] index 1-D positions along dim to fill. Dtypes: int32, int64.
  * @param[in] value scalar fill value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5650,10 +5801,12 @@ DIOPI_API diopiError_t diopiIndexFillInpScalar(diopiContextHandle_t ctx, diopiTe
  * @brief In-place version of diopiIndexFill: sets the slices of `input` along dim at the listed positions to the
  *        value of a 0-dim tensor.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] input tensor modified in place
+ * @param[out] input tensor modified in place. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool.
  * @param[in] dim dimension along which slices are filled
- * @param[in] index 1-D positions along dim to fill
- * @param[in] value 0-dim tensor holding the fill value
+ * @param[in] index 1-D positions along dim to fill. Dtypes: int32, int64.
+ * @param[in] value 0-dim tensor holding the fill value. Dtypes: float16, float32, float64, int8, uint8, int16, int32,
+ *     int64, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5669,8 +5822,9 @@ DIOPI_API diopiError_t diopiIndexFillInp(diopiContextHandle_t ctx, diopiTensorHa
  *     bool.
  * @param[in] input source tensor. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8, bool.
  * @param[in] dim dimension along which values are picked. Dtypes: int64.
- * @param[in] index positions along dim; same rank as input, other extents not larger than input's. Dtypes: int32,
- *     int64.
+ * @param[in] index positions along dim, each in [-input.size(dim), input.size(dim)). It must have the same number of
+ *     dimensions as input (a lower-rank index is not broadcast; diopiErrorOccurred), and in every dimension other
+ *     than dim its extent must not exceed input's. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -5708,8 +5862,9 @@ DIOPI_API diopiError_t diopiGatherBackward(diopiContextHandle_t ctx, diopiTensor
  * @param[in,out] input tensor modified in place. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
  *     bool.
  * @param[in] dim dimension along which index addresses positions
- * @param[in] src values to write; at least as large as index in every dimension
- * @param[in] index target positions along dim; same rank as input
+ * @param[in] src values to write; at least as large as index in every dimension. Dtypes: float16, float32, float64,
+ *     int8, uint8, int16, int32, int64, bool.
+ * @param[in] index target positions along dim; same rank as input. Dtypes: int32, int64.
  * @param[in] reduce NULL or empty to overwrite, or "add" / "multiply" to combine with the existing value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5726,7 +5881,7 @@ DIOPI_API diopiError_t diopiScatterInp(diopiContextHandle_t ctx, diopiTensorHand
  *     bool.
  * @param[in] dim dimension along which index addresses positions
  * @param[in] value scalar written at every indexed position
- * @param[in] index target positions along dim; same rank as input
+ * @param[in] index target positions along dim; same rank as input. Dtypes: int32, int64.
  * @param[in] reduce NULL or empty to overwrite, or "add" / "multiply" to combine with the existing value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5762,12 +5917,14 @@ DIOPI_API diopiError_t diopiScatter(diopiContextHandle_t ctx, diopiTensorHandle_
  * @brief Out-of-place scatter of a scalar: out is a copy of `input` with the scalar written at every position given
  *        by index along dim, optionally reduced. Same semantics as torch.scatter with a number.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result, same shape as input
- * @param[in] input tensor supplying the initial values
+ * @param[out] out result, same shape as input. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool.
+ * @param[in] input tensor supplying the initial values. Dtypes: float16, float32, float64, int8, uint8, int16, int32,
+ *     int64, bool.
  * @param[in] dim dimension along which index addresses positions
  * @param[in] value scalar written at every indexed position. Dtypes: float32, float64, float16, int16, int32, int64,
  *     uint8, int8, bool.
- * @param[in] index target positions along dim; same rank as input
+ * @param[in] index target positions along dim; same rank as input. Dtypes: int32, int64.
  * @param[in] reduce NULL or empty to overwrite, or "add" / "multiply" to combine with the existing value
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5783,9 +5940,9 @@ DIOPI_API diopiError_t diopiScatterScalar(diopiContextHandle_t ctx, diopiTensorH
  * With accumulate false and repeated indices, which value ends up stored is unspecified.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor modified in place. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
- *     bool.
- * @param[in] values values broadcastable to the shape of the indexed region. Dtypes: float32, float64, float16,
- *     int16, int32, int64, uint8, int8, bool.
+ *     bool, bfloat16.
+ * @param[in] values values broadcastable to the shape of the indexed region. Dtypes: float32, float64, float16, int16,
+ *     int32, int64, uint8, int8, bool, bfloat16.
  * @param[in] indices array of indices_counts index tensors, one per leading dimension; NULL entries select whole
  *     dimensions. Dtypes: int32, int64.
  * @param[in] indices_counts number of entries in indices. Dtypes: int64.
@@ -5802,11 +5959,11 @@ DIOPI_API diopiError_t diopiIndexPutInp(diopiContextHandle_t ctx, diopiTensorHan
  *        assigned or incremented by `values`. Same semantics as torch.index_put.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result, same shape as input. Dtypes: float32, float64, float16, int16, int32, int64, uint8, int8,
- *     bool.
- * @param[in] input tensor supplying the initial values. Dtypes: float32, float64, float16, int16, int32, int64,
- *     uint8, int8, bool.
- * @param[in] values values broadcastable to the shape of the indexed region. Dtypes: float32, float64, float16,
- *     int16, int32, int64, uint8, int8, bool.
+ *     bool, bfloat16.
+ * @param[in] input tensor supplying the initial values. Dtypes: float32, float64, float16, int16, int32, int64, uint8,
+ *     int8, bool, bfloat16.
+ * @param[in] values values broadcastable to the shape of the indexed region. Dtypes: float32, float64, float16, int16,
+ *     int32, int64, uint8, int8, bool, bfloat16.
  * @param[in] indices array of indices_counts index tensors, one per leading dimension; NULL entries select whole
  *     dimensions. Dtypes: int32, int64.
  * @param[in] indices_counts number of entries in indices. Dtypes: int64.
@@ -5894,9 +6051,12 @@ DIOPI_API diopiError_t diopiRoiAlignBackward(diopiContextHandle_t ctx, diopiTens
  *
  * Out-of-range locations read zeros (zero padding); corner alignment follows the align_corners = false convention.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (N, C, H_out, W_out), or (N, C, D_out, H_out, W_out) for volumes
- * @param[in] input source of shape (N, C, H_in, W_in) or (N, C, D_in, H_in, W_in)
- * @param[in] grid sampling locations (N, H_out, W_out, 2) or (N, D_out, H_out, W_out, 3), in [-1, 1]
+ * @param[out] out result of shape (N, C, H_out, W_out), or (N, C, D_out, H_out, W_out) for volumes. Dtypes: float16,
+ *     bfloat16, float32, float64.
+ * @param[in] input source of shape (N, C, H_in, W_in) or (N, C, D_in, H_in, W_in). Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[in] grid sampling locations (N, H_out, W_out, 2) or (N, D_out, H_out, W_out, 3), in [-1, 1]. Dtypes: float16,
+ *     bfloat16, float32, float64.
  * @param[in] mode interpolation: "bilinear" or "nearest"
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5909,8 +6069,9 @@ DIOPI_API diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHand
  * @brief Resizes the spatial dimensions of `input` to `size` by nearest-neighbour sampling. Same semantics as
  *        torch.nn.functional.interpolate(mode='nearest').
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (N, C) + size
- * @param[in] input source of shape (N, C, spatial...) with 1 to 3 spatial dimensions
+ * @param[out] out result of shape (N, C) + size. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input source of shape (N, C, spatial...) with 1 to 3 spatial dimensions. Dtypes: float16, bfloat16,
+ *     float32, float64.
  * @param[in] size target spatial extents, one per spatial dimension
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -5922,8 +6083,9 @@ DIOPI_API diopiError_t diopiUpsampleNearest(diopiContextHandle_t ctx, diopiTenso
  * @brief Backward of diopiUpsampleNearest: sums the output gradients of all output positions that copied the same
  *        input pixel.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input written with the gradient for input, shape in_size
- * @param[in] grad_output gradient of the upsampled result
+ * @param[out] grad_input written with the gradient for input, shape in_size. Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[in] grad_output gradient of the upsampled result. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] out_size spatial extents of the forward output
  * @param[in] in_size full shape (N, C, spatial...) of the forward input
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -5937,8 +6099,9 @@ DIOPI_API diopiError_t diopiUpsampleNearestBackward(diopiContextHandle_t ctx, di
  * @brief Resizes the spatial dimensions of `input` to `size` by (multi)linear or bicubic interpolation. Same
  *        semantics as torch.nn.functional.interpolate with mode linear, bilinear, bicubic or trilinear.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of shape (N, C) + size
- * @param[in] input source of shape (N, C, spatial...) matching the chosen mode's rank
+ * @param[out] out result of shape (N, C) + size. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input source of shape (N, C, spatial...) matching the chosen mode's rank. Dtypes: float16, bfloat16,
+ *     float32, float64.
  * @param[in] size target spatial extents, one per spatial dimension
  * @param[in] align_corners if true, corner pixel centres of input and output coincide
  * @param[in] mode "linear" (3-D), "bilinear" or "bicubic" (4-D), or "trilinear" (5-D). Dtypes: char *.
@@ -5953,8 +6116,9 @@ DIOPI_API diopiError_t diopiUpsampleLinear(diopiContextHandle_t ctx, diopiTensor
  * @brief Backward of diopiUpsampleLinear: distributes each output gradient to the input pixels with the interpolation
  *        weights used in the forward pass.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input written with the gradient for input, shape in_size
- * @param[in] grad_output gradient of the resized result
+ * @param[out] grad_input written with the gradient for input, shape in_size. Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[in] grad_output gradient of the resized result. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] out_size spatial extents of the forward output
  * @param[in] in_size full shape (N, C, spatial...) of the forward input
  * @param[in] align_corners corner-alignment flag used in the forward call
@@ -6016,15 +6180,15 @@ DIOPI_API diopiError_t diopiClipGradNorm(diopiContextHandle_t ctx, double* out, 
  * @brief Applies one AdamW step (decoupled weight decay, optional AMSGrad and maximisation) to a whole list of
  *        parameters at once. Same semantics as torch._fused_adamw_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] params array of nums parameters updated in place. Dtypes: float16, float32, float64.
- * @param[in] grads array of nums gradients, one per parameter. Dtypes: float16, float32, float64.
+ * @param[in,out] params array of nums parameters updated in place. Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] grads array of nums gradients, one per parameter. Dtypes: float16, float32, float64, bfloat16.
  * @param[in,out] exp_avgs array of nums first-moment running averages, updated in place. Dtypes: float16, float32,
- *     float64.
- * @param[in,out] exp_avg_sqs array of nums second-moment running averages, updated in place. Dtypes: float16,
- *     float32, float64.
+ *     float64, bfloat16.
+ * @param[in,out] exp_avg_sqs array of nums second-moment running averages, updated in place. Dtypes: float16, float32,
+ *     float64, bfloat16.
  * @param[in,out] max_exp_avg_sqs array of nums running maxima of second moments, used and updated only with amsgrad.
- *     Dtypes: float16, float32, float64.
- * @param[in] state_steps array of nums step-count tensors used for bias correction. Dtypes: int64.
+ *     Dtypes: float16, float32, float64, bfloat16.
+ * @param[in] state_steps array of nums step-count tensors used for bias correction. Dtypes: int64, float32.
  * @param[in] nums number of parameters in every array
  * @param[in] lr learning rate
  * @param[in] beta1 decay rate of the first-moment average
@@ -6145,10 +6309,10 @@ DIOPI_API diopiError_t diopiRmsprop(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * found_inf is only ever set, never cleared, so the caller must zero it beforehand.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] scaled_grads array of num_scaled_grads gradients, unscaled in place
+ * @param[out] scaled_grads array of num_scaled_grads gradients, unscaled in place. Dtypes: float16, float32, float64.
  * @param[in] num_scaled_grads number of tensors in scaled_grads
- * @param[out] found_inf single-element tensor set to 1.0 when a non-finite value is seen
- * @param[in] inv_scale single-element tensor holding the reciprocal of the loss scale
+ * @param[out] found_inf single-element tensor set to 1.0 when a non-finite value is seen. Dtypes: float32.
+ * @param[in] inv_scale single-element tensor holding the reciprocal of the loss scale. Dtypes: float32.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -6163,9 +6327,9 @@ DIOPI_API diopiError_t diopiAmpForeachNonFiniteCheckAndUnscaleInp(diopiContextHa
  *
  * On overflow the tracker resets to 0; when it reaches growth_interval the scale grows and the tracker resets.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] current_scale single-element loss scale, updated in place
- * @param[out] growth_tracker single-element count of consecutive overflow-free steps, updated in place
- * @param[in] found_inf single-element tensor, non-zero if the last step overflowed
+ * @param[out] current_scale single-element loss scale, updated in place. Dtypes: float32.
+ * @param[out] growth_tracker single-element count of consecutive overflow-free steps, updated in place. Dtypes: int32.
+ * @param[in] found_inf single-element tensor, non-zero if the last step overflowed. Dtypes: float32.
  * @param[in] scale_growth_factor factor applied to the scale after growth_interval clean steps
  * @param[in] scale_backoff_factor factor applied to the scale after an overflow
  * @param[in] growth_interval number of consecutive clean steps before growing the scale
@@ -6202,9 +6366,9 @@ DIOPI_API diopiError_t diopiTril(diopiContextHandle_t ctx, diopiTensorHandle_t o
  * Empty 1-D tensors of shape (0) are skipped, as in PyTorch.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result whose extent along dim is the sum of the inputs' extents. Dtypes: float32, float16, float64,
- *     int16, int64, uint8, int8, bool, int32.
- * @param[in] tensors array of num_inputs tensors agreeing in shape except along dim. Dtypes: float32, float16,
- *     float64, int16, int64, uint8, int8, bool, int32.
+ *     int16, int64, uint8, int8, bool, int32, bfloat16.
+ * @param[in] tensors array of num_inputs tensors agreeing in shape except along dim. Dtypes: float32, float16, float64,
+ *     int16, int64, uint8, int8, bool, int32, bfloat16.
  * @param[in] num_inputs number of tensors in tensors. Dtypes: int64.
  * @param[in] dim dimension along which to join. Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -6218,7 +6382,8 @@ DIOPI_API diopiError_t diopiCat(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * @brief Splits `input` along dim into consecutive chunks of the given sizes. Same semantics as
  *        torch.split_with_sizes.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] outs array of num_outs caller-allocated chunks, the i-th of extent splitSizes[i] along dim
+ * @param[out] outs array of num_outs caller-allocated chunks, the i-th of extent splitSizes[i] along dim. Dtypes:
+ *     float16, float32, float64, int8, uint8, int16, int32, int64, bool.
  * @param[in] num_outs number of chunks, equal to the length of splitSizes. Dtypes: int64.
  * @param[in] input tensor to split. Dtypes: float32, float16, float64, int16, int64, uint8, int8, bool, int32.
  * @param[in] splitSizes extent of each chunk along dim; must sum to input's extent. Dtypes: int32, int64.
@@ -6343,7 +6508,8 @@ DIOPI_API diopiError_t diopiPad(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * @brief Cyclically shifts elements of `input` along the given dimensions; elements pushed past the end reappear at
  *        the start. Same semantics as torch.roll.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result, same shape as input
+ * @param[out] out result, same shape as input. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool.
  * @param[in] input source tensor. Dtypes: float32, float64, float16, bool, int64, int32, int16, int8, uint8, bool.
  * @param[in] shifts shift amount per listed dimension; may be negative
  * @param[in] dims dimensions to roll; empty means the flattened tensor is rolled then reshaped
@@ -6357,8 +6523,9 @@ DIOPI_API diopiError_t diopiRoll(diopiContextHandle_t ctx, diopiTensorHandle_t o
 /**
  * @brief Reverses the order of elements along the given dimensions. Same semantics as torch.flip.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result, same shape as input
- * @param[in] input source tensor
+ * @param[out] out result, same shape as input. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool.
+ * @param[in] input source tensor. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64, bool.
  * @param[in] dims dimensions to reverse
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -6384,8 +6551,10 @@ DIOPI_API diopiError_t diopiRepeat(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @brief Keeps the upper-triangular part of the last two dimensions of `input` and zeroes the rest. Same semantics as
  *        torch.triu.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result, same shape as input
- * @param[in] input tensor with at least 2 dimensions
+ * @param[out] out result, same shape as input. Dtypes: float16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool.
+ * @param[in] input tensor with at least 2 dimensions. Dtypes: float16, float32, float64, int8, uint8, int16, int32,
+ *     int64, bool.
  * @param[in] diagonal offset of the kept boundary; 0 is the main diagonal, positive moves above it
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -6397,7 +6566,8 @@ DIOPI_API diopiError_t diopiTriu(diopiContextHandle_t ctx, diopiTensorHandle_t o
  * @brief In-place version of diopiTriu: zeroes the elements below the chosen diagonal of the last two dimensions.
  *        Same semantics as torch.Tensor.triu_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor with at least 2 dimensions, modified in place
+ * @param[in,out] input tensor with at least 2 dimensions, modified in place. Dtypes: float16, float32, float64, int8,
+ *     uint8, int16, int32, int64, bool.
  * @param[in] diagonal offset of the kept boundary; 0 is the main diagonal, positive moves above it
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -6433,10 +6603,10 @@ DIOPI_API diopiError_t diopiSort(diopiContextHandle_t ctx, diopiTensorHandle_t v
  * @brief Backward of value-selecting operations such as sort: scatters grad_output into a zero tensor of the input
  *        shape at the positions recorded in indices along dim.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input written with the gradient for input, shape sizes
- * @param[in] grad_output gradient of the selected values
+ * @param[out] grad_input written with the gradient for input, shape sizes. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] grad_output gradient of the selected values. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] dim dimension along which the values were selected
- * @param[in] indices positions returned by the forward call
+ * @param[in] indices positions returned by the forward call. Dtypes: int64.
  * @param[in] sizes shape of the forward input
  * @param[in] keepdim whether grad_output and indices still contain dim; if false it is re-inserted first
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -6514,9 +6684,9 @@ DIOPI_API diopiError_t diopiUnique(diopiContextHandle_t ctx, diopiTensorHandle_t
  * dest keeps its own dtype, shape and layout; only its values change.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in] src source tensor, broadcastable to dest. Dtypes: float32, float64, float16, bool, int64, int32, int16,
- *     int8, uint8.
+ *     int8, uint8, bfloat16.
  * @param[out] dest destination overwritten in place. Dtypes: float32, float64, float16, bool, int64, int32, int16,
- *     int8, uint8.
+ *     int8, uint8, bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -6528,8 +6698,10 @@ DIOPI_API diopiError_t diopiCopyInp(diopiContextHandle_t ctx, diopiConstTensorHa
  *
  * Float-to-integer conversion truncates toward zero.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result of the same shape as input; its dtype selects the conversion target
- * @param[in] input tensor to convert
+ * @param[out] out result of the same shape as input; its dtype selects the conversion target. Dtypes: float16,
+ *     bfloat16, float32, float64, int8, uint8, int16, int32, int64, bool, complex64, complex128.
+ * @param[in] input tensor to convert. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool, complex64, complex128.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -6541,8 +6713,10 @@ DIOPI_API diopiError_t diopiCastDtype(diopiContextHandle_t ctx, diopiTensorHandl
  *        torch.Tensor.contiguous(memory_format=...).
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out dense tensor in the requested layout; callee allocates it through diopiRequireTensor and stores the
- *     handle here
- * @param[in] input tensor to copy
+ *     handle here. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64, bool, complex64,
+ *     complex128.
+ * @param[in] input tensor to copy. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64, bool,
+ *     complex64, complex128.
  * @param[in] memoryFormat target layout, e.g. contiguous (row-major) or channels-last
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -6557,8 +6731,10 @@ DIOPI_API diopiError_t diopiContiguous(diopiContextHandle_t ctx, diopiTensorHand
  *
  * The meaning of format codes is private to each vendor implementation.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out converted tensor; callee stores the handle here, possibly `in` itself when no change is needed
- * @param[in,out] in tensor to convert
+ * @param[out] out converted tensor; callee stores the handle here, possibly `in` itself when no change is needed.
+ *     Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64, bool, complex64, complex128.
+ * @param[in,out] in tensor to convert. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool, complex64, complex128.
  * @param[in] format vendor-defined code of the target native format
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -6569,7 +6745,8 @@ DIOPI_API diopiError_t diopiNativeMemoryFormatCast(diopiContextHandle_t ctx, dio
 /**
  * @brief Queries the vendor-specific (device-native) memory format currently used by a tensor.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in] input tensor to inspect
+ * @param[in] input tensor to inspect. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16, int32, int64,
+ *     bool, complex64, complex128.
  * @param[out] format pointer receiving the vendor-defined format code
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -6598,9 +6775,9 @@ DIOPI_API diopiError_t diopiTensorDestructionHook(diopiContextHandle_t ctx, void
  * @brief Builds complex numbers from magnitude and phase: out = abs * (cos(angle) + i * sin(angle)). Same semantics
  *        as torch.polar.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out complex result with the broadcast shape of abs and angle
- * @param[in] abs non-negative magnitudes
- * @param[in] angle phases in radians
+ * @param[out] out complex result with the broadcast shape of abs and angle. Dtypes: complex64, complex128.
+ * @param[in] abs non-negative magnitudes. Dtypes: float32, float64.
+ * @param[in] angle phases in radians. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -6611,9 +6788,9 @@ DIOPI_API diopiError_t diopiPolar(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * @brief Builds complex numbers from real and imaginary parts: out = real + i * imag. Same semantics as
  *        torch.complex.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out complex result with the broadcast shape of real and imag
- * @param[in] real real parts
- * @param[in] imag imaginary parts, same dtype as real
+ * @param[out] out complex result with the broadcast shape of real and imag. Dtypes: complex64, complex128.
+ * @param[in] real real parts. Dtypes: float32, float64.
+ * @param[in] imag imaginary parts, same dtype as real. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -6626,8 +6803,9 @@ DIOPI_API diopiError_t diopiComplex(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * For real inputs the result equals the input.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out written with the conjugates; same shape as input
- * @param[in] input source tensor
+ * @param[out] out written with the conjugates; same shape as input. Dtypes: float16, bfloat16, float32, float64,
+ *     complex64, complex128.
+ * @param[in] input source tensor. Dtypes: float16, bfloat16, float32, float64, complex64, complex128.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -6637,8 +6815,8 @@ DIOPI_API diopiError_t diopiConj(diopiContextHandle_t ctx, diopiTensorHandle_t o
 /**
  * @brief Extracts the imaginary part of each complex element. Same semantics as torch.imag.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out real-valued result with the same shape as input
- * @param[in] input complex source tensor
+ * @param[out] out real-valued result with the same shape as input. Dtypes: float32, float64.
+ * @param[in] input complex source tensor. Dtypes: complex64, complex128.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -6648,8 +6826,8 @@ DIOPI_API diopiError_t diopiImag(diopiContextHandle_t ctx, diopiTensorHandle_t o
 /**
  * @brief Extracts the real part of each complex element. Same semantics as torch.real.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out real-valued result with the same shape as input
- * @param[in] input complex (or real) source tensor
+ * @param[out] out real-valued result with the same shape as input. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] input complex (or real) source tensor. Dtypes: float16, bfloat16, float32, float64, complex64, complex128.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).

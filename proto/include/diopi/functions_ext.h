@@ -121,17 +121,20 @@ DIOPI_API diopiError_t diopiRMSNormBackward(diopiContextHandle_t ctx, diopiTenso
  *
  * Superseded by diopiFlashAttention.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] q queries (batch, seq_q, heads, head_dim); may be padded in place by the implementation
- * @param[out] k keys (batch, seq_k, heads, head_dim); may be padded in place
- * @param[out] v values (batch, seq_k, heads, head_dim); may be padded in place
+ * @param[out] q queries (batch, seq_q, heads, head_dim); may be padded in place by the implementation. Dtypes: float16,
+ *     float32, float64.
+ * @param[out] k keys (batch, seq_k, heads, head_dim); may be padded in place. Dtypes: float16, float32, float64.
+ * @param[out] v values (batch, seq_k, heads, head_dim); may be padded in place. Dtypes: float16, float32, float64.
  * @param[in] dropout_p probability of dropping an attention weight
  * @param[in] is_causal if true, query i only attends to keys j <= i
  * @param[in] return_debug_mask if true, debug_attn_mask is filled
  * @param[in] scale factor applied to q k^T before the softmax, usually 1/sqrt(head_dim)
- * @param[out] out attention result, shape (batch, seq_q, heads, head_dim)
- * @param[out] softmax_lse written with log(sum_j exp(scale * q_i . k_j)) per query row, shape (batch, heads, seq_q)
+ * @param[out] out attention result, shape (batch, seq_q, heads, head_dim). Dtypes: float16, float32, float64.
+ * @param[out] softmax_lse written with log(sum_j exp(scale * q_i . k_j)) per query row, shape (batch, heads, seq_q).
+ *     Dtypes: float32.
  * @param[in,out] gen supplies the random state for dropout
- * @param[out] debug_attn_mask (batch, heads, seq_q, seq_k) dropout keep pattern, written only when requested
+ * @param[out] debug_attn_mask (batch, heads, seq_q, seq_k) dropout keep pattern, written only when requested. Dtypes:
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -146,19 +149,19 @@ DIOPI_API diopiError_t diopiMultiHeadAttention(diopiContextHandle_t ctx, diopiTe
  *
  * Superseded by diopiFlashAttentionBackward.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in] grad_out gradient of the attention output, shape of out
- * @param[in] q queries of the forward call
- * @param[in] k keys of the forward call
- * @param[in] v values of the forward call
- * @param[in] out attention output of the forward call
- * @param[in] softmax_lse row log-sum-exp saved by the forward call
+ * @param[in] grad_out gradient of the attention output, shape of out. Dtypes: float16, float32, float64.
+ * @param[in] q queries of the forward call. Dtypes: float16, float32, float64.
+ * @param[in] k keys of the forward call. Dtypes: float16, float32, float64.
+ * @param[in] v values of the forward call. Dtypes: float16, float32, float64.
+ * @param[in] out attention output of the forward call. Dtypes: float16, float32, float64.
+ * @param[in] softmax_lse row log-sum-exp saved by the forward call. Dtypes: float32.
  * @param[in] dropout_p dropout probability of the forward call
  * @param[in] is_causal causal flag of the forward call
  * @param[in,out] gen random state matching the forward call, so the same dropout pattern is regenerated
  * @param[in] scale score scale of the forward call
- * @param[out] grad_q written with the gradient for q
- * @param[out] grad_k written with the gradient for k
- * @param[out] grad_v written with the gradient for v
+ * @param[out] grad_q written with the gradient for q. Dtypes: float16, float32, float64.
+ * @param[out] grad_k written with the gradient for k. Dtypes: float16, float32, float64.
+ * @param[out] grad_v written with the gradient for v. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -175,21 +178,22 @@ DIOPI_API diopiError_t diopiMultiHeadAttentionBackward(diopiContextHandle_t ctx,
  *
  * Superseded by diopiFlashAttentionVarLen.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] q packed queries (total_q, heads, head_dim); may be padded in place
- * @param[out] k packed keys (total_k, heads, head_dim); may be padded in place
- * @param[out] v packed values (total_k, heads, head_dim); may be padded in place
- * @param[in] cum_seq_q (batch + 1) prefix sums of query lengths, starting at 0
- * @param[in] cum_seq_k (batch + 1) prefix sums of key lengths, starting at 0
+ * @param[out] q packed queries (total_q, heads, head_dim); may be padded in place. Dtypes: float16, float32, float64.
+ * @param[out] k packed keys (total_k, heads, head_dim); may be padded in place. Dtypes: float16, float32, float64.
+ * @param[out] v packed values (total_k, heads, head_dim); may be padded in place. Dtypes: float16, float32, float64.
+ * @param[in] cum_seq_q (batch + 1) prefix sums of query lengths, starting at 0. Dtypes: int32, int64.
+ * @param[in] cum_seq_k (batch + 1) prefix sums of key lengths, starting at 0. Dtypes: int32, int64.
  * @param[in] max_q longest query sequence in the batch
  * @param[in] max_k longest key sequence in the batch
  * @param[in] dropout_p probability of dropping an attention weight
  * @param[in] is_causal if true, each query only attends to keys at or before its position
  * @param[in] return_debug_mask if true, debug_attn_mask is filled
  * @param[in] scale factor applied to q k^T before the softmax
- * @param[out] out packed result (total_q, heads, head_dim)
- * @param[out] softmax_lse written with row log-sum-exp of scaled scores, shape (batch, heads, max_q)
+ * @param[out] out packed result (total_q, heads, head_dim). Dtypes: float16, float32, float64.
+ * @param[out] softmax_lse written with row log-sum-exp of scaled scores, shape (batch, heads, max_q). Dtypes: float32.
  * @param[in,out] gen supplies the random state for dropout
- * @param[out] debug_attn_mask (batch, heads, max_q, max_k) dropout keep pattern, written only when requested
+ * @param[out] debug_attn_mask (batch, heads, max_q, max_k) dropout keep pattern, written only when requested. Dtypes:
+ *     bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -206,23 +210,23 @@ DIOPI_API diopiError_t diopiMultiHeadAttentionVarLen(diopiContextHandle_t ctx, d
  *
  * Superseded by diopiFlashAttentionVarLenBackward.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in] grad_out gradient of the packed output (total_q, heads, head_dim)
- * @param[in] q packed queries of the forward call
- * @param[in] k packed keys of the forward call
- * @param[in] v packed values of the forward call
- * @param[in] out packed output of the forward call
- * @param[in] softmax_lse row log-sum-exp saved by the forward call
- * @param[in] cum_seq_q query prefix sums used in the forward call
- * @param[in] cum_seq_k key prefix sums used in the forward call
+ * @param[in] grad_out gradient of the packed output (total_q, heads, head_dim). Dtypes: float16, float32, float64.
+ * @param[in] q packed queries of the forward call. Dtypes: float16, float32, float64.
+ * @param[in] k packed keys of the forward call. Dtypes: float16, float32, float64.
+ * @param[in] v packed values of the forward call. Dtypes: float16, float32, float64.
+ * @param[in] out packed output of the forward call. Dtypes: float16, float32, float64.
+ * @param[in] softmax_lse row log-sum-exp saved by the forward call. Dtypes: float32.
+ * @param[in] cum_seq_q query prefix sums used in the forward call. Dtypes: int32, int64.
+ * @param[in] cum_seq_k key prefix sums used in the forward call. Dtypes: int32, int64.
  * @param[in] max_q longest query sequence
  * @param[in] max_k longest key sequence
  * @param[in] dropout_p dropout probability of the forward call
  * @param[in] is_causal causal flag of the forward call
  * @param[in,out] gen random state matching the forward call, so the same dropout pattern is regenerated
  * @param[in] scale score scale of the forward call
- * @param[out] grad_q written with the gradient for q
- * @param[out] grad_k written with the gradient for k
- * @param[out] grad_v written with the gradient for v
+ * @param[out] grad_q written with the gradient for q. Dtypes: float16, float32, float64.
+ * @param[out] grad_k written with the gradient for k. Dtypes: float16, float32, float64.
+ * @param[out] grad_v written with the gradient for v. Dtypes: float16, float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -307,7 +311,7 @@ DIOPI_API diopiError_t diopiFlashAttentionBackward(diopiContextHandle_t ctx, dio
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] attention_out result, laid out like q. Dtypes: bfloat16, float16.
  * @param[out] dropout_mask packed dropout keep bits; callee allocates it through diopiRequireTensor and stores the
- *     handle here (left unset without dropout)
+ *     handle here (left unset without dropout). Dtypes: uint8, bool.
  * @param[out] softmax_max per-row maximum of the scaled scores; callee allocates it through diopiRequireTensor and
  *     stores the handle here. Dtypes: float32.
  * @param[out] softmax_sum per-row sum of exp(score - max); callee allocates it through diopiRequireTensor and stores
@@ -355,7 +359,7 @@ DIOPI_API diopiError_t diopiCustomizedFlashAttention(diopiContextHandle_t ctx, d
  * @param[in] alibi_slopes ALiBi slopes of the forward call; NULL if none were used. Dtypes: float32.
  * @param[in] attention_out output of the forward call. Dtypes: bfloat16, float16.
  * @param[in] attention_mask mask of the forward call; NULL if none was used. Dtypes: bool.
- * @param[in] dropout_mask dropout mask produced by the forward call; NULL when dropout was off
+ * @param[in] dropout_mask dropout mask produced by the forward call; NULL when dropout was off. Dtypes: uint8, bool.
  * @param[in] softmax_max row maxima produced by the forward call. Dtypes: float32.
  * @param[in] softmax_sum row sums produced by the forward call. Dtypes: float32.
  * @param[in] softmax_out softmax by-product produced by the forward call. Dtypes: float32.
@@ -420,9 +424,9 @@ DIOPI_API diopiError_t diopiFlashAttentionVarLen(diopiContextHandle_t ctx, diopi
  * @brief Backward of diopiFlashAttentionVarLen: gradients of packed variable-length attention with respect to q, k
  *        and v, recomputed from softmax_lse.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_q written with the gradient for q, same shape as q
- * @param[out] grad_k written with the gradient for k, same shape as k
- * @param[out] grad_v written with the gradient for v, same shape as v
+ * @param[out] grad_q written with the gradient for q, same shape as q. Dtypes: float16, bfloat16, float32, int32.
+ * @param[out] grad_k written with the gradient for k, same shape as k. Dtypes: float16, bfloat16, float32, int32.
+ * @param[out] grad_v written with the gradient for v, same shape as v. Dtypes: float16, bfloat16, float32, int32.
  * @param[in] grad_output gradient of attention_out. Dtypes: bfloat16, float16.
  * @param[in,out] gen random state matching the forward call, so the same dropout pattern is regenerated
  * @param[in] q packed queries of the forward call. Dtypes: bfloat16, float16.
@@ -463,7 +467,7 @@ DIOPI_API diopiError_t diopiFlashAttentionVarLenBackward(diopiContextHandle_t ct
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] attention_out packed result (total_q, heads_q, head_dim). Dtypes: bfloat16, float16.
  * @param[out] dropout_mask packed dropout keep bits; callee allocates it through diopiRequireTensor and stores the
- *     handle here (left unset without dropout)
+ *     handle here (left unset without dropout). Dtypes: uint8, bool.
  * @param[out] softmax_max per-row maximum of the scaled scores; callee allocates it through diopiRequireTensor and
  *     stores the handle here. Dtypes: float32.
  * @param[out] softmax_sum per-row sum of exp(score - max); callee allocates it through diopiRequireTensor and stores
@@ -504,9 +508,9 @@ DIOPI_API diopiError_t diopiCustomizedFlashAttentionVarLen(diopiContextHandle_t 
  * @brief Backward of diopiCustomizedFlashAttentionVarLen: uses the saved softmax statistics and dropout mask to
  *        compute gradients for the packed q, k and v.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_q written with the gradient for q, same shape as q
- * @param[out] grad_k written with the gradient for k, same shape as k
- * @param[out] grad_v written with the gradient for v, same shape as v
+ * @param[out] grad_q written with the gradient for q, same shape as q. Dtypes: float16, bfloat16, float32.
+ * @param[out] grad_k written with the gradient for k, same shape as k. Dtypes: float16, bfloat16, float32.
+ * @param[out] grad_v written with the gradient for v, same shape as v. Dtypes: float16, bfloat16, float32.
  * @param[in] grad_output gradient of attention_out. Dtypes: bfloat16, float16.
  * @param[in] q packed queries of the forward call. Dtypes: bfloat16, float16.
  * @param[in] k packed keys of the forward call. Dtypes: bfloat16, float16.
@@ -516,7 +520,7 @@ DIOPI_API diopiError_t diopiCustomizedFlashAttentionVarLen(diopiContextHandle_t 
  * @param[in] alibi_slopes ALiBi slopes of the forward call; NULL if none were used. Dtypes: float32.
  * @param[in] attention_out output of the forward call. Dtypes: bfloat16, float16.
  * @param[in] attention_mask mask of the forward call; NULL if none was used. Dtypes: bool.
- * @param[in] dropout_mask dropout mask produced by the forward call; NULL when dropout was off
+ * @param[in] dropout_mask dropout mask produced by the forward call; NULL when dropout was off. Dtypes: uint8, bool.
  * @param[in] softmax_max row maxima produced by the forward call. Dtypes: float32.
  * @param[in] softmax_sum row sums produced by the forward call. Dtypes: float32.
  * @param[in] softmax_out softmax by-product produced by the forward call. Dtypes: float32.
@@ -567,7 +571,7 @@ DIOPI_API diopiError_t diopiScaledMaskedSoftmax(diopiContextHandle_t ctx, diopiT
  * @param[out] grad_input written with the gradient for input, same shape as output. Dtypes: bfloat16, float16,
  *     float32.
  * @param[in] grad_output gradient of the softmax output. Dtypes: bfloat16, float16, float32.
- * @param[in] output softmax probabilities produced by the forward call
+ * @param[in] output softmax probabilities produced by the forward call. Dtypes: float16, bfloat16, float32.
  * @param[in] mask mask of the forward call. Dtypes: bfloat16, float16, float32.
  * @param[in] scale scale of the forward call
  * @param[in] fixed_triu_mask causal-mask flag of the forward call
@@ -586,11 +590,11 @@ DIOPI_API diopiError_t diopiScaledMaskedSoftmaxBackward(diopiContextHandle_t ctx
  *
  * Rows beyond a sequence's actual length are padding and their output is unspecified.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result, laid out like query; written in place
- * @param[in] query queries (batch * max_input_len, num_heads * dim)
- * @param[in] key keys (batch * max_input_len, num_kv_heads * dim)
- * @param[in] value values laid out like key
- * @param[in] atten_mask boolean mask added to the causal pattern, true marks excluded pairs; may be NULL
+ * @param[out] out result, laid out like query; written in place. Dtypes: float16, bfloat16, float32.
+ * @param[in] query queries (batch * max_input_len, num_heads * dim). Dtypes: float16, bfloat16, float32.
+ * @param[in] key keys (batch * max_input_len, num_kv_heads * dim). Dtypes: float16, bfloat16, float32.
+ * @param[in] value values laid out like key. Dtypes: float16, bfloat16, float32.
+ * @param[in] atten_mask boolean mask added to the causal pattern, true marks excluded pairs; may be NULL. Dtypes: bool.
  * @param[in] actual_seq_lengths real (unpadded) length of each sequence, one entry per batch item
  * @param[in] max_input_len padded length of every sequence in the packed tensors
  * @param[in] num_heads number of query heads
@@ -615,12 +619,14 @@ DIOPI_API diopiError_t diopiPromptFlashAttention(diopiContextHandle_t ctx, diopi
  *
  * Tokens not listed for a row are left unchanged.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] logits (batch, vocab) scores, modified in place
- * @param[in] presence_penalty (batch) flat penalty subtracted once for every token that has appeared
- * @param[in] frequency_penalty (batch) penalty multiplied by each token's occurrence count
- * @param[in] p_token_ids concatenated distinct token ids of all rows
- * @param[in] p_token_counts occurrence count of each entry of p_token_ids
- * @param[in] p_cumsum_seq_len (batch + 1) offsets delimiting each row's slice of p_token_ids
+ * @param[in,out] logits (batch, vocab) scores, modified in place. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] presence_penalty (batch) flat penalty subtracted once for every token that has appeared. Dtypes: float16,
+ *     bfloat16, float32, float64.
+ * @param[in] frequency_penalty (batch) penalty multiplied by each token's occurrence count. Dtypes: float16, bfloat16,
+ *     float32, float64.
+ * @param[in] p_token_ids concatenated distinct token ids of all rows. Dtypes: int32, int64.
+ * @param[in] p_token_counts occurrence count of each entry of p_token_ids. Dtypes: int32, int64.
+ * @param[in] p_cumsum_seq_len (batch + 1) offsets delimiting each row's slice of p_token_ids. Dtypes: int32, int64.
  * @param[in] p_max_len_in_batch largest number of distinct tokens of any row
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -634,12 +640,16 @@ DIOPI_API diopiError_t diopiApplyPenalty(diopiContextHandle_t ctx, diopiTensorHa
  * @brief Penalises already generated tokens with repetition, frequency and presence penalties: each listed logit l
  *        becomes (l > 0 ? l / r : l * r) - count * frequency - presence. Token positions index the flattened logits.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] logits scores, modified in place; addressed as a flattened 1-D array
- * @param[in] presence_penalty flat penalty per listed entry, broadcastable to p_token_ids
- * @param[in] frequency_penalty penalty per listed entry multiplied by its count, broadcastable to p_token_ids
- * @param[in] repetition_penalty divisor for positive and multiplier for negative logits, broadcastable to p_token_ids
- * @param[in] p_token_ids positions in the flattened logits (row * vocab + token) to penalise
- * @param[in] p_token_counts occurrence count of each entry of p_token_ids
+ * @param[in,out] logits scores, modified in place; addressed as a flattened 1-D array. Dtypes: float16, bfloat16,
+ *     float32, float64.
+ * @param[in] presence_penalty flat penalty per listed entry, broadcastable to p_token_ids. Dtypes: float16, bfloat16,
+ *     float32, float64.
+ * @param[in] frequency_penalty penalty per listed entry multiplied by its count, broadcastable to p_token_ids. Dtypes:
+ *     float16, bfloat16, float32, float64.
+ * @param[in] repetition_penalty divisor for positive and multiplier for negative logits, broadcastable to p_token_ids.
+ *     Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] p_token_ids positions in the flattened logits (row * vocab + token) to penalise. Dtypes: int32, int64.
+ * @param[in] p_token_counts occurrence count of each entry of p_token_ids. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -654,9 +664,10 @@ DIOPI_API diopiError_t diopiApplyPenaltyV2(diopiContextHandle_t ctx, diopiTensor
  *
  * Rows of the cache not named in dest_loc are left untouched.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out KV cache (max_total_tokens, heads, head_dim), rows overwritten in place
- * @param[in] k new entries (seq_len, heads, head_dim)
- * @param[in] dest_loc (seq_len) cache row for each new entry
+ * @param[out] out KV cache (max_total_tokens, heads, head_dim), rows overwritten in place. Dtypes: float16, bfloat16,
+ *     float32, float64, int8, int32.
+ * @param[in] k new entries (seq_len, heads, head_dim). Dtypes: float16, bfloat16, float32, float64, int8, int32.
+ * @param[in] dest_loc (seq_len) cache row for each new entry. Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -670,12 +681,14 @@ DIOPI_API diopiError_t diopiDestIndexCopyKV(diopiContextHandle_t ctx, diopiTenso
  *
  * Only scores are produced; softmax and the value reduction are done by diopiTokenSoftmaxReduceVInference.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] token_attention_out scores (heads, total_tokens), total_tokens = sum of b_seq_len
- * @param[in] q current queries (batch, heads, head_dim), one token per sequence
- * @param[in] k key cache (max_total_tokens, heads, head_dim)
- * @param[in] b_loc (batch, max_input_len) cache rows of each sequence's tokens, right-aligned
- * @param[in] b_start_loc (batch) offset of each sequence's scores in the output
- * @param[in] b_seq_len (batch) number of cached tokens per sequence
+ * @param[out] token_attention_out scores (heads, total_tokens), total_tokens = sum of b_seq_len. Dtypes: float16,
+ *     bfloat16, float32, float64.
+ * @param[in] q current queries (batch, heads, head_dim), one token per sequence. Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[in] k key cache (max_total_tokens, heads, head_dim). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] b_loc (batch, max_input_len) cache rows of each sequence's tokens, right-aligned. Dtypes: int32, int64.
+ * @param[in] b_start_loc (batch) offset of each sequence's scores in the output. Dtypes: int32, int64.
+ * @param[in] b_seq_len (batch) number of cached tokens per sequence. Dtypes: int32, int64.
  * @param[in] max_input_len column count of b_loc; a sequence's tokens occupy its last b_seq_len columns
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -689,12 +702,13 @@ DIOPI_API diopiError_t diopiTokenAttentionInference(diopiContextHandle_t ctx, di
  * @brief Second half of decode-stage token attention: for each sequence and head, applies softmax to its slice of
  *        scores and returns the probability-weighted sum of the cached value vectors.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result (batch, heads, head_dim), written in place
- * @param[in] logics scores (heads, total_tokens) as produced by diopiTokenAttentionInference
- * @param[in] v value cache (max_total_tokens, heads, head_dim)
- * @param[in] b_loc (batch, max_input_len) cache rows of each sequence's tokens, right-aligned
- * @param[in] b_start_loc (batch) offset of each sequence's scores in logics
- * @param[in] b_seq_len (batch) number of cached tokens per sequence
+ * @param[out] out result (batch, heads, head_dim), written in place. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] logics scores (heads, total_tokens) as produced by diopiTokenAttentionInference. Dtypes: float16,
+ *     bfloat16, float32, float64.
+ * @param[in] v value cache (max_total_tokens, heads, head_dim). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] b_loc (batch, max_input_len) cache rows of each sequence's tokens, right-aligned. Dtypes: int32, int64.
+ * @param[in] b_start_loc (batch) offset of each sequence's scores in logics. Dtypes: int32, int64.
+ * @param[in] b_seq_len (batch) number of cached tokens per sequence. Dtypes: int32, int64.
  * @param[in] max_input_len column count of b_loc
  * @param[in] other_kv_index valid cache row read for padded positions so no garbage is loaded
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -711,16 +725,19 @@ DIOPI_API diopiError_t diopiTokenSoftmaxReduceVInference(diopiContextHandle_t ct
  *        tokens, out = softmax(q K^T / sqrt(dim) [+ mask]) V, where K and V are gathered block by block through
  *        block_table.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out result (batch, num_heads * dim), written in place
- * @param[in] q current queries (batch, num_heads * dim), one token per sequence
- * @param[in] k paged key cache; each block holds block_size tokens of num_kv_heads * dim features
- * @param[in] v paged value cache laid out like k
- * @param[in] attenMask optional mask over cached positions, true marks excluded; may be NULL
+ * @param[out] out result (batch, num_heads * dim), written in place. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] q current queries (batch, num_heads * dim), one token per sequence. Dtypes: float16, bfloat16, float32,
+ *     float64.
+ * @param[in] k paged key cache; each block holds block_size tokens of num_kv_heads * dim features. Dtypes: float16,
+ *     bfloat16, float32, float64.
+ * @param[in] v paged value cache laid out like k. Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] attenMask optional mask over cached positions, true marks excluded; may be NULL. Dtypes: bool.
  * @param[in] actual_seq_lengths number of cached tokens per sequence, one entry per batch item
  * @param[in] num_heads number of query heads
  * @param[in] num_kv_heads number of key/value heads; num_heads must be a multiple of it
  * @param[in] dim size of one attention head; the score scale is 1/sqrt(dim)
- * @param[in] block_table (batch, max_blocks_per_seq) ids of the cache blocks holding each sequence, in order
+ * @param[in] block_table (batch, max_blocks_per_seq) ids of the cache blocks holding each sequence, in order. Dtypes:
+ *     int32, int64.
  * @param[in] block_size number of tokens stored per cache block
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -735,12 +752,13 @@ DIOPI_API diopiError_t diopiPagedAttention(diopiContextHandle_t ctx, diopiTensor
  * @brief Prefill-stage attention on packed sequences without padding: for each sequence, out = softmax(q k^T /
  *        sqrt(head_dim) with causal mask) v, tokens of different sequences never interacting.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] context_attention_out result (total_tokens, heads, head_dim), written in place
- * @param[in] q packed queries (total_tokens, heads, head_dim)
- * @param[in] k packed keys (total_tokens, heads, head_dim)
- * @param[in] v packed values (total_tokens, heads, head_dim)
- * @param[in] b_start_loc (batch) index of each sequence's first token in the packed tensors
- * @param[in] b_seq_len (batch) length of each sequence
+ * @param[in,out] context_attention_out result (total_tokens, heads, head_dim), written in place. Dtypes: float16,
+ *     bfloat16, float32, float64.
+ * @param[in] q packed queries (total_tokens, heads, head_dim). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] k packed keys (total_tokens, heads, head_dim). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] v packed values (total_tokens, heads, head_dim). Dtypes: float16, bfloat16, float32, float64.
+ * @param[in] b_start_loc (batch) index of each sequence's first token in the packed tensors. Dtypes: int32, int64.
+ * @param[in] b_seq_len (batch) length of each sequence. Dtypes: int32, int64.
  * @param[in] max_input_len longest sequence length in the batch
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -758,7 +776,7 @@ DIOPI_API diopiError_t diopiContextAttentionInference(diopiContextHandle_t ctx, 
  * @brief Fused tensor-parallel matmul and all-reduce: every rank computes x1 @ x2 (+ bias) and the partial results
  *        are reduced across the communication group into `out`.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out reduced result (..., M, N), identical on all ranks
+ * @param[out] out reduced result (..., M, N), identical on all ranks. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] x1 local left operand (..., M, K). Dtypes: bfloat16, float16, float32, float64.
  * @param[in] x2 local right operand (K, N). Dtypes: bfloat16, float16, float32, float64.
  * @param[in] bias optional (N) bias, counted once in the reduced result; may be NULL. Dtypes: bfloat16, float16,

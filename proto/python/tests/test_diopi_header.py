@@ -97,7 +97,7 @@ def test_optional_parameters_follow_the_doc():
 
 def test_documented_dtypes():
     f = diopi_header.load()
-    assert f["diopiConvolution2d"].param("input").dtypes == ("float32", "float16", "float64")
+    assert f["diopiConvolution2d"].param("input").dtypes == ("float32", "float16", "float64", "bfloat16")
     assert f["diopiAdd"].param("alpha").dtypes == ("float32", "float64", "int32", "int64")
     assert f["diopiBatchNormStats"].param("invstd").dtypes == ("float32", "float16", "float64")
     known = set(diopi_header.dtypes()) | {"double", "char*", "string"}
