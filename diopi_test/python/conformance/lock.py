@@ -75,16 +75,24 @@ def writing(data_dir, wait=None):
 
 @contextlib.contextmanager
 def reading(data_dir, wait=None):
-    """Held while a mode reads `data_dir`; a folder without a lock file (or
-    without anything) is read as it is."""
+    """Held while a mode reads `data_dir`. The lock file is created when
+    missing, so a gen_data started later still sees the reader; a folder
+    that does not exist, or where it cannot be created (read-only), is read
+    as it is."""
+    path = os.path.join(data_dir, LOCK_FILE)
     try:
-        f = open(os.path.join(data_dir, LOCK_FILE), "rb", buffering=0)
-    except FileNotFoundError:
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)
+    except FileNotFoundError:  # no folder: the mode reports the missing baselines
+        fd = None
+    except OSError:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            fd = None
+    if fd is None:
         yield
         return
-    except OSError as e:
-        raise BaselineError(f"cannot open the lock of {data_dir}: {e.strerror}") from None
-    with f:
+    with os.fdopen(fd, "rb", buffering=0) as f:
         if not _acquire(f, fcntl.LOCK_SH, _wait_seconds() if wait is None else wait):
             raise BaselineError(f"baselines in {data_dir} are being written by gen_data ({_holder(f)}); "
                                 "run again when it has finished")

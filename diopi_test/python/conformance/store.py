@@ -179,7 +179,7 @@ def _check_entry(data_dir, func, rec):
         if key not in rec:
             raise BaselineError(f"{func}: manifest record has no {key!r}")
         if not isinstance(rec[key], kind) or isinstance(rec[key], bool):
-            raise BaselineError(f"{func}: manifest {key!r} is a {type(rec[key]).__name__}, not a {kind.__name__}")
+            raise BaselineError(f"{func}: manifest {key!r} is a {type(rec[key]).__name__}, expected {kind.__name__}")
     _inside(data_dir, rec["path"], func)
     if not _SHA256.fullmatch(rec["sha256"]):
         raise BaselineError(f"{func}: manifest sha256 is not a sha256 digest")
