@@ -9,8 +9,18 @@
   python main.py --mode fuzz [--fname add] [--impl_lib PATH]  malformed calls: errors, never crashes
   python main.py --mode capture --model NAME                 capture a model case set (runs bridge/torch's capture)
 
-Exit codes: 0 all selected cases passed (or were skipped / not implemented),
-1 some case failed, errored, crashed or timed out, 2 bad usage or bad input.
+Exit codes:
+  0  pass: all selected cases passed (or were skipped / not implemented)
+  1  library failures: some case failed, errored, crashed or timed out, or the
+     library could not be loaded / exports no DIOPI function (reported)
+  2  usage: bad options or names, a library file that does not exist, bad input
+  3  data problem: baselines missing, refused (altered, corrupt, foreign) or
+     being written by gen_data; the library was not at fault
+  128+N  stopped by signal N (SIGTERM, SIGINT): the report of the cases done
+     so far is written, marked incomplete
+
+Baseline folders are locked while gen_data writes them: the other modes wait
+up to 30 s (environment DIOPI_LOCK_WAIT, seconds) and then stop with exit 3.
 
 stdout carries the results (summary, report paths); stderr the log
 (progress, warnings; --log-level) and, for a run that cannot go on, one
@@ -129,6 +139,9 @@ def gen_data(args):
     from conformance import expand
     from conformance import gen_data as gd  # imports torch
 
+    bad_device = gd.check_device(args.device)  # before any case is built
+    if bad_device:
+        raise UsageError(bad_device)
     skipped = []
     if args.model_name:
         from conformance import model_cases
@@ -546,13 +559,29 @@ def _check_options(args):
     args.shard_spec = shard.parse(args.shard) if args.shard is not None else (1, 1)
 
 
+# Modes that read a baseline folder: they hold its shared lock while they run.
+_READERS = ("run_test", "coverage", "fuzz", "bench")
+
+
+def _check_names(args, expand):
+    """--fname and --filter_dtype resolved to the harness's names (conv2d ->
+    convolution2d, half -> float16) before any mode runs; an unknown one is a
+    usage error with "did you mean"."""
+    if not args.fname and not args.filter_dtype:
+        return
+    args.fname, args.filter_dtype, renamed = expand.check_selection(args.fname, args.filter_dtype)
+    for written, taken in renamed:
+        log.info("%s: taken as %s", written, taken)
+
+
 def main(argv=None):
     args = parse_args(argv)
     _setup_logging(args.log_level)
-    from conformance import binding, expand, store
-    known = (UsageError, store.BaselineError, binding.LoadError, ValueError, OSError)
+    from conformance import binding, expand, lock, store
+    known = (UsageError, binding.LoadError, ValueError, OSError)
     try:
         _check_options(args)
+        _check_names(args, expand)
         if args.get_model_list:
             from conformance import model_cases
             for name in model_cases.names():
@@ -571,6 +600,9 @@ def main(argv=None):
             if args.timeout == DEFAULT_TIMEOUT:  # real-size GEMMs in half precision take seconds on a CPU
                 args.timeout = MODEL_TIMEOUT
         modes = {"gen_data": gen_data, "run_test": run_test, "merge": merge, "coverage": coverage, "fuzz": fuzz, "bench": bench}
+        if args.mode in _READERS:
+            with lock.reading(args.data_dir):
+                return modes[args.mode](args)
         return modes[args.mode](args)
     except BrokenPipeError:  # output piped into `head`: the reader has what it wanted
         sys.stdout = None
@@ -580,12 +612,20 @@ def main(argv=None):
         if args.mode in ("run_test", "fuzz") and not e.reported:
             _report_unusable(args, e)
         return 1
+    except store.BaselineError as e:  # the data, not the library or the command line
+        print(f"error: {_one_line(e)}", file=sys.stderr)
+        return EXIT_DATA
     except known as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+
+
+def _one_line(e):
+    text = " ".join(str(e).split())
+    return text or type(e).__name__
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Generate baselines: inputs from the seeded numpy generators, expected
 outputs from the PyTorch references. The only module that imports torch."""
+import difflib
 import inspect
 import time
 
@@ -7,7 +8,7 @@ import diopi_header
 import numpy as np
 import torch
 
-from . import dtypes, regen, sampled, spec, store
+from . import dtypes, lock, regen, sampled, spec, store
 
 _TORCH = {
     "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "uint16": torch.uint16,
@@ -160,30 +161,59 @@ def _payload_bytes(record):
 
 def generate(cases, data_dir, device="cpu", base_seed=0, log=print, progress=None):
     """Writes the baselines of `cases`, grouped by function; returns a summary.
-    `progress` (progress.Progress) is told "passed" or "failed" per case."""
+    `progress` (progress.Progress) is told "passed" or "failed" per case.
+    Holds the data folder's lock throughout, and commits each function (its
+    file and its manifest entry) as soon as its cases are done, so an
+    interrupted run keeps every function it finished and lists no partial one."""
     torch.manual_seed(base_seed)
     t0 = time.time()
     by_func = {}
     for c in cases:
         by_func.setdefault(c.func, []).append(c)
     entries, failures = {}, []
-    for func, fcases in by_func.items():
-        records = []
-        for c in fcases:
-            try:
-                records.append(run_case(c, device))
-                ok = True
-            except Exception as e:  # a broken config must not stop the others
-                failures.append((c.name, f"{type(e).__name__}: {e}"))
-                ok = False
-            if progress is not None:
-                progress.update("passed" if ok else "failed")
-        if records:
-            rel, digest, size = store.write_function(data_dir, func, records)
-            index = [[r["name"], r["dtype"], r["layouts"], _payload_bytes(r)] for r in records]
-            entries[func] = {"path": rel, "sha256": digest, "cases": len(records), "bytes": size,
-                             "family": fcases[0].family, "index": index}
     info = {"torch_version": torch.__version__, "numpy_version": np.__version__, "device": device, "seed": base_seed}
-    store.update_manifest(data_dir, entries, info)
+    with lock.writing(data_dir):
+        store.sweep(data_dir)  # leftovers of an interrupted run
+        for func, fcases in by_func.items():
+            records = []
+            for c in fcases:
+                try:
+                    records.append(run_case(c, device))
+                    ok = True
+                except Exception as e:  # a broken config must not stop the others
+                    failures.append((c.name, f"{type(e).__name__}: {e}"))
+                    ok = False
+                if progress is not None:
+                    progress.update("passed" if ok else "failed")
+            if records:
+                index = [[r["name"], r["dtype"], r["layouts"], _payload_bytes(r)] for r in records]
+                entries[func] = store.commit_function(data_dir, func, records, {"family": fcases[0].family, "index": index}, info)
     return {"cases": sum(e["cases"] for e in entries.values()), "functions": len(entries),
             "failures": failures, "seconds": time.time() - t0, "bytes": store.total_size(data_dir)}
+
+
+def check_device(device):
+    """A one-line reason when torch cannot compute on `device`, else None."""
+    usable = ["cpu"] + [name for name in ("cuda", "mps", "xpu") if _available(name)]
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError, ValueError):
+        close = difflib.get_close_matches(device.split(":")[0], ["cpu", "cuda", "mps", "xpu", "hip", "hpu", "npu"], n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return f"--device {device!r} is not a torch device{hint} (usable here: {', '.join(usable)})"
+    if dev.type == "meta":  # tensors without values: no reference output to store
+        return f"--device {device}: meta tensors hold no values (usable here: {', '.join(usable)})"
+    try:
+        torch.empty(1, device=dev)
+    except (AssertionError, RuntimeError, TypeError, ValueError) as e:  # "Torch not compiled with CUDA enabled" is an AssertionError
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        return f"--device {device}: torch {torch.__version__} cannot use it ({first}); usable here: {', '.join(usable)}"
+    return None
+
+
+def _available(name):
+    mod = getattr(torch, name, None)
+    try:
+        return bool(mod is not None and mod.is_available())
+    except Exception:  # a backend module without is_available, or one that fails to probe
+        return False

@@ -1,5 +1,6 @@
 """gen_data end to end on a few functions: deterministic, refuses nothing
 it wrote, and run_test replays it without importing torch."""
+import json
 import os
 
 import pytest
@@ -39,23 +40,23 @@ def test_run_test_never_imports_torch(tmp_path, torch_lib_dir):
     assert " 0 failed" in r.stdout
 
 
-def test_bad_input_gives_one_line_error_and_exit_2(tmp_path):
+def test_bad_input_gives_one_line_error_and_exit_2_or_3(tmp_path):
     r = run_main("--mode", "run_test", "--data_dir", str(tmp_path / "nothing"))
-    assert r.returncode == 2
+    assert r.returncode == 3  # no baselines: a data problem
     assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1
     r = run_main("--mode", "gen_data", "--fname", "no_such_operator", "--data_dir", str(tmp_path / "x"))
-    assert r.returncode == 2 and r.stderr.startswith("error: no cases match")
+    assert r.returncode == 2 and r.stderr.startswith("error: --fname 'no_such_operator' is no function")
 
 
 def test_altered_baseline_stops_run_test_before_any_case(tmp_path, torch_lib_dir):
     data = tmp_path / "data"
     assert run_main("--mode", "gen_data", "--fname", "relu", "--data_dir", str(data)).returncode == 0
-    path = data / "cases" / "diopiRelu.pkl"
+    path = data / json.loads((data / "manifest.json").read_text())["files"]["diopiRelu"]["path"]
     blob = bytearray(path.read_bytes())
     blob[100] ^= 0xFF
     path.write_bytes(bytes(blob))
     r = run_main("--mode", "run_test", "--fname", "relu", "--data_dir", str(data), "--report_dir", str(tmp_path / "rep"))
-    assert r.returncode == 2 and "does not match the sha256" in r.stderr
+    assert r.returncode == 3 and "does not match the sha256" in r.stderr
     assert not (tmp_path / "rep").exists()
 
 

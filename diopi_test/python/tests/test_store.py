@@ -8,14 +8,13 @@ import numpy as np
 import pytest
 
 from conformance import store
+from support import save_cases
 
 
 def _make(tmp_path, func="diopiAdd", n=3):
-    cases = [{"name": f"c{i}", "inputs": {"input": store.encode_array(np.arange(4, dtype=np.float32) + i, "float32")}}
-             for i in range(n)]
-    rel, digest, size = store.write_function(str(tmp_path), func, cases)
-    store.update_manifest(str(tmp_path), {func: {"path": rel, "sha256": digest, "cases": n, "bytes": size, "index": []}}, {})
-    return os.path.join(str(tmp_path), rel)
+    cases = [{"name": f"c{i}", "inputs": {"input": store.encode_array(np.arange(4, dtype=np.float32) + i, "float32")},
+              "outputs": {}} for i in range(n)]
+    return os.path.join(str(tmp_path), save_cases(tmp_path, func, cases)["path"])
 
 
 def test_round_trip(tmp_path):
@@ -53,7 +52,7 @@ def test_code_carrying_pickle_is_refused_even_with_a_matching_hash(tmp_path, mon
     blob = pickle.dumps({"schema": store.SCHEMA, "func": "diopiAdd", "cases": [_Evil()]})
     os.makedirs(tmp_path / "cases")
     (tmp_path / "cases" / "diopiAdd.pkl").write_bytes(blob)
-    store.update_manifest(str(tmp_path), {"diopiAdd": {"path": "cases/diopiAdd.pkl", "sha256": store.sha256(blob), "cases": 1,
+    store.update_manifest(str(tmp_path), {"diopiAdd": {"path": "cases/diopiAdd.pkl", "sha256": store.sha256(blob), "cases": 0,
                                                       "bytes": len(blob), "index": []}}, {})
     with pytest.raises(store.BaselineError, match="only plain data"):
         store.load_function(str(tmp_path), "diopiAdd")
@@ -64,7 +63,7 @@ def test_foreign_pickle_of_plain_data_is_refused(tmp_path):
     blob = pickle.dumps({"hello": "world"})
     os.makedirs(tmp_path / "cases")
     (tmp_path / "cases" / "diopiAdd.pkl").write_bytes(blob)
-    store.update_manifest(str(tmp_path), {"diopiAdd": {"path": "cases/diopiAdd.pkl", "sha256": store.sha256(blob), "cases": 1,
+    store.update_manifest(str(tmp_path), {"diopiAdd": {"path": "cases/diopiAdd.pkl", "sha256": store.sha256(blob), "cases": 0,
                                                       "bytes": len(blob), "index": []}}, {})
     with pytest.raises(store.BaselineError, match="is not a"):
         store.load_function(str(tmp_path), "diopiAdd")
