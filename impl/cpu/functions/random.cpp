@@ -1,0 +1,469 @@
+// Family random: uniform, normal, bernoulli, dropout, random integers,
+// randperm and multinomial sampling.
+//
+// The generator is counter-based (Philox-4x32 with 10 rounds): a draw is a
+// pure function of (seed, counter), so results do not depend on the thread
+// count or on the order in which elements are visited. Each call reads the
+// caller's generator through diopiGeneratorGetSeedAndOffset, uses the counter
+// blocks [offset, offset + used) — one 128-bit block per element or per
+// sample — and stores offset + used back with diopiGeneratorSetSeedAndOffset,
+// so the same seed and offset give the same bytes and consecutive calls draw
+// fresh numbers. A NULL generator selects a process-wide default one.
+//
+// Element k of an output is the k-th in row-major order of its shape and uses
+// block offset + k whatever the output's strides. Samples are first drawn
+// into a contiguous temporary and then written through the ordinary strided
+// loops. The adaptor passes every dtype through (convert_config.yaml), so
+// float64 and int64 are produced natively.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "common/common.hpp"
+
+namespace impl::cpu {
+
+namespace {
+
+// ---------------------------------------------------------------- the generator
+
+struct Block {
+    uint32_t w[4];
+};
+
+inline void mulhilo(uint32_t a, uint32_t b, uint32_t& hi, uint32_t& lo) {
+    uint64_t p = (uint64_t)a * b;
+    hi = (uint32_t)(p >> 32);
+    lo = (uint32_t)p;
+}
+
+/// Philox-4x32-10 (Salmon et al., SC'11) of the 64-bit counter `ctr` under `seed`.
+inline Block philox(uint64_t seed, uint64_t ctr) {
+    uint32_t c0 = (uint32_t)ctr, c1 = (uint32_t)(ctr >> 32), c2 = 0, c3 = 0;
+    uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+    for (int r = 0; r < 10; ++r) {
+        uint32_t hi0, lo0, hi1, lo1;
+        mulhilo(0xD2511F53u, c0, hi0, lo0);
+        mulhilo(0xCD9E8D57u, c2, hi1, lo1);
+        uint32_t n0 = hi1 ^ c1 ^ k0, n2 = hi0 ^ c3 ^ k1;
+        c0 = n0;
+        c1 = lo1;
+        c2 = n2;
+        c3 = lo0;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+    return Block{{c0, c1, c2, c3}};
+}
+
+/// Uniform in [0, 1) from 53 random bits.
+inline double unit53(uint32_t a, uint32_t b) { return (double)((((uint64_t)a << 32) | b) >> 11) * 0x1.0p-53; }
+inline uint64_t bits64(uint32_t a, uint32_t b) { return ((uint64_t)a << 32) | b; }
+
+/// Standard normal by Box-Muller (the second variate of the pair is discarded,
+/// so that each element owns exactly one counter block).
+inline double normal01(const Block& b) {
+    const double u1 = 1.0 - unit53(b.w[0], b.w[1]);  // (0, 1]: the log stays finite
+    const double u2 = unit53(b.w[2], b.w[3]);
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+}
+
+/// The counters of one call: `base` is the first block it owns.
+struct Stream {
+    uint64_t seed = 0;
+    uint64_t base = 0;
+    Block at(uint64_t k) const { return philox(seed, base + k); }
+};
+
+/// Seed of the generator used when the caller passes none.
+constexpr uint64_t kDefaultSeed = 0x853C49E6748FEA9Bull;
+std::atomic<uint64_t> gDefaultOffset{0};
+
+/// Reserves `used` counter blocks of `gen` and returns where they start; the
+/// generator is advanced before any sample is drawn (arguments are checked first).
+Stream reserve(diopiGeneratorHandle_t gen, uint64_t used) {
+    Stream s;
+    if (gen == nullptr) {
+        s.seed = kDefaultSeed;
+        s.base = gDefaultOffset.fetch_add(used);
+        return s;
+    }
+    if (!diopiGeneratorGetSeedAndOffset || !diopiGeneratorSetSeedAndOffset)
+        failCode(diopiNoImplement, "the runtime provides no diopiGeneratorGetSeedAndOffset/diopiGeneratorSetSeedAndOffset");
+    uint64_t seed = 0, offset = 0;
+    CPU_CHECK(diopiGeneratorGetSeedAndOffset(gen, &seed, &offset) == diopiSuccess, "cannot read the generator's seed and offset");
+    CPU_CHECK(diopiGeneratorSetSeedAndOffset(gen, seed, offset + used) == diopiSuccess, "cannot advance the generator");
+    s.seed = seed;
+    s.base = offset;
+    return s;
+}
+
+// ---------------------------------------------------------------- helpers
+
+using SampleFloatTypes = TypeList<float, double, Half, BFloat16>;
+
+/// A contiguous float64 temporary of `shape` with element k = f(stream.at(k)).
+template <class F>
+TensorView drawDoubles(diopiContextHandle_t ctx, const Shape& shape, const Stream& s, F f) {
+    TensorView t = newTensor(ctx, shape, diopi_dtype_float64);
+    double* p = t.ptr<double>();
+    parallelFor(t.numel, 4096, [&](int64_t b, int64_t e) {
+        for (int64_t k = b; k < e; ++k) p[k] = f(s.at((uint64_t)k));
+    });
+    return t;
+}
+
+void checkProbability(double p, const char* name) {
+    CPU_CHECK(p >= 0.0 && p <= 1.0, name, " must be in [0, 1], got ", p);
+}
+
+void checkStd(double std) { CPU_CHECK(std >= 0.0, "std must be non-negative, got ", std); }
+
+/// Fails unless every element of `t` lies in [lo, hi] (NaN fails too).
+void checkAllIn(diopiContextHandle_t ctx, const TensorView& t, double lo, double hi, const char* what, const char* name) {
+    if (t.numel == 0) return;
+    TensorView c = contiguousAs(ctx, t, diopi_dtype_float64);
+    const double* p = c.ptr<double>();
+    for (int64_t i = 0; i < c.numel; ++i)
+        CPU_CHECK(p[i] >= lo && p[i] <= hi, name, " must be ", what, ", got ", p[i], " at element ", i);
+}
+
+/// Normal samples with per-element mean/std (either may be a scalar): out = mean + std * z.
+void normalInto(diopiContextHandle_t ctx, const TensorView& out, const TensorView* mean, double meanS, const TensorView* std, double stdS,
+                diopiGeneratorHandle_t gen) {
+    dispatch<SampleFloatTypes>(out.dtype, "out", [](auto) {});
+    if (std) checkAllIn(ctx, *std, 0.0, std::numeric_limits<double>::infinity(), "non-negative", "std");
+    Shape shape = out.shape;
+    if (mean && std) {
+        Shape bs = broadcastShapes(mean->shape, std->shape);
+        CPU_CHECK(bs == shape, "out has shape ", shapeStr(shape), ", expected ", shapeStr(bs));
+    } else if (mean || std) {
+        const TensorView& t = mean ? *mean : *std;
+        CPU_CHECK(t.shape == shape, "out has shape ", shapeStr(shape), ", expected ", shapeStr(t.shape));
+    }
+    if (out.numel == 0) return;
+    Stream s = reserve(gen, (uint64_t)out.numel);
+    TensorView z = drawDoubles(ctx, shape, s, normal01);
+    TensorView m = mean ? castTo(ctx, *mean, diopi_dtype_float64) : TensorView{};
+    TensorView sd = std ? castTo(ctx, *std, diopi_dtype_float64) : TensorView{};
+    dispatch<SampleFloatTypes>(out.dtype, "out", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if (mean && std)
+            ternaryLoop<T, double, double, double>(out, m, sd, z, [](double mu, double sg, double v) { return convert<T>(mu + sg * v); });
+        else if (mean)
+            binaryLoop<T, double, double>(out, m, z, [stdS](double mu, double v) { return convert<T>(mu + stdS * v); });
+        else if (std)
+            binaryLoop<T, double, double>(out, sd, z, [meanS](double sg, double v) { return convert<T>(meanS + sg * v); });
+        else
+            unaryLoop<T, double>(out, z, [meanS, stdS](double v) { return convert<T>(meanS + stdS * v); });
+    });
+}
+
+/// 0/1 samples with per-element probabilities `probs` (broadcast to out) into out.
+void bernoulliInto(diopiContextHandle_t ctx, const TensorView& out, const TensorView& probs, diopiGeneratorHandle_t gen) {
+    dispatch<AllTypes>(out.dtype, "out", [](auto) {});
+    checkAllIn(ctx, probs, 0.0, 1.0, "in [0, 1]", "input");
+    if (out.numel == 0) return;
+    // In place, probs and out are one tensor: the loop reads each element before writing it.
+    TensorView p = castTo(ctx, probs, diopi_dtype_float64);
+    Stream s = reserve(gen, (uint64_t)out.numel);
+    TensorView u = drawDoubles(ctx, out.shape, s, [](const Block& b) { return unit53(b.w[0], b.w[1]); });
+    dispatch<AllTypes>(out.dtype, "out", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        binaryLoop<T, double, double>(out, p, u, [](double pr, double v) { return convert<T>(v < pr ? 1 : 0); });
+    });
+}
+
+/// Dropout on `in` into `out` (which may be `in` itself) with an optional mask.
+void dropoutInto(diopiContextHandle_t ctx, const TensorView& out, const TensorView& in, diopiTensorHandle_t maskH, double p, bool train,
+                 diopiGeneratorHandle_t gen) {
+    checkProbability(p, "p");
+    dispatch<SampleFloatTypes>(in.dtype, "input", [](auto) {});
+    CPU_CHECK(out.dtype == in.dtype, "out is ", dtypeName(out.dtype), " but input is ", dtypeName(in.dtype));
+    CPU_CHECK(out.shape == in.shape, "out has shape ", shapeStr(out.shape), ", expected ", shapeStr(in.shape));
+    TensorView mask = viewOpt(maskH, "mask");
+    if (mask.defined()) {
+        dispatch<AllTypes>(mask.dtype, "mask", [](auto) {});
+        CPU_CHECK(broadcastShapes(mask.shape, in.shape) == in.shape, "mask of shape ", shapeStr(mask.shape),
+                  " does not broadcast to input's shape ", shapeStr(in.shape));
+    }
+    if (!train || p == 0.0) {
+        // Identity, and no randomness is drawn.
+        if (out.data != in.data) copyCast(out, in);
+        if (mask.defined())
+            dispatch<AllTypes>(mask.dtype, "mask", [&](auto tag) {
+                using M = typename decltype(tag)::type;
+                fillWith<M>(mask, convert<M>(1));
+            });
+        return;
+    }
+    // One keep/drop decision per mask element (a smaller mask drops whole channels).
+    const Shape& keepShape = mask.defined() ? mask.shape : in.shape;
+    const int64_t nKeep = shapeNumel(keepShape);
+    const double q = 1.0 - p;
+    Stream s = reserve(gen, (uint64_t)nKeep);
+    TensorView keep = drawDoubles(ctx, keepShape, s, [q](const Block& b) { return unit53(b.w[0], b.w[1]) < q ? 1.0 : 0.0; });
+    dispatch<SampleFloatTypes>(in.dtype, "input", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        // Kept values are divided by 1 - p in double and rounded once; dropped ones are exact zeros.
+        binaryLoop<T, T, double>(out, in, keep, [q](T x, double k) { return convert<T>(k != 0.0 ? convert<double>(x) / q : 0.0); });
+    });
+    if (mask.defined()) copyCast(mask, keep);
+}
+
+/// Largest integer a floating dtype holds exactly with all smaller ones (2^digits).
+int64_t exactIntLimit(diopiDtype_t dt) {
+    switch (dt) {
+        case diopi_dtype_float16: return int64_t(1) << 11;
+        case diopi_dtype_bfloat16: return int64_t(1) << 8;
+        case diopi_dtype_float32: return int64_t(1) << 24;
+        case diopi_dtype_float64: return int64_t(1) << 53;
+        default: return 0;
+    }
+}
+
+}  // namespace
+
+diopiError_t diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t mask, diopiConstTensorHandle_t input, double p,
+                          bool train, diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] { dropoutInto(ctx, view(out, "out"), view(input, "input"), mask, p, train, generator); });
+}
+
+diopiError_t diopiDropoutInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiTensorHandle_t mask, double p, bool train,
+                             diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        TensorView t = view(input, "input");
+        dropoutInto(ctx, t, t, mask, p, train, generator);
+    });
+}
+
+diopiError_t diopiRandomInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, int64_t from, const int64_t* to, diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        TensorView t = view(inout, "inout");
+        // Inclusive upper bound of the draw.
+        int64_t hi = 0;
+        if (isFloatingDtype(t.dtype)) {
+            const int64_t lim = exactIntLimit(t.dtype);
+            hi = to ? *to - 1 : lim;
+            CPU_CHECK(from >= -lim && hi <= lim, "[", from, ", ", hi, "] is not exactly representable in ", dtypeName(t.dtype));
+        } else {
+            int64_t lo = 0, mx = 0;
+            dispatch<TypeList<int64_t, int32_t, int16_t, int8_t, uint8_t, bool>>(t.dtype, "inout", [&](auto tag) {
+                using T = typename decltype(tag)::type;
+                lo = (int64_t)std::numeric_limits<T>::min();
+                mx = (int64_t)std::numeric_limits<T>::max();
+            });
+            hi = to ? *to - 1 : mx;
+            CPU_CHECK(from >= lo && hi <= mx, "[", from, ", ", hi, "] does not fit ", dtypeName(t.dtype));
+        }
+        CPU_CHECK(to == nullptr || from < *to, "from (", from, ") must be less than to (", *to, ")");
+        CPU_CHECK(from <= hi, "from (", from, ") exceeds the largest value of ", dtypeName(t.dtype));
+        if (t.numel == 0) return;
+        // Number of values in [from, hi]; 0 stands for 2^64 (the whole int64 range).
+        const uint64_t range = (uint64_t)hi - (uint64_t)from + 1;
+        Stream s = reserve(generator, (uint64_t)t.numel);
+        TensorView v = newTensor(ctx, t.shape, diopi_dtype_int64);
+        int64_t* p = v.ptr<int64_t>();
+        parallelFor(v.numel, 4096, [&](int64_t b, int64_t e) {
+            for (int64_t k = b; k < e; ++k) {
+                Block r = s.at((uint64_t)k);
+                uint64_t x = bits64(r.w[0], r.w[1]);
+                p[k] = (int64_t)((uint64_t)from + (range ? x % range : x));
+            }
+        });
+        copyCast(t, v);
+    });
+}
+
+diopiError_t diopiUniformInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, double from, double to, diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        TensorView t = view(inout, "inout");
+        CPU_CHECK(std::isfinite(from) && std::isfinite(to) && from <= to, "need finite from <= to, got [", from, ", ", to, ")");
+        if (!isFloatingDtype(t.dtype))
+            failCode(diopiDtypeNotSupported, "inout dtype ", dtypeName(t.dtype),
+                     " is not supported: continuous uniform samples need a floating-point tensor");
+        dispatch<SampleFloatTypes>(t.dtype, "inout", [](auto) {});
+        if (t.numel == 0) return;
+        Stream s = reserve(generator, (uint64_t)t.numel);
+        TensorView u = drawDoubles(ctx, t.shape, s, [](const Block& b) { return unit53(b.w[0], b.w[1]); });
+        dispatch<SampleFloatTypes>(t.dtype, "inout", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            // Rounding to T may reach `to`; keep float/double samples inside [from, to).
+            T below = convert<T>(to);
+            if constexpr (std::is_floating_point_v<T>)
+                if (to > from) below = std::nextafter(T(to), T(from));
+            unaryLoop<T, double>(t, u, [from, to, below](double v) {
+                T x = convert<T>(from + (to - from) * v);
+                if constexpr (std::is_floating_point_v<T>)
+                    if (to > from && x >= T(to)) x = below;
+                return x;
+            });
+        });
+    });
+}
+
+diopiError_t diopiBernoulli(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), in = view(input, "input");
+        CPU_CHECK(o.shape == in.shape, "out has shape ", shapeStr(o.shape), ", expected ", shapeStr(in.shape));
+        bernoulliInto(ctx, o, in, generator);
+    });
+}
+
+diopiError_t diopiBernoulliInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        TensorView t = view(inout, "inout");
+        bernoulliInto(ctx, t, t, generator);
+    });
+}
+
+diopiError_t diopiBernoulliScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, double p, diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out");
+        checkProbability(p, "p");
+        TensorView pv = newTensor(ctx, Shape{}, diopi_dtype_float64);
+        *pv.ptr<double>() = p;
+        bernoulliInto(ctx, o, pv, generator);
+    });
+}
+
+diopiError_t diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandle_t out, int64_t n, diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out");
+        CPU_CHECK(n >= 0, "n must be non-negative, got ", n);
+        CPU_CHECK(o.shape == Shape{n}, "out has shape ", shapeStr(o.shape), ", expected [", n, "]");
+        dispatch<TypeList<int64_t, int32_t, int16_t, float, double>>(o.dtype, "out", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            if constexpr (std::is_integral_v<T>)
+                CPU_CHECK(n == 0 || n - 1 <= (int64_t)std::numeric_limits<T>::max(), "n = ", n, " does not fit ", dtypeName(o.dtype));
+            else
+                CPU_CHECK(n <= exactIntLimit(o.dtype), "n = ", n, " is not exactly representable in ", dtypeName(o.dtype));
+        });
+        if (n == 0) return;
+        // Fisher-Yates from the top: step i swaps position i with a uniform j in [0, i], using block i.
+        Stream s = reserve(generator, (uint64_t)n);
+        TensorView v = newTensor(ctx, Shape{n}, diopi_dtype_int64);
+        int64_t* p = v.ptr<int64_t>();
+        for (int64_t i = 0; i < n; ++i) p[i] = i;
+        for (int64_t i = n - 1; i > 0; --i) {
+            Block r = s.at((uint64_t)i);
+            const int64_t j = (int64_t)(bits64(r.w[0], r.w[1]) % (uint64_t)(i + 1));
+            std::swap(p[i], p[j]);
+        }
+        copyCast(o, v);
+    });
+}
+
+diopiError_t diopiNormal(diopiContextHandle_t ctx, diopiTensorHandle_t out, double mean, double std, diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        checkStd(std);
+        normalInto(ctx, view(out, "out"), nullptr, mean, nullptr, std, generator);
+    });
+}
+
+diopiError_t diopiNormalInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, double mean, double std, diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        checkStd(std);
+        normalInto(ctx, view(inout, "inout"), nullptr, mean, nullptr, std, generator);
+    });
+}
+
+diopiError_t diopiNormalTensorScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t mean, double std,
+                                     diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        checkStd(std);
+        TensorView m = view(mean, "mean");
+        normalInto(ctx, view(out, "out"), &m, 0.0, nullptr, std, generator);
+    });
+}
+
+diopiError_t diopiNormalScalarTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out, double mean, diopiConstTensorHandle_t std,
+                                     diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        TensorView sd = view(std, "std");
+        normalInto(ctx, view(out, "out"), nullptr, mean, &sd, 0.0, generator);
+    });
+}
+
+diopiError_t diopiNormalTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t mean, diopiConstTensorHandle_t std,
+                               diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        TensorView m = view(mean, "mean"), sd = view(std, "std");
+        normalInto(ctx, view(out, "out"), &m, 0.0, &sd, 0.0, generator);
+    });
+}
+
+diopiError_t diopiMultinomial(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, int64_t num_samples,
+                              bool replacement, diopiGeneratorHandle_t generator) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), in = view(input, "input");
+        CPU_CHECK(in.dim() == 1 || in.dim() == 2, "input must be 1-D or 2-D, got shape ", shapeStr(in.shape));
+        dispatch<SampleFloatTypes>(in.dtype, "input", [](auto) {});
+        dispatch<TypeList<int64_t, int32_t>>(o.dtype, "out", [](auto) {});
+        CPU_CHECK(num_samples > 0, "num_samples must be positive, got ", num_samples);
+        const int64_t rows = in.dim() == 2 ? in.size(0) : 1, cats = in.size(-1);
+        CPU_CHECK(cats > 0, "input has no categories");
+        Shape want = in.dim() == 2 ? Shape{rows, num_samples} : Shape{num_samples};
+        CPU_CHECK(o.shape == want, "out has shape ", shapeStr(o.shape), ", expected ", shapeStr(want));
+        TensorView w = contiguousAs(ctx, in, diopi_dtype_float64);
+        const double* wp = w.ptr<double>();
+        for (int64_t r = 0; r < rows; ++r) {
+            int64_t nonzero = 0;
+            double sum = 0;
+            for (int64_t c = 0; c < cats; ++c) {
+                const double x = wp[r * cats + c];
+                CPU_CHECK(std::isfinite(x) && x >= 0, "weights must be finite and non-negative, got ", x, " in row ", r);
+                nonzero += x > 0;
+                sum += x;
+            }
+            CPU_CHECK(sum > 0, "row ", r, " has no positive weight");
+            CPU_CHECK(replacement || num_samples <= nonzero, "cannot draw ", num_samples, " samples without replacement from row ", r,
+                      ", which has ", nonzero, " categories of non-zero weight");
+        }
+        if (rows == 0) return;
+        // Blocks per row: one per sample with replacement, one per category without.
+        const int64_t perRow = replacement ? num_samples : cats;
+        Stream s = reserve(generator, (uint64_t)(rows * perRow));
+        TensorView v = newTensor(ctx, Shape{rows, num_samples}, diopi_dtype_int64);
+        int64_t* vp = v.ptr<int64_t>();
+        parallelFor(rows, 1, [&](int64_t r0, int64_t r1) {
+            std::vector<double> acc(cats);
+            std::vector<std::pair<double, int64_t>> keys;
+            for (int64_t r = r0; r < r1; ++r) {
+                const double* row = wp + r * cats;
+                int64_t* dst = vp + r * num_samples;
+                const uint64_t first = (uint64_t)(r * perRow);
+                if (replacement) {
+                    // Inverse CDF: the first category whose cumulative weight exceeds u * total
+                    // (zero-weight categories never satisfy that first).
+                    double run = 0;
+                    for (int64_t c = 0; c < cats; ++c) acc[c] = run += row[c];
+                    for (int64_t k = 0; k < num_samples; ++k) {
+                        Block b = s.at(first + (uint64_t)k);
+                        const double x = unit53(b.w[0], b.w[1]) * run;
+                        int64_t c = std::upper_bound(acc.begin(), acc.end(), x) - acc.begin();
+                        dst[k] = std::min(c, cats - 1);
+                    }
+                } else {
+                    // Exponential race: category c finishes at E_c / w_c; the order in which
+                    // categories finish is a draw without replacement with these weights.
+                    keys.clear();
+                    for (int64_t c = 0; c < cats; ++c) {
+                        if (!(row[c] > 0)) continue;
+                        Block b = s.at(first + (uint64_t)c);
+                        const double e = -std::log(1.0 - unit53(b.w[0], b.w[1]));
+                        keys.emplace_back(e / row[c], c);
+                    }
+                    std::partial_sort(keys.begin(), keys.begin() + num_samples, keys.end());
+                    for (int64_t k = 0; k < num_samples; ++k) dst[k] = keys[k].second;
+                }
+            }
+        });
+        copyCast(o, v.restrided(want, contiguousStrides(want)));
+    });
+}
+
+}  // namespace impl::cpu
