@@ -1,0 +1,64 @@
+// Fused distributed operators. This library runs in one process without a communicator, so every collective
+// spans a world of one rank.
+#include <cstring>
+
+#include "common/common.hpp"
+#include "common/gemm.hpp"
+
+namespace impl::cpu {
+
+namespace {
+
+// v seen as (batch, rows, cols): the leading dims merged into one batch dim; a contiguous copy when their strides
+// do not allow the merge.
+TensorView as3d(diopiContextHandle_t ctx, const TensorView& v, diopiDtype_t dtype, bool& copied) {
+    const int64_t nd = v.dim();
+    int64_t b = 1, bs = 0;
+    copied = false;
+    TensorView src = v;
+    if (!mergeDims(v, 0, nd - 2, b, bs)) {
+        src = contiguousAs(ctx, v, dtype);
+        copied = true;
+        mergeDims(src, 0, nd - 2, b, bs);
+    }
+    return src.restrided({b, v.shape[nd - 2], v.shape[nd - 1]}, {bs, src.strides[nd - 2], src.strides[nd - 1]});
+}
+
+}  // namespace
+
+// out = x1 @ x2 (+ bias) followed by an all-reduce over `group`. With one rank the reduction is the identity, so
+// `group`, comm_turn and stream_mode have no effect; reduce_op must be "sum" (NULL or "" mean "sum"), as any other
+// reduction over several ranks would not be a plain matmul. x1 (..., M, K), x2 (K, N), bias NULL or (N).
+diopiError_t diopiMatmulAllReduce(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t x1, diopiConstTensorHandle_t x2,
+                                  diopiConstTensorHandle_t bias, const char* group, const char* reduce_op, int64_t comm_turn, int64_t stream_mode) {
+    return guard(__func__, [&] {
+        CPU_CHECK(reduce_op == nullptr || reduce_op[0] == '\0' || std::strcmp(reduce_op, "sum") == 0, "reduce_op must be \"sum\", got \"",
+                  reduce_op ? reduce_op : "", "\"");
+        TensorView o = view(out, "out"), a = view(x1, "x1"), b = view(x2, "x2"), c = viewOpt(bias, "bias");
+        dispatch<FloatTypes>(a.dtype, "x1", [](auto) {});
+        dispatch<FloatTypes>(b.dtype, "x2", [](auto) {});
+        dispatch<FloatTypes>(o.dtype, "out", [](auto) {});
+        if (c.defined()) dispatch<FloatTypes>(c.dtype, "bias", [](auto) {});
+        CPU_CHECK(a.dim() >= 2, "x1 must have at least 2 dims (..., M, K), got ", shapeStr(a.shape));
+        CPU_CHECK(b.dim() == 2, "x2 must be 2-D (K, N), got ", shapeStr(b.shape));
+        CPU_CHECK(a.size(-1) == b.size(0), "x1 ", shapeStr(a.shape), " and x2 ", shapeStr(b.shape), " cannot be multiplied");
+        Shape want(a.shape.begin(), a.shape.end() - 1);
+        want.push_back(b.size(1));
+        CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
+        if (c.defined()) CPU_CHECK(c.dim() == 1 && c.size(0) == b.size(1), "bias must have shape (", b.size(1), "), got ", shapeStr(c.shape));
+        if (o.numel == 0) return;
+        bool copiedA = false, copiedO = false;
+        TensorView a3 = as3d(ctx, a, a.dtype, copiedA);
+        TensorView o3 = as3d(ctx, o, o.dtype, copiedO);
+        TensorView tmp;
+        if (copiedO) {  // out's leading dims cannot be merged: compute into a dense temporary
+            tmp = newTensor(ctx, o.shape, o.dtype);
+            o3 = tmp.restrided(o3.shape, contiguousStrides(o3.shape));
+        }
+        TensorView b3 = b.restrided({1, b.shape[0], b.shape[1]}, {0, b.strides[0], b.strides[1]});
+        matmulViews(ctx, o3, a3, b3, 1.0, c.defined() ? 1.0 : 0.0, c.defined() ? &c : nullptr);
+        if (copiedO) copyCast(o, tmp);
+    });
+}
+
+}  // namespace impl::cpu

@@ -1,0 +1,607 @@
+// Vision and interpolation: NMS, RoIAlign (forward / backward), grid sampling, nearest and (bi/tri)linear / bicubic
+// resizing (forward / backward).
+//
+// Every kernel reads its inputs into dense double buffers (any caller strides or layout), computes in double, and
+// rounds once into the caller's output. Resizing is separable: each spatial axis is a small sparse matrix
+// (output index -> a few input taps and weights), applied one axis after the other; the backward applies the
+// transposed matrices, which turns the scatter-add of the gradient into a gather with a fixed order, so it is
+// deterministic and needs no atomics. RoIAlign's backward parallelises over feature-map planes for the same reason.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "common/common.hpp"
+
+namespace impl::cpu {
+
+namespace {
+
+// ---------------------------------------------------------------- dense double buffers
+
+struct Buffer {
+    Shape shape;
+    std::vector<double> v;
+    TensorView view() {
+        TensorView t;
+        t.data = reinterpret_cast<char*>(v.data());
+        t.dtype = diopi_dtype_float64;
+        t.shape = shape;
+        t.strides = contiguousStrides(shape);
+        t.numel = (int64_t)v.size();
+        t.itemsize = 8;
+        return t;
+    }
+};
+
+Buffer readDouble(const TensorView& t) {
+    Buffer b;
+    b.shape = t.shape;
+    b.v.assign(t.numel, 0.0);
+    if (t.numel) copyCast(b.view(), t);
+    return b;
+}
+
+Buffer zeros(const Shape& shape) {
+    Buffer b;
+    b.shape = shape;
+    b.v.assign(shapeNumel(shape), 0.0);
+    return b;
+}
+
+void writeOut(const TensorView& out, Buffer& b) {
+    CPU_CHECK(out.shape == b.shape, "output shape ", shapeStr(out.shape), " must be ", shapeStr(b.shape));
+    if (out.numel) copyCast(out, b.view());
+}
+
+void requireFloat(const TensorView& t, const char* name) { dispatch<FloatTypes>(t.dtype, name, [](auto) {}); }
+
+// ---------------------------------------------------------------- separable resizing
+
+// One axis of a resize: row r (an output index) reads in[idx[k]] * w[k] for k in [start[r], start[r + 1]).
+struct AxisOp {
+    int64_t rows = 0, cols = 0;
+    std::vector<int64_t> start{0}, idx;
+    std::vector<double> w;
+    void add(int64_t i, double weight) {
+        idx.push_back(i);
+        w.push_back(weight);
+    }
+    void endRow() { start.push_back((int64_t)idx.size()); }
+};
+
+// The transposed operator: row c lists the (output index, weight) pairs that read input c, in output order.
+AxisOp transposed(const AxisOp& a) {
+    AxisOp t;
+    t.rows = a.cols;
+    t.cols = a.rows;
+    std::vector<int64_t> count(a.cols + 1, 0);
+    for (int64_t i : a.idx) ++count[i + 1];
+    std::partial_sum(count.begin(), count.end(), count.begin());
+    t.start = count;
+    t.idx.assign(a.idx.size(), 0);
+    t.w.assign(a.w.size(), 0.0);
+    std::vector<int64_t> fill(count.begin(), count.end() - 1);
+    for (int64_t r = 0; r < a.rows; ++r) {
+        for (int64_t k = a.start[r]; k < a.start[r + 1]; ++k) {
+            int64_t pos = fill[a.idx[k]]++;
+            t.idx[pos] = r;
+            t.w[pos] = a.w[k];
+        }
+    }
+    return t;
+}
+
+// torch's "nearest": source = floor(dst * in / out) computed in float, with exact paths for equal and doubled sizes.
+AxisOp nearestOp(int64_t in, int64_t out) {
+    AxisOp a;
+    a.rows = out;
+    a.cols = in;
+    const float scale = (float)in / (float)out;
+    for (int64_t o = 0; o < out; ++o) {
+        int64_t s;
+        if (out == in) s = o;
+        else if (out == 2 * in) s = o >> 1;
+        else s = std::min<int64_t>((int64_t)std::floor((float)o * scale), in - 1);
+        a.add(s, 1.0);
+        a.endRow();
+    }
+    return a;
+}
+
+double sourceScale(int64_t in, int64_t out, bool alignCorners) {
+    if (alignCorners) return out > 1 ? double(in - 1) / double(out - 1) : 0.0;
+    return double(in) / double(out);
+}
+
+// Source coordinate of output index o; linear modes clamp negative coordinates to 0, cubic does not.
+double sourceCoord(double scale, int64_t o, bool alignCorners, bool cubic) {
+    if (alignCorners) return scale * double(o);
+    double s = scale * (double(o) + 0.5) - 0.5;
+    return (!cubic && s < 0) ? 0.0 : s;
+}
+
+AxisOp linearOp(int64_t in, int64_t out, bool alignCorners) {
+    AxisOp a;
+    a.rows = out;
+    a.cols = in;
+    const double scale = sourceScale(in, out, alignCorners);
+    for (int64_t o = 0; o < out; ++o) {
+        double src = sourceCoord(scale, o, alignCorners, false);
+        int64_t i0 = std::min<int64_t>((int64_t)std::floor(src), in - 1);
+        double l = std::min(std::max(src - double(i0), 0.0), 1.0);
+        int64_t i1 = i0 + (i0 < in - 1 ? 1 : 0);
+        a.add(i0, 1.0 - l);
+        a.add(i1, l);
+        a.endRow();
+    }
+    return a;
+}
+
+// Cubic convolution (Keys, a = -0.75 as torch) over 4 taps; taps past the border read the edge pixel.
+AxisOp cubicOp(int64_t in, int64_t out, bool alignCorners) {
+    AxisOp a;
+    a.rows = out;
+    a.cols = in;
+    const double A = -0.75;
+    auto near = [A](double x) { return ((A + 2) * x - (A + 3)) * x * x + 1; };        // |x| <= 1
+    auto far = [A](double x) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; };  // 1 < |x| < 2
+    const double scale = sourceScale(in, out, alignCorners);
+    for (int64_t o = 0; o < out; ++o) {
+        double src = sourceCoord(scale, o, alignCorners, true);
+        double f = std::floor(src);
+        double t = src - f;
+        int64_t i = (int64_t)f;
+        double c[4] = {far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)};
+        for (int k = 0; k < 4; ++k) a.add(std::min(std::max<int64_t>(i - 1 + k, 0), in - 1), c[k]);
+        a.endRow();
+    }
+    return a;
+}
+
+// dst = op applied along `axis` of the dense buffer src.
+Buffer applyAxis(const Buffer& src, int64_t axis, const AxisOp& op) {
+    Shape sh = src.shape;
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= sh[d];
+    for (int64_t d = axis + 1; d < (int64_t)sh.size(); ++d) inner *= sh[d];
+    sh[axis] = op.rows;
+    Buffer dst = zeros(sh);
+    const int64_t n = outer * op.rows;
+    const double* s = src.v.data();
+    double* o = dst.v.data();
+    parallelFor(n, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, inner * 2)), [&](int64_t b, int64_t e) {
+        for (int64_t q = b; q < e; ++q) {
+            const int64_t p = q / op.rows, r = q % op.rows;
+            double* y = o + q * inner;
+            for (int64_t k = op.start[r]; k < op.start[r + 1]; ++k) {
+                const double* x = s + (p * op.cols + op.idx[k]) * inner;
+                const double w = op.w[k];
+                for (int64_t i = 0; i < inner; ++i) y[i] += w * x[i];
+            }
+        }
+    });
+    return dst;
+}
+
+Buffer applyAll(Buffer b, const std::vector<AxisOp>& ops) {
+    for (size_t a = 0; a < ops.size(); ++a) b = applyAxis(b, 2 + (int64_t)a, ops[a]);
+    return b;
+}
+
+void requireInterpRank(const TensorView& x, const char* name) {
+    CPU_CHECK(x.dim() >= 3 && x.dim() <= 5, name, " must be 3-D, 4-D or 5-D (N, C, spatial...), got shape ", shapeStr(x.shape));
+}
+
+Shape spatialOf(diopiSize_t s, int64_t n, const char* name) {
+    Shape v = toShape(s);
+    CPU_CHECK((int64_t)v.size() == n, name, " must have ", n, " entries, got ", shapeStr(v));
+    for (int64_t x : v) CPU_CHECK(x > 0, name, " entries must be positive, got ", shapeStr(v));
+    return v;
+}
+
+// in_size of a backward: the full input shape, or its spatial part (N and C then come from grad_output).
+Shape fullInputSize(diopiSize_t inSize, const TensorView& go) {
+    Shape v = toShape(inSize);
+    if ((int64_t)v.size() == go.dim()) {
+        CPU_CHECK(v[0] == go.shape[0] && v[1] == go.shape[1], "in_size ", shapeStr(v), " must share N and C with grad_output ", shapeStr(go.shape));
+        return v;
+    }
+    CPU_CHECK((int64_t)v.size() == go.dim() - 2, "in_size must have ", go.dim() - 2, " (spatial) or ", go.dim(), " (full) entries, got ", shapeStr(v));
+    Shape full{go.shape[0], go.shape[1]};
+    full.insert(full.end(), v.begin(), v.end());
+    return full;
+}
+
+// out_size of a backward: spatial entries, or the full output shape; must match grad_output.
+void checkOutputSize(diopiSize_t outSize, const TensorView& go) {
+    Shape v = toShape(outSize);
+    Shape sp(go.shape.begin() + 2, go.shape.end());
+    if ((int64_t)v.size() == go.dim()) v.erase(v.begin(), v.begin() + 2);
+    CPU_CHECK(v == sp, "out_size ", shapeStr(toShape(outSize)), " does not match grad_output ", shapeStr(go.shape));
+}
+
+enum class Interp { Linear, Cubic };
+
+Interp linearMode(const char* mode, int64_t rank) {
+    CPU_CHECK(mode != nullptr, "mode is NULL");
+    struct Entry {
+        const char* name;
+        Interp kind;
+        int64_t rank;
+    };
+    static const Entry table[] = {{"linear", Interp::Linear, 3}, {"bilinear", Interp::Linear, 4}, {"bicubic", Interp::Cubic, 4}, {"trilinear", Interp::Linear, 5}};
+    for (const Entry& e : table) {
+        if (std::strcmp(mode, e.name) == 0) {
+            CPU_CHECK(rank == e.rank, "mode \"", mode, "\" needs a ", e.rank, "-D tensor, got ", rank, "-D");
+            return e.kind;
+        }
+    }
+    fail("mode must be \"linear\", \"bilinear\", \"bicubic\" or \"trilinear\", got \"", mode, "\"");
+}
+
+std::vector<AxisOp> linearOps(const Shape& in, const Shape& out, bool alignCorners, Interp kind) {
+    std::vector<AxisOp> ops;
+    for (size_t d = 2; d < in.size(); ++d)
+        ops.push_back(kind == Interp::Cubic ? cubicOp(in[d], out[d], alignCorners) : linearOp(in[d], out[d], alignCorners));
+    return ops;
+}
+
+std::vector<AxisOp> nearestOps(const Shape& in, const Shape& out) {
+    std::vector<AxisOp> ops;
+    for (size_t d = 2; d < in.size(); ++d) ops.push_back(nearestOp(in[d], out[d]));
+    return ops;
+}
+
+std::vector<AxisOp> transposedAll(const std::vector<AxisOp>& ops) {
+    std::vector<AxisOp> t;
+    for (const AxisOp& a : ops) t.push_back(transposed(a));
+    return t;
+}
+
+// Forward resize of `input` into `out` with per-axis operators built from (input shape, output shape).
+template <class MakeOps>
+void resizeForward(const TensorView& o, const TensorView& x, diopiSize_t size, MakeOps&& makeOps) {
+    requireFloat(x, "input");
+    requireFloat(o, "out");
+    requireInterpRank(x, "input");
+    Shape s = spatialOf(size, x.dim() - 2, "size");
+    Shape want{x.shape[0], x.shape[1]};
+    want.insert(want.end(), s.begin(), s.end());
+    CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
+    for (int64_t d = 2; d < x.dim(); ++d) CPU_CHECK(x.shape[d] > 0, "input spatial dims must be non-empty, got ", shapeStr(x.shape));
+    if (o.numel == 0) return;
+    std::vector<AxisOp> ops = makeOps(x.shape, want);
+    Buffer y = applyAll(readDouble(x), ops);
+    writeOut(o, y);
+}
+
+template <class MakeOps>
+void resizeBackward(const TensorView& gi, const TensorView& go, diopiSize_t out_size, diopiSize_t in_size, MakeOps&& makeOps) {
+    requireFloat(go, "grad_output");
+    requireFloat(gi, "grad_input");
+    requireInterpRank(go, "grad_output");
+    checkOutputSize(out_size, go);
+    Shape in = fullInputSize(in_size, go);
+    CPU_CHECK(gi.shape == in, "grad_input shape ", shapeStr(gi.shape), " must be in_size ", shapeStr(in));
+    for (int64_t d = 2; d < go.dim(); ++d) CPU_CHECK(in[d] > 0 && go.shape[d] > 0, "spatial sizes must be positive");
+    if (gi.numel == 0) return;
+    std::vector<AxisOp> ops = transposedAll(makeOps(in, go.shape));
+    Buffer g = applyAll(readDouble(go), ops);
+    writeOut(gi, g);
+}
+
+// ---------------------------------------------------------------- RoIAlign
+
+// Bilinear taps of every bin of one RoI on an H x W plane: bin q reads plane[idx[k]] * w[k] for k in
+// [start[q], start[q + 1]), weights already divided by the sample count.
+struct RoiTaps {
+    int64_t batch = 0;
+    std::vector<int64_t> start{0}, idx;
+    std::vector<double> w;
+};
+
+// Adds the bilinear taps of sample (y, x); nothing for a sample outside [-1, size] on either axis.
+void addSample(double y, double x, int64_t H, int64_t W, double scale, RoiTaps& t) {
+    if (y < -1.0 || y > double(H) || x < -1.0 || x > double(W)) return;
+    y = std::max(y, 0.0);
+    x = std::max(x, 0.0);
+    int64_t y0 = (int64_t)y, x0 = (int64_t)x, y1, x1;
+    if (y0 >= H - 1) {
+        y0 = y1 = H - 1;
+        y = double(y0);
+    } else {
+        y1 = y0 + 1;
+    }
+    if (x0 >= W - 1) {
+        x0 = x1 = W - 1;
+        x = double(x0);
+    } else {
+        x1 = x0 + 1;
+    }
+    const double ly = y - double(y0), lx = x - double(x0), hy = 1.0 - ly, hx = 1.0 - lx;
+    const int64_t id[4] = {y0 * W + x0, y0 * W + x1, y1 * W + x0, y1 * W + x1};
+    const double wt[4] = {hy * hx, hy * lx, ly * hx, ly * lx};
+    for (int k = 0; k < 4; ++k) {
+        t.idx.push_back(id[k]);
+        t.w.push_back(wt[k] * scale);
+    }
+}
+
+std::vector<RoiTaps> roiTaps(const TensorView& rois, int64_t N, int64_t H, int64_t W, double spatialScale, int64_t ph, int64_t pw,
+                             int64_t samplingRatio, bool aligned) {
+    requireFloat(rois, "rois");
+    CPU_CHECK(rois.dim() == 2 && rois.shape[1] == 5, "rois must be (K, 5): batch index, x1, y1, x2, y2; got shape ", shapeStr(rois.shape));
+    CPU_CHECK(ph > 0 && pw > 0, "pooled_height and pooled_width must be positive, got ", ph, " and ", pw);
+    Buffer r = readDouble(rois);
+    const int64_t K = rois.shape[0];
+    std::vector<RoiTaps> all(K);
+    const double off = aligned ? 0.5 : 0.0;
+    for (int64_t k = 0; k < K; ++k) {
+        const double* q = r.v.data() + k * 5;
+        CPU_CHECK(q[0] >= 0 && q[0] < double(N) && q[0] == std::floor(q[0]), "rois[", k, ", 0] must be a batch index in [0, ", N, "), got ", q[0]);
+        RoiTaps& t = all[k];
+        t.batch = (int64_t)q[0];
+        const double sw = q[1] * spatialScale - off, sh = q[2] * spatialScale - off;
+        double rw = q[3] * spatialScale - off - sw, rh = q[4] * spatialScale - off - sh;
+        if (!aligned) {  // legacy behaviour: a degenerate RoI covers at least one pixel
+            rw = std::max(rw, 1.0);
+            rh = std::max(rh, 1.0);
+        }
+        const double bh = rh / double(ph), bw = rw / double(pw);
+        const int64_t gh = samplingRatio > 0 ? samplingRatio : (int64_t)std::ceil(rh / double(ph));
+        const int64_t gw = samplingRatio > 0 ? samplingRatio : (int64_t)std::ceil(rw / double(pw));
+        const double inv = 1.0 / double(std::max<int64_t>(gh * gw, 1));
+        for (int64_t i = 0; i < ph; ++i) {
+            for (int64_t j = 0; j < pw; ++j) {
+                for (int64_t iy = 0; iy < gh; ++iy) {
+                    const double y = sh + double(i) * bh + (double(iy) + 0.5) * bh / double(gh);
+                    for (int64_t ix = 0; ix < gw; ++ix) addSample(y, sw + double(j) * bw + (double(ix) + 0.5) * bw / double(gw), H, W, inv, t);
+                }
+                t.start.push_back((int64_t)t.idx.size());
+            }
+        }
+    }
+    return all;
+}
+
+// ---------------------------------------------------------------- grid sample
+
+// Samples one output location: calls f(plane offset, weight) for each in-bounds tap of the bilinear / nearest
+// interpolation at normalised coordinates g (x, y[, z]) on a plane of `sizes` (W, H[, D]) (align_corners = false).
+template <class F>
+void gridTaps(const double* g, const int64_t* sizes, int nd, bool nearest, F&& f) {
+    double c[3];
+    for (int a = 0; a < nd; ++a) c[a] = ((g[a] + 1.0) * double(sizes[a]) - 1.0) / 2.0;
+    // plane offset of integer coordinates (x, y, z): x + W * (y + H * z)
+    auto offset = [&](const int64_t* p) {
+        int64_t o = 0;
+        for (int a = nd - 1; a >= 0; --a) o = o * sizes[a] + p[a];
+        return o;
+    };
+    if (nearest) {
+        int64_t p[3];
+        for (int a = 0; a < nd; ++a) {
+            double r = std::nearbyint(c[a]);
+            if (!(r >= 0 && r < double(sizes[a]))) return;
+            p[a] = (int64_t)r;
+        }
+        f(offset(p), 1.0);
+        return;
+    }
+    int64_t lo[3];
+    double frac[3];
+    for (int a = 0; a < nd; ++a) {
+        double fl = std::floor(c[a]);
+        lo[a] = (int64_t)fl;
+        frac[a] = c[a] - fl;
+    }
+    for (int corner = 0; corner < (1 << nd); ++corner) {
+        int64_t p[3];
+        double w = 1.0;
+        bool inside = true;
+        for (int a = 0; a < nd; ++a) {
+            const int hi = (corner >> a) & 1;
+            p[a] = lo[a] + hi;
+            w *= hi ? frac[a] : 1.0 - frac[a];
+            inside = inside && p[a] >= 0 && p[a] < sizes[a];
+        }
+        if (inside) f(offset(p), w);
+    }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- NMS
+
+diopiError_t diopiNms(diopiContextHandle_t ctx, diopiTensorHandle_t* out, diopiConstTensorHandle_t boxes, diopiConstTensorHandle_t confidence,
+                      double iou_threshold) {
+    return guard(__func__, [&] {
+        CPU_CHECK(out != nullptr, "out is NULL");
+        TensorView b = view(boxes, "boxes"), s = view(confidence, "confidence");
+        requireFloat(b, "boxes");
+        requireFloat(s, "confidence");
+        CPU_CHECK(b.dim() == 2 && b.shape[1] == 4, "boxes must be (K, 4): x1, y1, x2, y2; got shape ", shapeStr(b.shape));
+        CPU_CHECK(s.dim() == 1 && s.shape[0] == b.shape[0], "confidence must be 1-D with one score per box, got shape ", shapeStr(s.shape));
+        const int64_t k = b.shape[0];
+        Buffer bd = readDouble(b), sd = readDouble(s);
+        const double* bp = bd.v.data();
+        const double* sp = sd.v.data();
+        std::vector<int64_t> order(k);
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) { return sp[i] > sp[j]; });
+        std::vector<double> area(k);
+        for (int64_t i = 0; i < k; ++i) area[i] = (bp[i * 4 + 2] - bp[i * 4]) * (bp[i * 4 + 3] - bp[i * 4 + 1]);
+        std::vector<char> removed(k, 0);
+        std::vector<int64_t> keep;
+        for (int64_t a = 0; a < k; ++a) {
+            const int64_t i = order[a];
+            if (removed[i]) continue;
+            keep.push_back(i);
+            for (int64_t c = a + 1; c < k; ++c) {
+                const int64_t j = order[c];
+                if (removed[j]) continue;
+                const double w = std::max(0.0, std::min(bp[i * 4 + 2], bp[j * 4 + 2]) - std::max(bp[i * 4], bp[j * 4]));
+                const double h = std::max(0.0, std::min(bp[i * 4 + 3], bp[j * 4 + 3]) - std::max(bp[i * 4 + 1], bp[j * 4 + 1]));
+                const double inter = w * h;
+                if (inter / (area[i] + area[j] - inter) > iou_threshold) removed[j] = 1;
+            }
+        }
+        TensorView o = newTensor(ctx, {(int64_t)keep.size()}, diopi_dtype_int64);
+        if (!keep.empty()) std::memcpy(o.data, keep.data(), keep.size() * sizeof(int64_t));
+        *out = o.handle;
+    });
+}
+
+// ---------------------------------------------------------------- RoIAlign
+
+diopiError_t diopiRoiAlign(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t rois,
+                           double spatial_scale, int64_t pooled_height, int64_t pooled_width, int64_t sampling_ratio, bool aligned) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), x = view(input, "input"), r = view(rois, "rois");
+        requireFloat(x, "input");
+        requireFloat(o, "out");
+        CPU_CHECK(x.dim() == 4, "input must be (N, C, H, W), got shape ", shapeStr(x.shape));
+        const int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3];
+        std::vector<RoiTaps> taps = roiTaps(r, N, H, W, spatial_scale, pooled_height, pooled_width, sampling_ratio, aligned);
+        const int64_t K = (int64_t)taps.size(), bins = pooled_height * pooled_width;
+        Buffer y = zeros({K, C, pooled_height, pooled_width});
+        CPU_CHECK(o.shape == y.shape, "out shape ", shapeStr(o.shape), " must be ", shapeStr(y.shape));
+        if (o.numel == 0) return;
+        Buffer xd = readDouble(x);
+        const double* xp = xd.v.data();
+        double* yp = y.v.data();
+        parallelFor(K * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, bins * 16)), [&](int64_t b, int64_t e) {
+            for (int64_t q = b; q < e; ++q) {
+                const RoiTaps& t = taps[q / C];
+                const double* plane = xp + (t.batch * C + q % C) * H * W;
+                for (int64_t bin = 0; bin < bins; ++bin) {
+                    double acc = 0;
+                    for (int64_t k = t.start[bin]; k < t.start[bin + 1]; ++k) acc += t.w[k] * plane[t.idx[k]];
+                    yp[q * bins + bin] = acc;
+                }
+            }
+        });
+        writeOut(o, y);
+    });
+}
+
+diopiError_t diopiRoiAlignBackward(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t grad, diopiConstTensorHandle_t rois,
+                                   double spatial_scale, int64_t pooled_height, int64_t pooled_width, int64_t batch_size, int64_t channels,
+                                   int64_t height, int64_t width, int64_t sampling_ratio, bool aligned) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), g = view(grad, "grad"), r = view(rois, "rois");
+        requireFloat(g, "grad");
+        requireFloat(o, "out");
+        CPU_CHECK(batch_size >= 0 && channels >= 0 && height > 0 && width > 0, "batch_size and channels must be >= 0, height and width > 0");
+        std::vector<RoiTaps> taps = roiTaps(r, batch_size, height, width, spatial_scale, pooled_height, pooled_width, sampling_ratio, aligned);
+        const int64_t K = (int64_t)taps.size(), bins = pooled_height * pooled_width, C = channels, HW = height * width;
+        CPU_CHECK(g.shape == Shape({K, C, pooled_height, pooled_width}), "grad must have shape (K, channels, pooled_height, pooled_width) = ",
+                  shapeStr({K, C, pooled_height, pooled_width}), ", got ", shapeStr(g.shape));
+        Buffer res = zeros({batch_size, C, height, width});
+        CPU_CHECK(o.shape == res.shape, "out shape ", shapeStr(o.shape), " must be ", shapeStr(res.shape));
+        if (o.numel == 0) return;
+        // RoIs of each image, in RoI order: every plane then sums its contributions in one fixed order.
+        std::vector<std::vector<int64_t>> byBatch(batch_size);
+        for (int64_t k = 0; k < K; ++k) byBatch[taps[k].batch].push_back(k);
+        Buffer gd = readDouble(g);
+        const double* gp = gd.v.data();
+        double* op = res.v.data();
+        parallelFor(batch_size * C, 1, [&](int64_t b, int64_t e) {
+            for (int64_t p = b; p < e; ++p) {
+                const int64_t n = p / C, c = p % C;
+                double* plane = op + p * HW;
+                for (int64_t k : byBatch[n]) {
+                    const RoiTaps& t = taps[k];
+                    const double* gk = gp + (k * C + c) * bins;
+                    for (int64_t bin = 0; bin < bins; ++bin)
+                        for (int64_t q = t.start[bin]; q < t.start[bin + 1]; ++q) plane[t.idx[q]] += t.w[q] * gk[bin];
+                }
+            }
+        });
+        writeOut(o, res);
+    });
+}
+
+// ---------------------------------------------------------------- grid sample
+
+diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t grid,
+                             const char* mode) {
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), x = view(input, "input"), gr = view(grid, "grid");
+        requireFloat(x, "input");
+        requireFloat(gr, "grid");
+        requireFloat(o, "out");
+        CPU_CHECK(mode != nullptr, "mode is NULL");
+        const bool nearest = std::strcmp(mode, "nearest") == 0;
+        if (!nearest && std::strcmp(mode, "bilinear") != 0) {
+            if (std::strcmp(mode, "bicubic") == 0) failCode(diopiNoImplement, "mode \"bicubic\" is not implemented by this library");
+            fail("mode must be \"bilinear\" or \"nearest\", got \"", mode, "\"");
+        }
+        CPU_CHECK(x.dim() == 4 || x.dim() == 5, "input must be (N, C, H, W) or (N, C, D, H, W), got shape ", shapeStr(x.shape));
+        const int nd = (int)x.dim() - 2;
+        CPU_CHECK(gr.dim() == x.dim() && gr.shape.back() == nd && gr.shape[0] == x.shape[0], "grid must be (N, spatial_out..., ", nd,
+                  ") with the batch of input ", shapeStr(x.shape), ", got shape ", shapeStr(gr.shape));
+        Shape want{x.shape[0], x.shape[1]};
+        want.insert(want.end(), gr.shape.begin() + 1, gr.shape.end() - 1);
+        CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
+        if (o.numel == 0) return;
+        const int64_t N = x.shape[0], C = x.shape[1];
+        int64_t sizes[3];  // (W, H[, D]): the order of the grid's coordinates
+        for (int a = 0; a < nd; ++a) sizes[a] = x.shape[x.dim() - 1 - a];
+        int64_t plane = 1, S = 1;
+        for (int64_t d = 2; d < x.dim(); ++d) plane *= x.shape[d];
+        for (int64_t d = 2; d < o.dim(); ++d) S *= o.shape[d];
+        Buffer xd = readDouble(x), gd = readDouble(gr), y = zeros(want);
+        const double* xp = xd.v.data();
+        const double* gp = gd.v.data();
+        double* yp = y.v.data();
+        parallelFor(N * S, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, C * 8)), [&](int64_t b, int64_t e) {
+            for (int64_t q = b; q < e; ++q) {
+                const int64_t n = q / S, s = q % S;
+                const double* src = xp + n * C * plane;
+                double* dst = yp + n * C * S + s;
+                gridTaps(gp + q * nd, sizes, nd, nearest, [&](int64_t off, double w) {
+                    for (int64_t c = 0; c < C; ++c) dst[c * S] += w * src[c * plane + off];
+                });
+            }
+        });
+        writeOut(o, y);
+    });
+}
+
+// ---------------------------------------------------------------- resizing
+
+diopiError_t diopiUpsampleNearest(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t size) {
+    return guard(__func__, [&] { resizeForward(view(out, "out"), view(input, "input"), size, nearestOps); });
+}
+
+diopiError_t diopiUpsampleNearestBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
+                                          diopiSize_t out_size, diopiSize_t in_size) {
+    return guard(__func__, [&] { resizeBackward(view(grad_input, "grad_input"), view(grad_output, "grad_output"), out_size, in_size, nearestOps); });
+}
+
+diopiError_t diopiUpsampleLinear(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t size,
+                                 bool align_corners, const char* mode) {
+    return guard(__func__, [&] {
+        TensorView x = view(input, "input");
+        requireInterpRank(x, "input");
+        Interp kind = linearMode(mode, x.dim());
+        resizeForward(view(out, "out"), x, size, [&](const Shape& in, const Shape& o) { return linearOps(in, o, align_corners, kind); });
+    });
+}
+
+diopiError_t diopiUpsampleLinearBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
+                                         diopiSize_t out_size, diopiSize_t in_size, bool align_corners, const char* mode) {
+    return guard(__func__, [&] {
+        TensorView go = view(grad_output, "grad_output");
+        requireInterpRank(go, "grad_output");
+        Interp kind = linearMode(mode, go.dim());
+        resizeBackward(view(grad_input, "grad_input"), go, out_size, in_size,
+                       [&](const Shape& in, const Shape& o) { return linearOps(in, o, align_corners, kind); });
+    });
+}
+
+}  // namespace impl::cpu
