@@ -189,7 +189,8 @@ def run_test(args):
     devcfg = _device_config(args, probed.get("vendor"), device_config)
     selection = []  # (item, skip reason), in the fixed order that shards are cut from
     for func in sorted(files):
-        for index, (name, dtype, layouts, nbytes) in enumerate(files[func]["index"]):
+        for index, row in enumerate(files[func]["index"]):
+            name, dtype, layouts, nbytes = row[:4]
             if args.filter_dtype and dtype not in args.filter_dtype:
                 continue
             if args.case and name not in args.case:
@@ -199,7 +200,8 @@ def run_test(args):
             for layout in layouts:
                 if args.layout and layout not in args.layout:
                     continue
-                item = runner.WorkItem(func, index, layout, name, args.timeout + nbytes / 20e6, tol, seq=len(selection))
+                item = runner.WorkItem(func, index, layout, name, case_timeout(args.timeout, nbytes, row[4] if len(row) > 4 else None),
+                                       tol, seq=len(selection))
                 selection.append((item, reason))
     if not selection:
         raise UsageError("no cases selected")
@@ -275,6 +277,17 @@ def run_test(args):
               "regenerate them with --mode gen_data", file=sys.stderr)
         return EXIT_DATA
     return 1 if any(t[v] for v in execute.FAILING) else 0
+
+
+def case_timeout(limit, nbytes, ref_seconds):
+    """Seconds one case may take: --timeout plus 1 s per 20 MB of case data,
+    or less when the reference's own run time (recorded by gen_data) says
+    the case is quick: 5 s plus 100 times that. A function that never
+    returns then costs seconds per case, not the full limit."""
+    cap = limit + nbytes / 20e6
+    if ref_seconds is None:
+        return cap
+    return min(cap, 5.0 + 100.0 * ref_seconds + nbytes / 20e6)
 
 
 class Interrupted(Exception):

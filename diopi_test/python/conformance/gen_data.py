@@ -107,7 +107,9 @@ def run_case(case, device="cpu"):
         else:
             inputs[name] = value
     ref_kwargs = {k: (v.clone() if isinstance(v, torch.Tensor) else v) for k, v in kwargs.items()}
+    t0 = time.perf_counter()
     result = _call(case.op.ref, ref_kwargs)
+    ref_seconds = time.perf_counter() - t0  # scales the replay's timeout
     outs = fn.outputs
     if len(outs) == 1:
         result = (result,)
@@ -122,6 +124,7 @@ def run_case(case, device="cpu"):
         "seed": case.seed, "inputs": inputs, "outputs": outputs,
         "layouts": _layouts(case, inputs),
         "tol": {k: list(v) for k, v in case.op.tol.items()},
+        "ref_seconds": round(ref_seconds, 6),
     }
     if random:
         record["checks"] = list(_call(case.op.checks, kwargs))
@@ -186,7 +189,8 @@ def generate(cases, data_dir, device="cpu", base_seed=0, log=print, progress=Non
                 if progress is not None:
                     progress.update("passed" if ok else "failed")
             if records:
-                index = [[r["name"], r["dtype"], r["layouts"], _payload_bytes(r)] for r in records]
+                # The reference's time goes to the index only: baselines stay byte-identical for a seed.
+                index = [[r["name"], r["dtype"], r["layouts"], _payload_bytes(r), r.pop("ref_seconds")] for r in records]
                 entries[func] = store.commit_function(data_dir, func, records, {"family": fcases[0].family, "index": index}, info)
     return {"cases": sum(e["cases"] for e in entries.values()), "functions": len(entries),
             "failures": failures, "seconds": time.time() - t0, "bytes": store.total_size(data_dir)}

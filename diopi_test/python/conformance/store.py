@@ -191,9 +191,12 @@ def _check_entry(data_dir, func, rec):
     if len(index) != rec["cases"]:
         raise BaselineError(f"{func}: manifest index has {len(index)} rows for {rec['cases']} cases")
     for row in index:
-        if not (isinstance(row, list) and len(row) == 4 and isinstance(row[0], str) and row[1] in dtypes.NAMES
+        # name, dtype, layouts, bytes of case data[, seconds the reference took]
+        if not (isinstance(row, list) and len(row) in (4, 5) and isinstance(row[0], str) and row[1] in dtypes.NAMES
                 and isinstance(row[2], list) and all(lay in LAYOUTS for lay in row[2])
-                and _is_int(row[3]) and 0 <= row[3] <= MAX_BYTES):
+                and _is_int(row[3]) and 0 <= row[3] <= MAX_BYTES
+                and (len(row) == 4 or (isinstance(row[4], (int, float)) and not isinstance(row[4], bool)
+                                       and 0 <= row[4] < 1e6))):
             raise BaselineError(f"{func}: malformed case index row {str(row)[:120]} in {MANIFEST}")
 
 
