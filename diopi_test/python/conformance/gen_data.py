@@ -177,23 +177,32 @@ def generate(cases, data_dir, device="cpu", base_seed=0, log=print, progress=Non
     info = {"torch_version": torch.__version__, "numpy_version": np.__version__, "device": device, "seed": base_seed}
     with lock.writing(data_dir):
         store.sweep(data_dir)  # leftovers of an interrupted run
-        for func, fcases in by_func.items():
-            records = []
-            for c in fcases:
-                try:
-                    records.append(run_case(c, device))
-                    ok = True
-                except Exception as e:  # a broken config must not stop the others
-                    failures.append((c.name, f"{type(e).__name__}: {e}"))
-                    ok = False
-                if progress is not None:
-                    progress.update("passed" if ok else "failed")
-            if records:
-                # The reference's time goes to the index only: baselines stay byte-identical for a seed.
-                index = [[r["name"], r["dtype"], r["layouts"], _payload_bytes(r), r.pop("ref_seconds")] for r in records]
-                entries[func] = store.commit_function(data_dir, func, records, {"family": fcases[0].family, "index": index}, info)
+        batch = store.Batch(data_dir, info)
+        try:
+            _generate_all(by_func, data_dir, device, info, batch, entries, failures, progress)
+        finally:  # what was written before an interruption stays usable
+            batch.flush()
     return {"cases": sum(e["cases"] for e in entries.values()), "functions": len(entries),
             "failures": failures, "seconds": time.time() - t0, "bytes": store.total_size(data_dir)}
+
+
+def _generate_all(by_func, data_dir, device, info, batch, entries, failures, progress):
+    for func, fcases in by_func.items():
+        records = []
+        for c in fcases:
+            try:
+                records.append(run_case(c, device))
+                ok = True
+            except Exception as e:  # a broken config must not stop the others
+                failures.append((c.name, f"{type(e).__name__}: {e}"))
+                ok = False
+            if progress is not None:
+                progress.update("passed" if ok else "failed")
+        if records:
+            # The reference's time goes to the index only: baselines stay byte-identical for a seed.
+            index = [[r["name"], r["dtype"], r["layouts"], _payload_bytes(r), r.pop("ref_seconds")] for r in records]
+            entries[func] = store.commit_function(data_dir, func, records, {"family": fcases[0].family, "index": index}, info,
+                                                  batch)
 
 
 def check_device(device):

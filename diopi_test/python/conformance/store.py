@@ -288,16 +288,45 @@ def update_manifest(data_dir, entries, info):
     return man, before - {rec["path"] for rec in man["files"].values()}
 
 
-def commit_function(data_dir, func, cases, entry, info):
+def commit_function(data_dir, func, cases, entry, info, batch=None):
     """Stores one function: its file, then the manifest pointing to it, then
     removes the file it replaced. `entry` holds the record's other fields
-    (index, family, ...). Returns the manifest record."""
+    (index, family, ...). With a `Batch`, the manifest is written by the
+    batch (every few seconds and at its end) instead of now: a file the
+    manifest does not list yet is unused, and swept if the writer dies.
+    Returns the manifest record."""
     rel, digest, size = write_function(data_dir, func, cases)
     rec = dict(entry, path=rel, sha256=digest, bytes=size, cases=len(cases))
+    if batch is not None:
+        batch.add(func, rec)
+        return rec
     _, dropped = update_manifest(data_dir, {func: rec}, info)
     for old in dropped:
         _remove_quietly(os.path.join(data_dir, old))
     return rec
+
+
+class Batch:
+    """Manifest updates of one gen_data run, written at most every
+    `interval` seconds (rewriting the whole manifest after each of 400
+    functions cost minutes) and on close."""
+
+    def __init__(self, data_dir, info, interval=2.0):
+        self.data_dir, self.info, self.interval = data_dir, info, interval
+        self.pending, self.last = {}, time.monotonic()
+
+    def add(self, func, rec):
+        self.pending[func] = rec
+        if time.monotonic() - self.last >= self.interval:
+            self.flush()
+
+    def flush(self):
+        if self.pending:
+            _, dropped = update_manifest(self.data_dir, self.pending, self.info)
+            for old in dropped:
+                _remove_quietly(os.path.join(self.data_dir, old))
+            self.pending = {}
+        self.last = time.monotonic()
 
 
 def _remove_quietly(path):
