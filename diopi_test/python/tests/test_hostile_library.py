@@ -202,3 +202,81 @@ def test_a_library_without_diopi_functions(tmp_path, torch_lib_dir, hostile_data
                          "--runtime_lib", os.path.join(torch_lib_dir, "libdiopirt.so"))
     assert proc.returncode == 1
     assert "exports none of the" in proc.stderr and summary["cases"][0]["result"]["verdict"] == "error"
+
+
+def _children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _start_hanging_run(lib, data, reports, jobs="2"):
+    """run_test on the function that never returns, with a long timeout;
+    returns the process once its workers run (the live report exists)."""
+    import subprocess
+    import sys
+    import time
+    from support import MAIN, PYTHON_DIR
+    proc = subprocess.Popen([sys.executable, MAIN, "--mode", "run_test", "--impl_lib", lib, "--data_dir", data, "--report_dir",
+                             str(reports), "--fname", "floor", "abs", "--timeout", "60", "--jobs", jobs],
+                            cwd=PYTHON_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(_children(proc.pid)) < int(jobs):
+        time.sleep(0.2)
+    while time.time() < deadline and not os.path.exists(os.path.join(reports, "rows.jsonl")):
+        time.sleep(0.2)
+    time.sleep(1.0)
+    return proc
+
+
+def test_workers_die_with_a_killed_harness(tmp_path, hostile_lib, hostile_data):
+    import signal
+    import time
+    proc = _start_hanging_run(hostile_lib, hostile_data, tmp_path)
+    workers = _children(proc.pid)
+    assert workers, "run_test started no worker"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers), "orphan worker processes outlived run_test"
+
+
+def test_a_stopped_run_leaves_its_report(tmp_path, hostile_lib, hostile_data):
+    import signal
+    proc = _start_hanging_run(hostile_lib, hostile_data, tmp_path)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    with open(tmp_path / "summary.json") as f:
+        summary = json.load(f)
+    assert summary["status"].startswith("incomplete: stopped by SIGTERM"), summary["status"]
+    done = [c for c in summary["cases"] if c["function"] == "diopiAbs"]
+    assert done and all(c["result"]["verdict"] == "passed" for c in done)  # the cases done before the signal are kept
+    assert "marked incomplete" in err
+
+
+def test_concurrent_runs_do_not_share_a_report_directory(tmp_path, hostile_lib, hostile_data):
+    import fcntl
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    with open(reports / ".lock", "w") as held:  # as a live run holds it
+        fcntl.flock(held, fcntl.LOCK_EX)
+        proc, _ = _run(hostile_lib, hostile_data, reports, "--fname", "abs")
+    assert proc.returncode == 0, proc.stderr
+    assert not (reports / "summary.json").exists()
+    (other,) = [p for p in tmp_path.iterdir() if p.name.startswith("reports-")]
+    with open(other / "summary.json") as f:
+        summary = json.load(f)
+    assert other.name == f"reports-{summary['run_id']}" and "writes into" in proc.stderr
