@@ -516,6 +516,7 @@ def merge(args):
             raise UsageError(f"--report_dir {args.report_dir} is one of the merged directories: write the merged report elsewhere")
     compare = _compare(args)
     meta, repro_args, rows = mg.combine(args.dirs)
+    meta = dict(report.run_identity(), **meta, status="complete")
     rep = report.Report()
     for item, result in rows:
         rep.add(item, result)

@@ -95,13 +95,16 @@ def combine(dirs):
             item = runner.WorkItem(c["function"], c["index"], c["layout"], c["case"], c["timeout"], c.get("tol"), seq=c["seq"])
             rows.append((item, c["result"]))
     first = shards[0]
+    for d, s in zip(dirs, shards):
+        if s.get("status", "complete") != "complete":
+            raise MergeError(f"{d} holds the report of a run that did not finish ({s['status']}): run that shard again")
     selected = first["shard"]["selected"]
     replayed = sum(1 for item, _ in rows if item.index >= 0)  # library checks have no baseline index
     if replayed != selected:
         raise MergeError(f"the shards hold {replayed} cases but their selection has {selected}: "
                          "a report directory is incomplete or was altered")
     rows.sort(key=lambda row: (row[0].seq is None, row[0].seq if row[0].seq is not None else 0))
-    keep = ("mode", "library", "impl_lib", "impl_sha256", "data_dir", "model_name", "device_config")
+    keep = ("mode", "library", "impl_lib", "impl_sha256", "runtime_lib", "data_dir", "model_name", "device_config", "repro_options")
     meta = {k: first.get(k) for k in keep}
     meta["shard"] = {"index": 1, "count": 1, "selection": first["shard"]["selection"], "selected": selected,
                      "merged_from": [os.path.abspath(d) for d in dirs]}

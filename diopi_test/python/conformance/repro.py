@@ -307,6 +307,9 @@ def _source(fn, prog, item, result, build, timeout):
         *includes,
         "#include <diopi_test/testrt.h>",
         "",
+        "/* the values of diopiError_t, from the header */",
+        "static const int rp_error_codes[] = {" + ", ".join(str(v) for v in sorted(set(diopi_header.error_codes().values()))) + "};",
+        "",
     ]
     with open(_RUNTIME_C) as f:
         lines.append(f.read())
@@ -321,6 +324,7 @@ def _source(fn, prog, item, result, build, timeout):
         "",
         f"printf(\"calling {fn.name} ({item.layout})\\n\");",
         "fflush(stdout);",
+        "rp_remember_error_string();",
         f"alarm({timeout});",
         f"diopiError_t rp_rc = {fn.name}(" + ", ".join(prog.args) + ");",
         "alarm(0);",
@@ -328,8 +332,10 @@ def _source(fn, prog, item, result, build, timeout):
         "",
         "char rp_reason[8192];",
         "if (rp_rc != diopiSuccess) return rp_error_verdict(rp_rc);",
+        "if (!rp_error_string_kept(rp_reason, sizeof rp_reason)) return rp_verdict(\"error_on_success\", rp_reason);",
         "if (!rp_guards_ok(rp_reason, sizeof rp_reason)) return rp_verdict(\"oob_write\", rp_reason);",
         "if (!rp_metadata_ok(rp_reason, sizeof rp_reason)) return rp_verdict(\"metadata_changed\", rp_reason);",
+        "if (!rp_gaps_ok(rp_reason, sizeof rp_reason)) return rp_verdict(\"gap_write\", rp_reason);",
         "if (!rp_inputs_ok(rp_reason, sizeof rp_reason)) return rp_verdict(\"input_modified\", rp_reason);",
         "",
         "/* outputs against the reference, in parameter order */",

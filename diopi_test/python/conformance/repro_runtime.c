@@ -102,6 +102,12 @@ static int rp_verdict(const char* verdict, const char* reason) {
 static int rp_error_verdict(diopiError_t rc) {
     const char* msg = diopiGetLastErrorString();
     char reason[4096];
+    int known = 0;
+    for (size_t i = 0; i < sizeof rp_error_codes / sizeof rp_error_codes[0]; ++i) known = known || (int)rc == rp_error_codes[i];
+    if (!known) {
+        snprintf(reason, sizeof reason, "returned %d, which is not a diopiError_t value", (int)rc);
+        return rp_verdict("error", reason);
+    }
     if (rc == diopiNoImplement) {
         snprintf(reason, sizeof reason, "returned diopiNoImplement: %s", msg ? msg : "");
         return rp_verdict("not_implemented", reason);
@@ -146,6 +152,24 @@ static void rp_init(int argc, char** argv) {
     signal(SIGALRM, rp_on_alarm);
 }
 
+/* ---- what the error string said before the call */
+static char rp_error_before[4096];
+
+static void rp_remember_error_string(void) {
+    const char* msg = diopiGetLastErrorString();
+    snprintf(rp_error_before, sizeof rp_error_before, "%s", msg ? msg : "");
+}
+
+static int rp_error_string_kept(char* reason, size_t size) {
+    const char* msg = diopiGetLastErrorString();
+    int blank = 1;
+    for (const char* p = msg; p && *p; ++p)
+        if (!isspace((unsigned char)*p)) blank = 0;
+    if (blank || strncmp(msg, rp_error_before, sizeof rp_error_before - 1) == 0) return 1;
+    snprintf(reason, size, "returned diopiSuccess and set diopiGetLastErrorString() to '%.200s'", msg);
+    return 0;
+}
+
 /* ---- structural checks, in run_test's order */
 static int rp_guards_ok(char* reason, size_t size) {
     for (int i = 0; i < rp_ntensors; ++i)
@@ -179,6 +203,41 @@ static int rp_metadata_ok(char* reason, size_t size) {
             rp_format_dims(was, sizeof was, t->ndim, t->shape);
             rp_format_dims(now, sizeof now, nd < 64 ? nd : 64, shape);
             snprintf(reason, size, "changed tensor metadata of %s: shape %s -> %s (strides, dtype and offset checked too)", t->label, was, now);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Storage of a written tensor outside its view (the gaps of a strided
+ * output) must come back as it was given. */
+static int rp_gaps_ok(char* reason, size_t size) {
+    for (int i = 0; i < rp_ntensors; ++i) {
+        const rp_tensor_t* t = &rp_tensors[i];
+        if (t->role == RP_INPUT) continue;
+        int64_t esize = dt_dtype_size(t->dtype), n = esize ? t->nbytes / esize : 0, numel = 1;
+        for (int64_t d = 0; d < t->ndim; ++d) numel *= t->shape[d];
+        if (numel == 0 || n <= numel) continue;
+        unsigned char* inside = calloc((size_t)n, 1);
+        unsigned char* now = malloc((size_t)t->nbytes);
+        if (!inside || !now) rp_fatal("out of memory", t->label);
+        for (int64_t k = 0; k < numel; ++k) {
+            int64_t rest = k, off = 0;
+            for (int64_t d = t->ndim - 1; d >= 0; --d) {
+                off += (rest % t->shape[d]) * t->stride[d];
+                rest /= t->shape[d];
+            }
+            if (off >= 0 && off < n) inside[off] = 1;
+        }
+        if (dt_tensor_read_storage(t->handle, now, t->nbytes) != 0) rp_fatal("dt_tensor_read_storage", dt_last_error());
+        int64_t first = -1;
+        for (int64_t e = 0; e < n && first < 0; ++e)
+            if (!inside[e] && memcmp(now + e * esize, t->initial + e * esize, (size_t)esize) != 0) first = e;
+        free(inside);
+        free(now);
+        if (first >= 0) {
+            snprintf(reason, size, "wrote into the storage of %s between its elements (outside the view; first at storage index %lld)",
+                     t->label, (long long)first);
             return 0;
         }
     }

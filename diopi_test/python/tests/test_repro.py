@@ -83,7 +83,7 @@ def test_every_failing_case_gets_a_reproducer(repro_run):
     ("diopiSub", "noncontig", "failed"),             # wrong values, strided tensors
     ("diopiAbs", "contiguous", "oob_write"),         # guard bytes overwritten
     ("diopiNeg", "noncontig", "input_modified"),     # read-only input changed
-    ("diopiRelu", "noncontig", "unwritten"),         # strides ignored: outputs left as the sentinel
+    ("diopiRelu", "noncontig", "gap_write"),         # strides ignored: writes between the output's elements
 ])
 def test_reproducer_reports_the_harness_verdict(repro_run, func, layout, verdict):
     _, rows, _ = repro_run
