@@ -83,7 +83,9 @@ public:
 
     /** After the kernel: copies converted outputs back (only when the kernel
      *  succeeded), publishes the conversion record, logs it when
-     *  DIOPI_ADAPTOR_LOG=1, and returns the call's status. */
+     *  DIOPI_ADAPTOR_LOG=1, and returns the call's status. A wrapper whose
+     *  conversions failed calls it with status() instead of calling the
+     *  kernel, so that the record shows what was refused. */
     diopiError_t finish(diopiError_t kernelStatus) noexcept;
     /** diopiSuccess until a conversion failed. */
     diopiError_t status() const noexcept { return status_; }
@@ -107,6 +109,10 @@ private:
     diopiError_t plan(const char* name, diopiConstTensorHandle_t t, const Spec& spec, Target& target) noexcept;
     diopiError_t makeTemp(const std::string& name, diopiConstTensorHandle_t t, const Target& target, bool fill,
                           diopiTensorHandle_t& temp) noexcept;
+    /** Refuses (diopiDtypeNotSupported, recorded as "name:from->to refused")
+     *  a narrowing cast when a value of `t` does not fit in the target dtype:
+     *  an integer outside its range, a finite float beyond its finite range. */
+    diopiError_t checkRange(const std::string& name, diopiConstTensorHandle_t t, const Target& target);
     void record(const std::string& name, const Target& target);
     diopiError_t failed(diopiError_t code, const std::string& what) noexcept;
 
