@@ -9,6 +9,7 @@ CTC has no half-precision CPU kernel in ATen: its cases are float32/float64 only
 """
 import inspect
 
+from conformance.compare import Defined
 from conformance.gen import mask, randint, randn, uniform
 from conformance.reftorch import torch, F
 from conformance.spec import FLOAT, Op, T, grid
@@ -123,8 +124,16 @@ def _bcel_ops(stem, func, ref, with_go):
             for r in REDUCTIONS:
                 shapes = ((_go_shape(i, r),) if with_go else ()) + (i, i) + ((w,) if use_w else ()) + ((pw,) if use_pw else ())
                 cases.append((shapes, {"reduction": r}))
-        ops.append(Op(func, ref, tensors=tensors, cases=tuple(cases), dtypes=FLOAT, name=stem + suffix))
+        ops.append(Op(func, ref, tensors=tensors, cases=tuple(cases), dtypes=FLOAT, name=stem + suffix,
+                      accumulation=_bcel_grad_steps if with_go else None))
     return ops
+
+
+def _bcel_grad_steps(reduction, weight=None, pos_weight=None):
+    """Depth of the gradient (tolerances.resolve): sigmoid(x) (exp, +1, reciprocal) and - target (4); pos_weight adds
+    the factor (pos_weight - 1) * target + 1 applied to sigmoid and pos_weight * target (2 on the longest path);
+    then * weight, * grad_output, and / N for "mean". Each may round to a half dtype in a correct library."""
+    return {"steps": 5 + (2 if pos_weight is not None else 0) + (weight is not None) + (reduction == "mean")}
 
 
 bce_with_logits = _bcel_ops("bce_with_logits", "diopiBCEWithLogits", _bcel, False)
@@ -330,20 +339,20 @@ def _ctc_prepare(log_probs, targets, input_lengths, target_lengths, blank):
     return {"log_probs": lp, "targets": tg, "input_lengths": il, "target_lengths": tl}
 
 
-def _ctc_alpha_mask(log_alpha, input_lengths, target_lengths):
-    """log_alpha entries the recursion leaves undefined (t >= input length, s >= 2 * target length + 1) are -inf."""
+def _ctc_defined(log_alpha, input_lengths, target_lengths):
+    """The entries of log_alpha the header defines: t < input length and s < 2 * target length + 1 of each sample."""
     t = torch.arange(log_alpha.shape[1]).view(1, -1, 1)
     s = torch.arange(log_alpha.shape[2]).view(1, 1, -1)
-    undefined = (t >= input_lengths.view(-1, 1, 1)) | (s >= (2 * target_lengths + 1).view(-1, 1, 1))
-    return log_alpha.masked_fill(undefined, float("-inf"))
+    return (t < input_lengths.view(-1, 1, 1)) & (s < (2 * target_lengths + 1).view(-1, 1, 1))
 
 
 def _ctc(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity):
     lp = log_probs.double()
     out = F.ctc_loss(lp, targets, input_lengths, target_lengths, blank=blank, reduction=reduction, zero_infinity=zero_infinity)
     nll, alpha = torch.ops.aten._ctc_loss(lp, targets, input_lengths, target_lengths, blank, zero_infinity)
-    alpha = _ctc_alpha_mask(alpha, input_lengths, target_lengths)
-    return out.to(log_probs.dtype), nll.to(log_probs.dtype), alpha.to(log_probs.dtype)
+    # The rest of log_alpha is unspecified (a library may leave it unwritten): compared only where defined.
+    alpha = Defined(alpha.to(log_probs.dtype), _ctc_defined(alpha, input_lengths, target_lengths))
+    return out.to(log_probs.dtype), nll.to(log_probs.dtype), alpha
 
 
 CTC_TENSORS = dict(log_probs=T(randn(scale=2)), targets=T(randint(0, 1000), dtype="int64"),
@@ -357,7 +366,9 @@ def _ctc_backward_prepare(log_probs, targets, input_lengths, target_lengths, bla
     nll, alpha = torch.ops.aten._ctc_loss(r["log_probs"].double(), r["targets"], r["input_lengths"], r["target_lengths"], blank,
                                           zero_infinity)
     r["neg_log_likelihood"] = nll.to(log_probs.dtype)
-    r["log_alpha"] = _ctc_alpha_mask(alpha, r["input_lengths"], r["target_lengths"]).to(log_probs.dtype)
+    # NaN in the undefined entries: the header says the backward does not read them, and NaN would show if it did.
+    defined = _ctc_defined(alpha, r["input_lengths"], r["target_lengths"])
+    r["log_alpha"] = alpha.masked_fill(~defined, float("nan")).to(log_probs.dtype)
     return r
 
 

@@ -175,8 +175,17 @@ def _adadelta_ref(param, grad, square_avg, acc_delta, lr, rho, eps, weight_decay
 _ADADELTA_COMBOS = (dict(lr=1.0, rho=0.9, eps=1e-6, weight_decay=0.0), dict(lr=0.5, rho=0.95, eps=1e-4, weight_decay=1e-2),
                     dict(lr=0.1, rho=0.0, eps=1e-6, weight_decay=0.0), dict(lr=2.0, rho=0.5, eps=1e-2, weight_decay=0.1))
 
+
+
+def _adadelta_steps(weight_decay):
+    """Depth of the step (tolerances.resolve): g*g, *(1-rho), rho*sq, + (4); +eps, sqrt (2); /, *g (2) give delta;
+    delta*delta, *(1-rho), rho*acc, + (4) give acc_delta, the longest path (param's ends with lr*, - after delta).
+    Weight decay adds wd*p, + in front. Each may round to a half dtype in a correct library (in-place tensor ops)."""
+    return {"steps": 12 + (2 if weight_decay else 0)}
+
+
 adadelta = Op("diopiAdadelta", _adadelta_ref, tensors=dict(param=T(), grad=T(), square_avg=T(_STATE), acc_delta=T(_STATE)),
-              cases=_per_shape(_ADADELTA_COMBOS, 4, 2), dtypes=FLOAT_NO_BF16)
+              cases=_per_shape(_ADADELTA_COMBOS, 4, 2), dtypes=FLOAT_NO_BF16, accumulation=_adadelta_steps)
 
 
 # ---------------------------------------------------------------- RMSprop

@@ -7,8 +7,9 @@ Indices are flat positions within one (spatial) plane of the input, as
 PyTorch returns them. Max-pooling inputs hold distinct values within each
 plane (see `distinct`), so the arg-max - and with it the indices and the
 gradient's route - is unique. Backward references come from autograd in
-float64; `with_indices=False` passes NULL indices (the library recomputes
-them). A stride of None (empty diopiSize_t) means stride = kernel_size.
+float64. Max-pooling backward cases always pass the indices the forward
+with indices gives: the header requires them (as DIOPI 1.0 does), so a
+library may route the gradient through them alone. A stride of None (empty diopiSize_t) means stride = kernel_size.
 Cases stay batched N,C,spatial (plus a few unbatched ones)."""
 import dataclasses
 import inspect
@@ -155,24 +156,15 @@ def _max_ops(n, func, with_indices_func, backward_func):
     with_idx = Op(with_indices_func, lambda input, **kw: tuple(_max_call(n, input, return_indices=True, **kw)),
                   tensors=dict(input=T(distinct(n))), cases=tuple(((w[0],), _max_params(*w[1:])) for w in WINDOWS[n]), dtypes=FLOAT)
 
-    def prepare(input, kernel_size, stride, padding, dilation, ceil_mode, with_indices, index_dtype="int64"):
-        if not with_indices:
-            return {"indices": None}
+    def prepare(input, kernel_size, stride, padding, dilation, ceil_mode, index_dtype="int64"):
         _, idx = _max_call(n, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
         return {"indices": idx.to(getattr(torch, index_dtype))}
 
     def bwd_ref(input, grad_output, kernel_size, stride, padding, dilation, ceil_mode):
         return _grad(lambda x: _max_call(n, x, kernel_size, stride, padding, dilation, ceil_mode))(input, grad_output)
 
-    cases = []
-    for i, (shape, k, s, p, d, ceil) in enumerate(WINDOWS[n]):
-        params = _max_params(k, s, p, d, ceil)
-        go = _pool_shape(shape, n, k, s, p, d, ceil)
-        cases.append(((go, shape), dict(params, with_indices=True)))
-        if i in (0, 2):
-            cases.append(((go, shape), dict(params, with_indices=False)))
-    bwd = Op(backward_func, bwd_ref, tensors=dict(grad_output=T(), input=T(distinct(n))), cases=tuple(cases), dtypes=FLOAT,
-             extra=("with_indices",), prepare=prepare, **_BWD_TOL)
+    cases = tuple(((_pool_shape(shape, n, k, s, p, d, ceil), shape), _max_params(k, s, p, d, ceil)) for shape, k, s, p, d, ceil in WINDOWS[n])
+    bwd = Op(backward_func, bwd_ref, tensors=dict(grad_output=T(), input=T(distinct(n))), cases=cases, dtypes=FLOAT, prepare=prepare, **_BWD_TOL)
     return fwd, with_idx, bwd, prepare, bwd_ref
 
 
@@ -190,8 +182,8 @@ max_pool2d_with_indices_int32 = Op(
     name="max_pool2d_with_indices_int32")
 max_pool2d_backward_int32 = Op(
     "diopiMaxPool2dBackward", _ref2, tensors=dict(grad_output=T(), input=T(distinct(2))),
-    cases=tuple(((_pool_shape(w[0], 2, *w[1:]), w[0]), dict(_max_params(*w[1:]), with_indices=True, index_dtype="int32")) for w in WINDOWS[2][:5]),
-    dtypes=("float16", "float32"), extra=("with_indices", "index_dtype"), prepare=_prep2, name="max_pool2d_backward_int32")
+    cases=tuple(((_pool_shape(w[0], 2, *w[1:]), w[0]), dict(_max_params(*w[1:]), index_dtype="int32")) for w in WINDOWS[2][:5]),
+    dtypes=("float16", "float32"), extra=("index_dtype",), prepare=_prep2, name="max_pool2d_backward_int32")
 
 
 # ---------------------------------------------------------------- average pooling
@@ -243,6 +235,16 @@ avg_pool3d, avg_pool3d_backward = _avg_ops(3, "diopiAvgPool3d", "diopiAvgPool3dB
 
 # ---------------------------------------------------------------- adaptive pooling
 
+def _adaptive_overlap(input, output_size):
+    """Adaptive windows overlap when the output is larger than the input: an input element collects the gradients of
+    up to ceil(out / in) + 1 windows per dim, which a library may add in the storage dtype, one rounding each
+    (tolerances.resolve "steps")."""
+    steps = 1
+    for i, o in zip(input.shape[input.dim() - len(output_size):], output_size):
+        steps *= -(-o // i) + 1 if i and o > i else 1
+    return {"steps": steps}
+
+
 def _adaptive_ops(n, avg_func, avg_backward_func, max_func, max_indices_func, max_backward_func):
     aavg, amax = getattr(F, _AAVG[n]), getattr(F, _AMAX[n])
     fwd_cases = tuple(((shape,), dict(output_size=size)) for shape, size in ADAPTIVE[n])
@@ -256,14 +258,13 @@ def _adaptive_ops(n, avg_func, avg_backward_func, max_func, max_indices_func, ma
     mx_idx = Op(max_indices_func, lambda input, output_size: tuple(amax(input, output_size, return_indices=True)),
                 tensors=dict(input=T(distinct(n))), cases=fwd_cases, dtypes=FLOAT)
 
-    def prepare(input, output_size, with_indices):
-        return {"indices": amax(input, output_size, return_indices=True)[1] if with_indices else None}
+    def prepare(input, output_size):
+        return {"indices": amax(input, output_size, return_indices=True)[1]}
 
     mx_bwd = Op(max_backward_func, _grad(lambda x, output_size: amax(x, output_size)),
                 tensors=dict(grad_output=T(), input=T(distinct(n))),
-                cases=tuple(((g, s), dict(output_size=g[-n:], with_indices=wi)) for i, ((g, s), _) in enumerate(bwd_cases)
-                            for wi in ((True, False) if i in (0, 2) else (True,))),
-                dtypes=FLOAT, extra=("output_size", "with_indices"), prepare=prepare)
+                cases=tuple(((g, s), dict(output_size=g[-n:])) for (g, s), _ in bwd_cases),
+                dtypes=FLOAT, extra=("output_size",), prepare=prepare, accumulation=_adaptive_overlap)
     return avg, avg_bwd, mx, mx_idx, mx_bwd
 
 
@@ -322,8 +323,9 @@ def _generic_ops(n, func, backward_func, name=None, dtypes_=FLOAT, avg_windows=T
 
     fwd = Op(func, fwd_ref, tensors=dict(input=T(distinct(n))), cases=tuple(((s,), p) for s, p, _ in cases), dtypes=dtypes_, name=name)
 
-    def prepare(input, mode, ksize, stride, padding, dilation, ceil_mode, exclusive, adaptive, output_size, with_indices):
-        if mode != "max" or not with_indices:
+    # Max mode requires the indices; avg mode takes none (NULL).
+    def prepare(input, mode, ksize, stride, padding, dilation, ceil_mode, exclusive, adaptive, output_size):
+        if mode != "max":
             return {"indices": None}
         return {"indices": _generic(n, input, mode, ksize, stride, padding, dilation, ceil_mode, exclusive, adaptive, output_size,
                                     return_indices=True)[1]}
@@ -332,14 +334,9 @@ def _generic_ops(n, func, backward_func, name=None, dtypes_=FLOAT, avg_windows=T
         return _grad(lambda x: _generic(n, x, mode, ksize, stride, padding, dilation, ceil_mode, exclusive, adaptive, output_size))(
             input, grad_output)
 
-    bwd_cases = []
-    for i, (s, p, go) in enumerate(cases):
-        p = dict(p, output_size=p["output_size"])
-        bwd_cases.append(((go, s), dict(p, with_indices=True)))
-        if p["mode"] == "max" and i in (0, 4):
-            bwd_cases.append(((go, s), dict(p, with_indices=False)))
-    bwd = Op(backward_func, bwd_ref, tensors=dict(grad_output=T(), input=T(distinct(n))), cases=tuple(bwd_cases), dtypes=dtypes_,
-             extra=("output_size", "with_indices"), prepare=prepare, name=None if name is None else name + "_backward", **_BWD_TOL)
+    bwd_cases = tuple(((go, s), p) for s, p, go in cases)
+    bwd = Op(backward_func, bwd_ref, tensors=dict(grad_output=T(), input=T(distinct(n))), cases=bwd_cases, dtypes=dtypes_,
+             extra=("output_size",), prepare=prepare, name=None if name is None else name + "_backward", **_BWD_TOL)
     return fwd, bwd
 
 

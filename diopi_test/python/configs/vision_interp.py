@@ -169,8 +169,19 @@ _GRID_SHAPES = (((2, 3, 5, 7), (2, 4, 6, 2)), ((1, 1, 8, 8), (1, 3, 3, 2)), ((1,
                 ((0, 3, 4, 4), (0, 2, 2, 2)), ((3, 2, 1, 9), (3, 2, 5, 2)), ((4, 16, 64, 64), (4, 32, 32, 2)),
                 ((2, 16, 192, 192), (2, 8, 8, 2)))
 
+
+
+def _grid_steps(input, mode):
+    """Depth of a sample (tolerances.resolve). Bilinear over n spatial dims: the coordinate ((g + 1) * size - 1) / 2 (3),
+    its fraction (1), 1 - fraction (1), the n - 1 products of a corner weight, * value (1), and the 2^n - 1 additions
+    of the corners. Nearest copies an input value: nothing to round."""
+    n = input.dim() - 2
+    return {"steps": 6 + (n - 1) + (2 ** n - 1) if mode == "bilinear" else 1}
+
+
 grid_sample = Op("diopiGridSample", _grid_ref, tensors=dict(input=T(), grid=T(uniform(-1.1, 1.1))), shapes=_GRID_SHAPES,
-                 params=({"mode": "bilinear"}, {"mode": "nearest"}), dtypes=FLOAT, tol=_COORD_TOL, tol_reason=_COORD_TOL_REASON)
+                 params=({"mode": "bilinear"}, {"mode": "nearest"}), dtypes=FLOAT, tol=_COORD_TOL, tol_reason=_COORD_TOL_REASON,
+                 accumulation=_grid_steps)
 
 
 # ---------------------------------------------------------------- upsampling

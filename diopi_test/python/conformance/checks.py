@@ -60,6 +60,21 @@ def number_tolerance(tol_over):
     return tolerances.DEFAULT["float64"] if not tol_over else next(iter(tol_over.values()))
 
 
+def defined_mask(expected):
+    """The boolean mask stored with an expected output the header defines only
+    in part (compare.Defined), or None when every element is defined."""
+    enc = expected.get("defined") if isinstance(expected, dict) else None
+    if enc is None:
+        return None
+    if not store.is_encoded_array(enc) or store.is_spec(enc):
+        raise store.BaselineError("malformed defined mask in baseline")
+    mask, dtype = store.decode_array(enc)
+    if dtype != "bool" or list(mask.shape) != list(expected.get("shape", ())):
+        raise store.BaselineError(f"defined mask ({dtype}, shape {list(mask.shape)}) does not fit its output's shape "
+                                  f"{expected.get('shape')}")
+    return mask
+
+
 def check_output(name, produced, expected, tol_over, accumulation=None):
     """(failure message, compare.Mismatch or None) for one output, or (None, None)."""
     if expected is None:
@@ -83,7 +98,7 @@ def check_output(name, produced, expected, tol_over, accumulation=None):
         arr, adtype = produced
         if adtype != edtype:
             return f"{name}: dtype {adtype}, expected {edtype}", None
-        mm = compare.compare(arr, exp, edtype, tolerances.resolve(edtype, tol_over, accumulation))
+        mm = compare.compare(arr, exp, edtype, tolerances.resolve(edtype, tol_over, accumulation), defined_mask(expected))
         return (f"{name}: {mm.describe()}", mm) if mm else (None, None)
     # plain numbers (bool*/double* outputs)
     if isinstance(expected, float):
@@ -110,7 +125,9 @@ def expected_has_sentinel(record, variant):
         for e in (enc if isinstance(enc, list) else [enc]):
             if store.is_encoded_array(e) and not store.is_spec(e):
                 arr, dtype = store.decode_array(e)
-                if arr.size and is_sentinel(arr, dtype, variant).any():
+                hit = is_sentinel(arr, dtype, variant) if arr.size else None
+                mask = defined_mask(e)
+                if hit is not None and (hit if mask is None else hit & mask).any():
                     return True
     return False
 
@@ -126,7 +143,9 @@ def unwritten(arg, produced):
     if arr.shape != exp.shape or not arr.size:
         return False
     variant = arg.tensors[0].fill
-    return bool((is_sentinel(arr, dtype, variant) & ~is_sentinel(exp, dtype, variant)).any())
+    left = is_sentinel(arr, dtype, variant) & ~is_sentinel(exp, dtype, variant)
+    mask = defined_mask(expected)  # elements outside it may be left unwritten
+    return bool((left if mask is None else left & mask).any())
 
 
 def first_difference(first, second):

@@ -8,7 +8,7 @@ import diopi_header
 import numpy as np
 import torch
 
-from . import dtypes, lock, regen, sampled, spec, store
+from . import compare, dtypes, lock, regen, sampled, spec, store
 
 _TORCH = {
     "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "uint16": torch.uint16,
@@ -45,6 +45,8 @@ def _encode_output(value, values=True, sample_seed=None):
     whole into bytes first)."""
     if value is None:
         return None
+    if isinstance(value, compare.Defined):
+        return _encode_partial(value, values)
     if isinstance(value, torch.Tensor):
         arr, dtype = from_torch(value)
         if not values:
@@ -59,6 +61,21 @@ def _encode_output(value, values=True, sample_seed=None):
     if isinstance(value, (bool, int, float)):
         return value
     raise TypeError(f"reference returned {type(value).__name__}; expected tensors, numbers or None")
+
+
+def _encode_partial(value, values):
+    """An output defined only where value.mask is true: the expected array
+    with the mask stored beside it (plain data; run_test compares there)."""
+    v, mask = value.value, value.mask
+    if not isinstance(v, torch.Tensor) or not isinstance(mask, torch.Tensor) or mask.dtype != torch.bool:
+        raise TypeError("compare.Defined needs a tensor value and a bool tensor mask")
+    if tuple(mask.shape) != tuple(v.shape):
+        raise ValueError(f"defined mask of shape {list(mask.shape)} for an output of shape {list(v.shape)}")
+    if not values:
+        raise ValueError("a defined mask needs stored values (not for random operators)")
+    enc = _encode_output(v, values)
+    enc["defined"] = store.encode_array(*from_torch(mask))
+    return enc
 
 
 def _call(fn, kwargs):
@@ -133,8 +150,21 @@ def run_case(case, device="cpu"):
     if case.op.weight != 1:
         record["weight"] = case.op.weight
     if case.op.accumulation is not None:
-        record["accumulation"] = int(_call(case.op.accumulation, kwargs))
+        record["accumulation"] = _accumulation(_call(case.op.accumulation, kwargs))
     return regen.compact(record, case, generated)
+
+
+def _accumulation(value):
+    """A config's accumulation as stored: an int (terms), or for a composite a
+    dict of positive ints {"terms": K, "steps": D} (tolerances.resolve)."""
+    if isinstance(value, dict):
+        if not value or set(value) - {"terms", "steps"}:
+            raise ValueError(f"accumulation dict takes 'terms' and 'steps', got {sorted(value)}")
+        out = {k: int(v) for k, v in value.items()}
+        if any(v < 1 for v in out.values()):
+            raise ValueError(f"accumulation counts must be positive, got {out}")
+        return out
+    return int(value)
 
 
 def _layouts(case, inputs):

@@ -16,6 +16,14 @@ DEFAULT = {
 BASE_ACCUMULATION = 16
 
 
+def split(accumulation):
+    """(terms, steps) of a case's accumulation: an int is a number of terms;
+    a dict may give "terms" and "steps" (see resolve)."""
+    if isinstance(accumulation, dict):
+        return int(accumulation.get("terms") or 1), int(accumulation.get("steps") or 1)
+    return int(accumulation or 1), 1
+
+
 def resolve(dtype, overrides=None, accumulation=None):
     """(atol, rtol) for an output of `dtype`, or None for exact comparison.
 
@@ -29,6 +37,16 @@ def resolve(dtype, overrides=None, accumulation=None):
     root. ATen's own float32 weight gradient of a 7x7 convolution over
     4x112x112 positions (K = 50176) is 6.5e-3 away from float64; the bound
     there is 3.1e-2.
+
+    It may also be a dict {"terms": K, "steps": D} for a composite: D is the
+    depth of the formula, the number of operations on the longest path from
+    an input to the output, each of which a correct library may round to the
+    output's dtype (as an optimizer step written with in-place tensor ops
+    does in float16). The defaults allow about one rounding; D independent
+    roundings add up like a random walk, so both bounds grow with sqrt(D).
+    The growth stays well below an error that is wrong for a reason: for a
+    depth of 14 the float16 bounds are 3.7e-3 + 3.7e-3 * |expected|, which a
+    result 1% off exceeds wherever |expected| > 0.6.
     """
     if overrides and dtype in overrides:
         atol, rtol = (float(v) for v in overrides[dtype])
@@ -36,7 +54,10 @@ def resolve(dtype, overrides=None, accumulation=None):
         atol, rtol = DEFAULT[dtype]
     else:
         return None
-    if accumulation and accumulation > BASE_ACCUMULATION:
-        ratio = accumulation / BASE_ACCUMULATION
+    terms, steps = split(accumulation)
+    if terms > BASE_ACCUMULATION:
+        ratio = terms / BASE_ACCUMULATION
         atol, rtol = atol * ratio, rtol * ratio ** 0.5
+    if steps > 1:
+        atol, rtol = atol * steps ** 0.5, rtol * steps ** 0.5
     return atol, rtol

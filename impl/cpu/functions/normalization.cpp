@@ -452,8 +452,7 @@ namespace {
 
 /// input seen as rows x K with K = prod(shape[axis:]).
 void layerNormForward(diopiContextHandle_t ctx, const TensorView& xv, const TensorView& ov, diopiConstTensorHandle_t weight,
-                      diopiConstTensorHandle_t bias, int64_t axis, double eps, diopiTensorHandle_t meanOut, diopiTensorHandle_t rstdOut,
-                      diopiTensorHandle_t varOut) {
+                      diopiConstTensorHandle_t bias, int64_t axis, double eps, diopiTensorHandle_t meanOut, diopiTensorHandle_t rstdOut) {
     needFloat(ov, "out");
     checkSameShape(ov, xv, "out", "input");
     Shape ns(xv.shape.begin() + axis, xv.shape.end());
@@ -476,7 +475,6 @@ void layerNormForward(diopiContextHandle_t ctx, const TensorView& xv, const Tens
     storeNCL(ov, y);
     if (meanOut) storeVec(ctx, meanOut, mean, "mean");
     if (rstdOut) storeVec(ctx, rstdOut, rstd, "rstd");
-    if (varOut) storeVec(ctx, varOut, var, "running_var");
 }
 
 /// grad_input = rstd * (g - mean(g) - xhat * mean(g * xhat)) per row with g = dy * w;
@@ -542,7 +540,7 @@ diopiError_t diopiLayerNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
         int64_t axis = x.dim() - (int64_t)ns.size();
         CPU_CHECK(Shape(x.shape.begin() + axis, x.shape.end()) == ns, "normalized_shape ", shapeStr(ns), " does not match the trailing dims of ",
                   shapeStr(x.shape));
-        layerNormForward(ctx, x, view(out, "out"), weight, bias, axis, eps, save_mean, save_invstd, nullptr);
+        layerNormForward(ctx, x, view(out, "out"), weight, bias, axis, eps, save_mean, save_invstd);
     });
 }
 
@@ -565,7 +563,8 @@ diopiError_t diopiLayerNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
     });
 }
 
-// running_var receives the biased variance of each slice.
+// running_var receives rstd = 1/sqrt(var + eps) of each slice, the statistic diopiLayerNormGBBackward takes (the
+// name is DIOPI 1.0's).
 diopiError_t diopiLayerNormGB(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t running_mean, diopiTensorHandle_t running_var,
                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, const double eps,
                               const int64_t begin_norm_axis) {
@@ -574,11 +573,11 @@ diopiError_t diopiLayerNormGB(diopiContextHandle_t ctx, diopiTensorHandle_t out,
         needFloat(x, "input");
         CPU_CHECK(x.dim() >= 1, "input must have at least 1 dim");
         int64_t axis = wrapAxis(begin_norm_axis, x.dim(), "begin_norm_axis");
-        layerNormForward(ctx, x, view(out, "out"), weight, bias, axis, eps, running_mean, nullptr, running_var);
+        layerNormForward(ctx, x, view(out, "out"), weight, bias, axis, eps, running_mean, running_var);
     });
 }
 
-// running_std is sqrt(var + eps) of each slice (the backward takes no eps).
+// running_std is rstd = 1/sqrt(var + eps) of each slice, as diopiLayerNormGB writes it.
 diopiError_t diopiLayerNormGBBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiTensorHandle_t grad_weight,
                                       diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t input,
                                       diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, diopiConstTensorHandle_t running_mean,
@@ -590,9 +589,8 @@ diopiError_t diopiLayerNormGBBackward(diopiContextHandle_t ctx, diopiTensorHandl
         CPU_CHECK(x.dim() >= 1, "input must have at least 1 dim");
         int64_t axis = wrapAxis(begin_norm_axis, x.dim(), "begin_norm_axis");
         const int64_t R = rowsBefore(x, axis);
-        std::vector<float> mu = statOf(ctx, running_mean, R, "running_mean"), sd = statOf(ctx, running_std, R, "running_std");
-        for (float& v : sd) v = 1.0f / v;
-        layerNormBackward(ctx, grad_input, grad_weight, grad_bias, view(grad_output, "grad_output"), x, weight, mu, sd, axis);
+        std::vector<float> mu = statOf(ctx, running_mean, R, "running_mean"), rs = statOf(ctx, running_std, R, "running_std");
+        layerNormBackward(ctx, grad_input, grad_weight, grad_bias, view(grad_output, "grad_output"), x, weight, mu, rs, axis);
     });
 }
 

@@ -368,9 +368,11 @@ void runForward(const PoolGeo& g, const TensorView& x, int64_t n, diopiTensorHan
     forward(g, to5(x, n), to5(y, n), idx);
 }
 
-/// grad_input of any pooling kind; `indices` may be NULL for max kinds (recomputed).
+/// grad_input of any pooling kind. Max kinds route each gradient through the caller's indices (those the forward
+/// with indices produced): they are required, never recomputed, so a tie resolves as the caller's forward resolved it.
 void runBackward(diopiContextHandle_t ctx, const PoolGeo& g, const TensorView& x, int64_t n, diopiTensorHandle_t grad_input,
                  diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t indices) {
+    CPU_CHECK(!g.isMax() || indices, "indices is NULL: pass the indices the forward with indices produced");
     TensorView gx = view(grad_input, "grad_input"), gy = view(grad_output, "grad_output");
     requireFloat(gx, "grad_input");
     requireFloat(gy, "grad_output");
@@ -380,18 +382,11 @@ void runBackward(diopiContextHandle_t ctx, const PoolGeo& g, const TensorView& x
     if (gx.numel == 0) return;
     TensorView idx;
     if (g.isMax() && gy.numel > 0) {
-        if (indices) {
-            idx = view(indices, "indices");
-            if (idx.dtype != diopi_dtype_int32 && idx.dtype != diopi_dtype_int64)
-                failCode(diopiDtypeNotSupported, "indices must be int32 or int64, got ", dtypeName(idx.dtype));
-            CPU_CHECK(idx.shape == want, "indices shape ", shapeStr(idx.shape), " must be grad_output's ", shapeStr(want));
-            idx = to5(idx, n);
-        } else {
-            // No indices: recompute the arg-max positions with a forward pass.
-            TensorView y = newTensor(ctx, {g.N, g.C, g.O[0], g.O[1], g.O[2]}, x.dtype);
-            idx = newTensor(ctx, y.shape, diopi_dtype_int32);
-            forward(g, to5(x, n), y, idx);
-        }
+        idx = view(indices, "indices");
+        if (idx.dtype != diopi_dtype_int32 && idx.dtype != diopi_dtype_int64)
+            failCode(diopiDtypeNotSupported, "indices must be int32 or int64, got ", dtypeName(idx.dtype));
+        CPU_CHECK(idx.shape == want, "indices shape ", shapeStr(idx.shape), " must be grad_output's ", shapeStr(want));
+        idx = to5(idx, n);
     }
     // float32 gradients accumulate in place (any strides); 16-bit ones in a float buffer.
     TensorView gx5 = to5(gx, n);

@@ -164,7 +164,7 @@ at::Tensor crossEntropyBackward(const at::Tensor& go, const at::Tensor& x, const
 }
 
 // Entries of log_alpha that the recursion does not define (t >= input_length, or
-// s >= 2 * target_length + 1) are -inf.
+// s >= 2 * target_length + 1): the header leaves them unspecified; -inf (log 0) keeps them deterministic.
 at::Tensor ctcMaskAlpha(const at::Tensor& logAlpha, const at::Tensor& il, const at::Tensor& tl) {
     auto opts = il.options();
     at::Tensor t = at::arange(logAlpha.size(1), opts).view({1, -1, 1});

@@ -328,11 +328,8 @@ diopiError_t diopiLayerNormGB(diopiContextHandle_t ctx, diopiTensorHandle_t out,
     auto [o, mean, rstd] = at::native_layer_norm(x, ns, optional(weight), optional(bias), eps);
     assign(out, o);
     if (running_mean) assignStat(running_mean, mean, "running_mean");
-    if (running_var) {
-        std::vector<int64_t> dims;
-        for (int64_t d = axis; d < x.dim(); ++d) dims.push_back(d);
-        assignStat(running_var, at::var(x.to(opmath(x.scalar_type())), dims, /*correction=*/0, /*keepdim=*/false), "running_var");
-    }
+    // Despite its name running_var receives rstd = 1/sqrt(var + eps), the statistic the backward takes (DIOPI 1.0).
+    if (running_var) assignStat(running_var, rstd, "running_var");
     DIOPI_IMPL_END
 }
 
@@ -345,11 +342,10 @@ diopiError_t diopiLayerNormGBBackward(diopiContextHandle_t ctx, diopiTensorHandl
     requireFloat(x, "input");
     if (x.dim() == 0) fail("input must have at least 1 dim");
     int64_t axis = wrapDim(begin_norm_axis, x.dim(), "begin_norm_axis");
-    at::Tensor std = tensor(running_std, "running_std");
-    // ATen wants the statistics in the input's dtype.
-    at::Tensor rstd = at::reciprocal(std.to(opmath(std.scalar_type()))).to(x.scalar_type());
+    // running_std holds rstd = 1/sqrt(var + eps) as diopiLayerNormGB writes it (the name is DIOPI 1.0's); ATen wants the
+    // statistics in the input's dtype.
     layerNormBackward(grad_input, grad_weight, grad_bias, tensor(grad_output, "grad_output"), x, optTensor(weight), optTensor(bias),
-                      tensor(running_mean, "running_mean").to(x.scalar_type()), rstd, axis);
+                      tensor(running_mean, "running_mean").to(x.scalar_type()), tensor(running_std, "running_std").to(x.scalar_type()), axis);
     DIOPI_IMPL_END
 }
 

@@ -53,7 +53,10 @@ at::Tensor gradOutput(diopiConstTensorHandle_t h, int64_t n) {
     return g.dim() == n + 1 ? g.contiguous() : g;
 }
 
+// The max-pooling backward routes each gradient through the indices its forward produced: they are required
+// (recomputing them could pick another arg-max on ties and would hide a caller's missing argument).
 at::Tensor longIndices(diopiConstTensorHandle_t h) {
+    if (h == nullptr) fail("indices is NULL: pass the indices the forward with indices produced");
     at::Tensor i = tensor(h, "indices");
     if (i.scalar_type() != at::kLong && i.scalar_type() != at::kInt) fail("indices must be int32 or int64", diopiDtypeNotSupported);
     return i.to(at::kLong);
@@ -85,7 +88,6 @@ std::tuple<at::Tensor, at::Tensor> maxPool(const at::Tensor& x, int64_t n, const
 
 at::Tensor maxPoolBackward(const at::Tensor& go, const at::Tensor& x, int64_t n, const Window& w, bool ceil, at::Tensor idx) {
     checkBackward(go, x, n, idx);
-    if (!idx.defined()) idx = std::get<1>(maxPool(x, n, w, ceil));
     if (n == 1) {
         Window l = lift1d(w);
         return at::max_pool2d_with_indices_backward(go.unsqueeze(-2), x.unsqueeze(-2), l.kernel, l.stride, l.padding, l.dilation, ceil, idx.unsqueeze(-2))
@@ -152,10 +154,6 @@ std::tuple<at::Tensor, at::Tensor> adaptiveMax(const at::Tensor& x, int64_t n, c
 
 at::Tensor adaptiveMaxBackward(const at::Tensor& go, const at::Tensor& x, int64_t n, at::Tensor idx) {
     checkBackward(go, x, n, idx);
-    if (!idx.defined()) {
-        std::vector<int64_t> size(go.sizes().end() - n, go.sizes().end());
-        idx = std::get<1>(adaptiveMax(x, n, size));
-    }
     if (n == 1) return at::adaptive_max_pool2d_backward(go.unsqueeze(-2), x.unsqueeze(-2), idx.unsqueeze(-2)).squeeze(-2);
     if (n == 2) return at::adaptive_max_pool2d_backward(go, x, idx);
     // ATen's 3-d kernel reads grad_output and indices as dense NCDHW buffers whatever their strides.
@@ -185,7 +183,7 @@ at::Tensor pool(const at::Tensor& x, int64_t n, const char* mode, diopiSize_t ks
 at::Tensor poolBackward(const at::Tensor& go, const at::Tensor& x, int64_t n, const char* mode, diopiSize_t ksize, diopiSize_t stride,
                         diopiSize_t padding, diopiSize_t dilation, bool ceil, bool exclusive, bool adaptive, diopiConstTensorHandle_t indices) {
     bool max = isMax(mode);
-    at::Tensor idx = (max && indices) ? longIndices(indices) : at::Tensor();
+    at::Tensor idx = max ? longIndices(indices) : at::Tensor();
     if (adaptive) return max ? adaptiveMaxBackward(go, x, n, idx) : adaptiveAvgBackward(go, x, n);
     Window w = window(n, ksize, stride, padding, &dilation);
     return max ? maxPoolBackward(go, x, n, w, ceil, idx) : avgPoolBackward(go, x, n, w, ceil, !exclusive, std::nullopt);
@@ -219,7 +217,7 @@ diopiError_t diopiMaxPool1dBackward(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t input, diopiSize_t kernel_size, diopiSize_t stride, diopiSize_t padding,
                                     diopiSize_t dilation, bool ceil_mode, diopiConstTensorHandle_t indices) {
     DIOPI_IMPL_BEGIN
-    at::Tensor idx = indices ? longIndices(indices) : at::Tensor();
+    at::Tensor idx = longIndices(indices);
     assign(grad_input,
            maxPoolBackward(gradOutput(grad_output, 1), input1(input, 1), 1, window(1, kernel_size, stride, padding, &dilation), ceil_mode, idx),
            "grad_input");
@@ -275,7 +273,7 @@ diopiError_t diopiAdaptiveMaxPool1dWithIndices(diopiContextHandle_t ctx, diopiTe
 diopiError_t diopiAdaptiveMaxPool1dBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t indices) {
     DIOPI_IMPL_BEGIN
-    at::Tensor idx = indices ? longIndices(indices) : at::Tensor();
+    at::Tensor idx = longIndices(indices);
     assign(grad_input, adaptiveMaxBackward(gradOutput(grad_output, 1), input1(input, 1), 1, idx), "grad_input");
     DIOPI_IMPL_END
 }
@@ -321,7 +319,7 @@ diopiError_t diopiMaxPool2dBackward(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t input, diopiSize_t kernel_size, diopiSize_t stride, diopiSize_t padding,
                                     diopiSize_t dilation, bool ceil_mode, diopiConstTensorHandle_t indices) {
     DIOPI_IMPL_BEGIN
-    at::Tensor idx = indices ? longIndices(indices) : at::Tensor();
+    at::Tensor idx = longIndices(indices);
     assign(grad_input,
            maxPoolBackward(gradOutput(grad_output, 2), input1(input, 2), 2, window(2, kernel_size, stride, padding, &dilation), ceil_mode, idx),
            "grad_input");
@@ -377,7 +375,7 @@ diopiError_t diopiAdaptiveMaxPool2dWithIndices(diopiContextHandle_t ctx, diopiTe
 diopiError_t diopiAdaptiveMaxPool2dBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t indices) {
     DIOPI_IMPL_BEGIN
-    at::Tensor idx = indices ? longIndices(indices) : at::Tensor();
+    at::Tensor idx = longIndices(indices);
     assign(grad_input, adaptiveMaxBackward(gradOutput(grad_output, 2), input1(input, 2), 2, idx), "grad_input");
     DIOPI_IMPL_END
 }
@@ -423,7 +421,7 @@ diopiError_t diopiMaxPool3dBackward(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t input, diopiSize_t kernel_size, diopiSize_t stride, diopiSize_t padding,
                                     diopiSize_t dilation, bool ceil_mode, diopiConstTensorHandle_t indices) {
     DIOPI_IMPL_BEGIN
-    at::Tensor idx = indices ? longIndices(indices) : at::Tensor();
+    at::Tensor idx = longIndices(indices);
     assign(grad_input,
            maxPoolBackward(gradOutput(grad_output, 3), input1(input, 3), 3, window(3, kernel_size, stride, padding, &dilation), ceil_mode, idx),
            "grad_input");
@@ -479,7 +477,7 @@ diopiError_t diopiAdaptiveMaxPool3dWithIndices(diopiContextHandle_t ctx, diopiTe
 diopiError_t diopiAdaptiveMaxPool3dBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t indices) {
     DIOPI_IMPL_BEGIN
-    at::Tensor idx = indices ? longIndices(indices) : at::Tensor();
+    at::Tensor idx = longIndices(indices);
     assign(grad_input, adaptiveMaxBackward(gradOutput(grad_output, 3), input1(input, 3), 3, idx), "grad_input");
     DIOPI_IMPL_END
 }

@@ -482,8 +482,9 @@ DIOPI_API diopiError_t diopiBatchNormBackward(diopiContextHandle_t ctx, diopiTen
  * @param[out] out normalized result; same shape as input. Dtypes: float32, float64, float16.
  * @param[out] running_mean receives the mean of each normalized slice, shape input.shape[:begin_norm_axis]. Dtypes:
  *     float16, float32, float64.
- * @param[out] running_var receives the variance (or its inverse std form) of each normalized slice, same shape. Dtypes:
- *     float16, float32, float64.
+ * @param[out] running_var receives, despite its name (kept from DIOPI 1.0), the inverse standard deviation
+ *     rstd = 1/sqrt(var + eps) of each normalized slice, biased var; same shape as running_mean. This is the statistic
+ *     diopiLayerNormGBBackward takes as running_std. Dtypes: float16, float32, float64.
  * @param[in] input input tensor of arbitrary rank. Dtypes: float32, float64, float16.
  * @param[in] weight scale of shape input.shape[begin_norm_axis:]; may be NULL to use 1. Dtypes: float32, float64,
  *     float16.
@@ -507,8 +508,8 @@ DIOPI_API diopiError_t diopiLayerNormGB(diopiContextHandle_t ctx, diopiTensorHan
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out normalized result; same shape as input. Dtypes: float32, float64, float16.
  * @param[out] save_mean per-sample, per-group mean of shape (N, num_groups). Dtypes: float32, float64, float16.
- * @param[out] save_invstd per-sample, per-group inverse standard deviation of shape (N, num_groups). Dtypes: float32,
- *     float64, float16.
+ * @param[out] save_invstd per-sample, per-group inverse standard deviation rstd = 1/sqrt(var + eps) of shape
+ *     (N, num_groups), the statistic diopiGroupNormBackward takes. Dtypes: float32, float64, float16.
  * @param[in] input input of shape (N, C, ...). Dtypes: float32, float64, float16.
  * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float64, float16.
  * @param[in] bias per-channel shift of shape (C); may be NULL to use 0. Dtypes: float32, float64, float16.
@@ -534,8 +535,8 @@ DIOPI_API diopiError_t diopiGroupNorm(diopiContextHandle_t ctx, diopiTensorHandl
  * @param[in] weight per-channel scale of shape (C) from the forward pass; may be NULL. Dtypes: float32, float64,
  *     float16.
  * @param[in] mean per-group mean saved by the forward pass, shape (N, num_groups). Dtypes: float32, float64, float16.
- * @param[in] rstd per-group inverse standard deviation saved by the forward pass, shape (N, num_groups). Dtypes:
- *     float32, float64, float16.
+ * @param[in] rstd per-group inverse standard deviation 1/sqrt(var + eps) as diopiGroupNorm wrote it into save_invstd,
+ *     shape (N, num_groups); it carries eps, which this function does not take. Dtypes: float32, float64, float16.
  * @param[in] num_groups number of channel groups, as in the forward call. Dtypes: float32, float64, float16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -555,7 +556,8 @@ DIOPI_API diopiError_t diopiGroupNormBackward(diopiContextHandle_t ctx, diopiTen
  * @param[out] out normalized result; same shape as input. Dtypes: float32, float64, float16.
  * @param[in,out] save_mean written with the mean of each normalized slice, shape
  *     input.shape[:-len(normalized_shape)]. Dtypes: float32, float64, float16.
- * @param[in,out] save_invstd written with the inverse standard deviation of each slice, same shape as save_mean.
+ * @param[in,out] save_invstd written with the inverse standard deviation rstd = 1/sqrt(var + eps) of each slice,
+ *     same shape as save_mean; the statistic diopiLayerNormBackward takes.
  *     Dtypes: float32, float64, float16.
  * @param[in] input input whose trailing dimensions match normalized_shape. Dtypes: float32, float64, float16.
  * @param[in] weight element-wise scale of shape normalized_shape; may be NULL to use 1. Dtypes: float32, float64,
@@ -586,8 +588,9 @@ DIOPI_API diopiError_t diopiLayerNorm(diopiContextHandle_t ctx, diopiTensorHandl
  * @param[in] input forward input. Dtypes: float32, float64, float16.
  * @param[in] weight element-wise scale from the forward pass; may be NULL. Dtypes: float32, float64, float16.
  * @param[in] bias element-wise shift from the forward pass; may be NULL. Dtypes: float32, float64, float16.
- * @param[in] mean per-slice mean saved by the forward pass. Dtypes: float32, float64, float16.
- * @param[in] rstd per-slice inverse standard deviation saved by the forward pass. Dtypes: float32, float64, float16.
+ * @param[in] mean per-slice mean as diopiLayerNorm wrote it into save_mean. Dtypes: float32, float64, float16.
+ * @param[in] rstd per-slice inverse standard deviation 1/sqrt(var + eps) as diopiLayerNorm wrote it into save_invstd
+ *     (it carries eps, which this function does not take). Dtypes: float32, float64, float16.
  * @param[in] normalized_shape sizes of the trailing normalized dimensions, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -612,8 +615,11 @@ DIOPI_API diopiError_t diopiLayerNormBackward(diopiContextHandle_t ctx, diopiTen
  * @param[in] input forward input. Dtypes: float32, float64, float16.
  * @param[in] weight scale from the forward pass; may be NULL. Dtypes: float32, float64, float16.
  * @param[in] bias shift from the forward pass; may be NULL. Dtypes: float32, float64, float16.
- * @param[in] running_mean per-slice mean produced by the forward pass. Dtypes: float16, float32, float64.
- * @param[in] running_std per-slice spread statistic produced by the forward pass. Dtypes: float16, float32, float64.
+ * @param[in] running_mean per-slice mean that diopiLayerNormGB wrote into running_mean. Dtypes: float16, float32,
+ *     float64.
+ * @param[in] running_std despite its name (kept from DIOPI 1.0), the per-slice inverse standard deviation
+ *     rstd = 1/sqrt(var + eps) that diopiLayerNormGB wrote into running_var; it carries eps, which this function does
+ *     not take. Dtypes: float16, float32, float64.
  * @param[in] begin_norm_axis first normalized dimension, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -1082,7 +1088,8 @@ DIOPI_API diopiError_t diopiMaxPool1d(diopiContextHandle_t ctx, diopiTensorHandl
  * @param[in] padding padding per spatial dimension, as in the forward call
  * @param[in] dilation window dilation per spatial dimension, as in the forward call
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
- * @param[in] indices positions of the maxima produced by the forward call with indices. Dtypes: int64.
+ * @param[in] indices required: the indices diopiMaxPool1dWithIndices gave for this input; same shape as
+ *     grad_output. The gradient is routed through them (they settle ties). Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1189,7 +1196,8 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool1dWithIndices(diopiContextHandle_t ct
  * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] input forward input of shape (N, C, L) or (C, L). Dtypes: float16, bfloat16, float32, float64.
- * @param[in] indices maximum positions produced by the forward call; same shape as grad_output. Dtypes: int64.
+ * @param[in] indices required: the indices diopiAdaptiveMaxPool1dWithIndices gave for this input; same shape as
+ *     grad_output. The gradient is routed through them (they settle ties). Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1266,7 +1274,9 @@ DIOPI_API diopiError_t diopiPool1d(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
  * @param[in] exclusive avg-mode divisor convention, as in the forward call
  * @param[in] adaptive whether the forward call used adaptive windows
- * @param[in] indices positions of maxima for max mode; may be NULL for avg mode. Dtypes: int64.
+ * @param[in] indices max mode: required, the indices diopiMaxPool1dWithIndices (adaptive:
+ *     diopiAdaptiveMaxPool1dWithIndices) gave for this input, through which the gradient is routed; avg mode:
+ *     may be NULL (not read). Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1374,7 +1384,8 @@ DIOPI_API diopiError_t diopiMaxPool2dWithIndices(diopiContextHandle_t ctx, diopi
  * @param[in] padding padding per spatial dimension, as in the forward call
  * @param[in] dilation window dilation per spatial dimension, as in the forward call. Dtypes: int32, int64.
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
- * @param[in] indices positions of the maxima produced by the forward call with indices. Dtypes: int32, int64.
+ * @param[in] indices required: the indices diopiMaxPool2dWithIndices gave for this input; same shape as
+ *     grad_output. The gradient is routed through them (they settle ties). Dtypes: int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1422,7 +1433,9 @@ DIOPI_API diopiError_t diopiPool2d(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
  * @param[in] exclusive avg-mode divisor convention, as in the forward call
  * @param[in] adaptive whether the forward call used adaptive windows
- * @param[in] indices positions of maxima for max mode; may be NULL for avg mode. Dtypes: int64.
+ * @param[in] indices max mode: required, the indices diopiMaxPool2dWithIndices (adaptive:
+ *     diopiAdaptiveMaxPool2dWithIndices) gave for this input, through which the gradient is routed; avg mode:
+ *     may be NULL (not read). Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1498,7 +1511,8 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool2dWithIndices(diopiContextHandle_t ct
  * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64, bfloat16.
  * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float32, float16, float64, bfloat16.
  * @param[in] input forward input of shape (N, C, H, W) or (C, H, W). Dtypes: float32, float16, float64, bfloat16.
- * @param[in] indices maximum positions produced by the forward call; same shape as grad_output. Dtypes: int64.
+ * @param[in] indices required: the indices diopiAdaptiveMaxPool2dWithIndices gave for this input; same shape as
+ *     grad_output. The gradient is routed through them (they settle ties). Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1603,7 +1617,8 @@ DIOPI_API diopiError_t diopiMaxPool3dWithIndices(diopiContextHandle_t ctx, diopi
  * @param[in] padding padding per spatial dimension, as in the forward call
  * @param[in] dilation window dilation per spatial dimension, as in the forward call
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
- * @param[in] indices positions of the maxima produced by the forward call with indices. Dtypes: int64.
+ * @param[in] indices required: the indices diopiMaxPool3dWithIndices gave for this input; same shape as
+ *     grad_output. The gradient is routed through them (they settle ties). Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1678,7 +1693,8 @@ DIOPI_API diopiError_t diopiAdaptiveMaxPool3dWithIndices(diopiContextHandle_t ct
  * @param[out] grad_input gradient for input; same shape as input. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] grad_output gradient with respect to the pooled output. Dtypes: float16, bfloat16, float32, float64.
  * @param[in] input forward input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
- * @param[in] indices maximum positions produced by the forward call; same shape as grad_output. Dtypes: int64.
+ * @param[in] indices required: the indices diopiAdaptiveMaxPool3dWithIndices gave for this input; same shape as
+ *     grad_output. The gradient is routed through them (they settle ties). Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -1725,7 +1741,9 @@ DIOPI_API diopiError_t diopiPool3d(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @param[in] ceil_mode output-size rounding mode, as in the forward call
  * @param[in] exclusive avg-mode divisor convention, as in the forward call
  * @param[in] adaptive whether the forward call used adaptive windows
- * @param[in] indices positions of maxima for max mode; may be NULL for avg mode. Dtypes: int64.
+ * @param[in] indices max mode: required, the indices diopiMaxPool3dWithIndices (adaptive:
+ *     diopiAdaptiveMaxPool3dWithIndices) gave for this input, through which the gradient is routed; avg mode:
+ *     may be NULL (not read). Dtypes: int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2299,8 +2317,10 @@ DIOPI_API diopiError_t diopiSmoothL1LossBackward(diopiContextHandle_t ctx, diopi
  * @param[out] out loss: shape (N) for none reduction, otherwise a scalar. Dtypes: float32, float64.
  * @param[in,out] neg_log_likelihood written with per-sample negative log likelihood, shape (N), for the backward pass.
  *     Dtypes: float32, float64.
- * @param[in,out] log_alpha written with forward-variable table of shape (N, T, 2*max_target_len + 1) for backward.
- *     Dtypes: float32, float64.
+ * @param[in,out] log_alpha written with forward-variable table of shape (N, T, 2*max_target_len + 1) for backward,
+ *     max_target_len the largest of target_lengths. Only entries [n, t, s] with t < input_lengths[n] and
+ *     s < 2*target_lengths[n] + 1 are defined (log of the forward variable, -inf where it is 0); the others are
+ *     unspecified, may be left unwritten, and diopiCTCLossBackward does not read them. Dtypes: float32, float64.
  * @param[in] log_probs log-softmax outputs of shape (T, N, C), C including the blank class. Dtypes: float32, float64.
  * @param[in] targets padded targets of shape (N, S) or all targets concatenated in 1-D. Dtypes: int32, int64.
  * @param[in] input_lengths valid time steps per sample, shape (N). Dtypes: int32, int64.
@@ -2327,7 +2347,8 @@ DIOPI_API diopiError_t diopiCTCLoss(diopiContextHandle_t ctx, diopiTensorHandle_
  * @param[in] input_lengths valid time steps per sample, shape (N). Dtypes: int32, int64.
  * @param[in] target_lengths target length per sample, shape (N). Dtypes: int32, int64.
  * @param[in] neg_log_likelihood per-sample negative log likelihood saved by the forward call. Dtypes: float32, float64.
- * @param[in] log_alpha forward-variable table saved by the forward call. Dtypes: float32, float64.
+ * @param[in] log_alpha forward-variable table saved by the forward call; only its defined entries (see diopiCTCLoss)
+ *     are read. Dtypes: float32, float64.
  * @param[in] blank blank class index, as in the forward call
  * @param[in] reduction reduction mode used in the forward call
  * @param[in] zero_infinity whether infinite losses were zeroed in the forward call
