@@ -165,6 +165,13 @@ class _Program:
         if self.random or store.is_spec(enc):
             return f"(rp_dump({c_string(label)}, {c_string(cname + '.produced.bin')}, {cname}), 0)"
         fname, dtype, shape = self._expected_file(cname, enc)
+        mask_file = "NULL"
+        mask = checks.defined_mask(enc)
+        if mask is not None:  # only these elements are defined (and compared); bytes 0/1
+            mname = f"{cname}.defined.bin"
+            self.files.append(_File(mname, "defined", "bool", shape, tuple(arguments.contiguous_strides(shape)), 0,
+                                    int(mask.size), np.ascontiguousarray(mask, dtype=np.uint8).tobytes()))
+            mask_file = c_string(mname)
         tol = tolerances.resolve(dtype, self.record.get("tol"), self.record.get("accumulation"))
         exact = tol is None or not (dtype in dtypes.FLOATING or dtype in dtypes.COMPLEX)
         atol, rtol = (0.0, 0.0) if exact else tol
@@ -174,7 +181,7 @@ class _Program:
             raw = arguments.sentinel_value(dtype, fill).tobytes()
             sentinel = "(const unsigned char[]){" + ", ".join(f"0x{b:02x}" for b in raw) + "}"
         return (f"rp_check_tensor({c_string(label)}, {cname}, {c_string(fname)}, diopi_dtype_{dtype}, {len(shape)}, "
-                f"{c_int_list(shape)}, {c_double(atol)}, {c_double(rtol)}, {int(exact)}, {sentinel}, {nan_sentinel})")
+                f"{c_int_list(shape)}, {c_double(atol)}, {c_double(rtol)}, {int(exact)}, {sentinel}, {nan_sentinel}, {mask_file})")
 
     def _check_number(self, name, enc):
         if enc is None or self.random:
