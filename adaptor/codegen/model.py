@@ -12,6 +12,8 @@ for every parameter of every implemented function how it is handled:
 import dataclasses
 import re
 
+import diopi_header
+
 from .config import dtypes
 
 # Functions whose wrapper is special-cased in the template.
@@ -38,6 +40,7 @@ class Conversion:
     spec: str        # Spec.name
     count: str = ""  # array length parameter
     fill: bool = True
+    reads: bool = True  # the header says the kernel reads its values (input or inout), so a narrowing checks their range
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,7 +142,7 @@ def build(functions, config, implemented):
                 if key not in spec_names:
                     spec_names[key] = Spec(f"kSpec{len(spec_names)}", key[0], key[1])
                 conversions.append(Conversion(action, p.name, spec_names[key].name, count or "",
-                                              fill=not is_pure_output(p.name)))
+                                              fill=not is_pure_output(p.name), reads=p.role != diopi_header.OUTPUT))
         ctx = next((p.name for p in fn.params if p.kind == "context"), "")
         if conversions and not ctx:
             raise ModelError(f"{name}: conversions need a context parameter")

@@ -501,11 +501,12 @@ diopiError_t Call::checkRange(const std::string& name, diopiConstTensorHandle_t 
     return status_;
 }
 
-diopiError_t Call::makeTemp(const std::string& name, diopiConstTensorHandle_t t, const Target& target, bool fill,
+diopiError_t Call::makeTemp(const std::string& name, diopiConstTensorHandle_t t, const Target& target, bool fill, bool reads,
                             diopiTensorHandle_t& temp) noexcept {
     try {
-        // Refuse values the kernel's dtype cannot hold before allocating anything.
-        if (fill && checkRange(name, t, target) != diopiSuccess) return status_;
+        // Refuse values the kernel's dtype cannot hold before allocating anything. Only
+        // values the kernel reads count: an output's previous contents are overwritten.
+        if (fill && reads && checkRange(name, t, target) != diopiSuccess) return status_;
         diopiSize_t shape;
         diopiGetTensorShape(t, &shape);
         diopiSize_t stride{target.strides.data(), static_cast<int64_t>(target.strides.size())};
@@ -535,17 +536,17 @@ diopiError_t Call::input(const char* name, diopiConstTensorHandle_t& t, const Sp
     Target target;
     if (plan(name, t, spec, target) != diopiSuccess || !target.convert) return status_;
     diopiTensorHandle_t temp;
-    if (makeTemp(name, t, target, true, temp) != diopiSuccess) return status_;
+    if (makeTemp(name, t, target, true, true, temp) != diopiSuccess) return status_;
     t = temp;
     return diopiSuccess;
 }
 
-diopiError_t Call::output(const char* name, diopiTensorHandle_t& t, const Spec& spec, bool fill) noexcept {
+diopiError_t Call::output(const char* name, diopiTensorHandle_t& t, const Spec& spec, bool fill, bool reads) noexcept {
     if (t == nullptr || status_ != diopiSuccess) return status_;
     Target target;
     if (plan(name, t, spec, target) != diopiSuccess || !target.convert) return status_;
     diopiTensorHandle_t temp;
-    if (makeTemp(name, t, target, fill, temp) != diopiSuccess) return status_;
+    if (makeTemp(name, t, target, fill, reads, temp) != diopiSuccess) return status_;
     try {
         copyBacks_.push_back(CopyBack{temp, t, name});
     } catch (...) {
@@ -566,7 +567,7 @@ diopiError_t Call::inputArray(const char* name, diopiConstTensorHandle_t*& arr, 
             if (plan(elem.c_str(), arr[i], spec, target) != diopiSuccess) return status_;
             if (!target.convert) continue;
             diopiTensorHandle_t temp;
-            if (makeTemp(elem, arr[i], target, true, temp) != diopiSuccess) return status_;
+            if (makeTemp(elem, arr[i], target, true, true, temp) != diopiSuccess) return status_;
             if (copy == nullptr) {  // first converted element: switch to our own array
                 inArrays_.emplace_back(new std::vector<diopiConstTensorHandle_t>(arr, arr + n));
                 copy = inArrays_.back().get();
@@ -580,7 +581,8 @@ diopiError_t Call::inputArray(const char* name, diopiConstTensorHandle_t*& arr, 
     return diopiSuccess;
 }
 
-diopiError_t Call::outputArray(const char* name, diopiTensorHandle_t*& arr, int64_t n, const Spec& spec, bool fill) noexcept {
+diopiError_t Call::outputArray(const char* name, diopiTensorHandle_t*& arr, int64_t n, const Spec& spec, bool fill,
+                                bool reads) noexcept {
     if (arr == nullptr || status_ != diopiSuccess) return status_;
     std::vector<diopiTensorHandle_t>* copy = nullptr;
     try {
@@ -591,7 +593,7 @@ diopiError_t Call::outputArray(const char* name, diopiTensorHandle_t*& arr, int6
             if (plan(elem.c_str(), arr[i], spec, target) != diopiSuccess) return status_;
             if (!target.convert) continue;
             diopiTensorHandle_t temp;
-            if (makeTemp(elem, arr[i], target, fill, temp) != diopiSuccess) return status_;
+            if (makeTemp(elem, arr[i], target, fill, reads, temp) != diopiSuccess) return status_;
             copyBacks_.push_back(CopyBack{temp, arr[i], elem});
             if (copy == nullptr) {
                 outArrays_.emplace_back(new std::vector<diopiTensorHandle_t>(arr, arr + n));

@@ -75,11 +75,12 @@ public:
     diopiError_t input(const char* name, diopiConstTensorHandle_t& t, const Spec& spec) noexcept;
     /** A tensor the kernel writes: replaced by a temporary (filled first when
      *  `fill`, i.e. when the kernel may read it) that finish() copies back. */
-    diopiError_t output(const char* name, diopiTensorHandle_t& t, const Spec& spec, bool fill) noexcept;
+    diopiError_t output(const char* name, diopiTensorHandle_t& t, const Spec& spec, bool fill, bool reads = true) noexcept;
     /** Arrays of `n` tensors, converted element-wise; `arr` is replaced by a
      *  new array (owned by this Call) only when an element is converted. */
     diopiError_t inputArray(const char* name, diopiConstTensorHandle_t*& arr, int64_t n, const Spec& spec) noexcept;
-    diopiError_t outputArray(const char* name, diopiTensorHandle_t*& arr, int64_t n, const Spec& spec, bool fill) noexcept;
+    diopiError_t outputArray(const char* name, diopiTensorHandle_t*& arr, int64_t n, const Spec& spec, bool fill,
+                             bool reads = true) noexcept;
 
     /** After the kernel: copies converted outputs back (only when the kernel
      *  succeeded), publishes the conversion record, logs it when
@@ -107,7 +108,7 @@ private:
     };
 
     diopiError_t plan(const char* name, diopiConstTensorHandle_t t, const Spec& spec, Target& target) noexcept;
-    diopiError_t makeTemp(const std::string& name, diopiConstTensorHandle_t t, const Target& target, bool fill,
+    diopiError_t makeTemp(const std::string& name, diopiConstTensorHandle_t t, const Target& target, bool fill, bool reads,
                           diopiTensorHandle_t& temp) noexcept;
     /** Refuses (diopiDtypeNotSupported, recorded as "name:from->to refused")
      *  a narrowing cast when a value of `t` does not fit in the target dtype:

@@ -163,6 +163,21 @@ A floatDivFloor(A a, A b) {
     return fl;
 }
 
+/// floatDivFloor for a 16-bit T computed in float with each intermediate
+/// rounded to T, which is what torch's vectorised CPU kernel returns.
+template <class T>
+float halfDivFloor(float a, float b) {
+    auto r = [](float v) { return float(T(v)); };
+    if (b == 0.0f) return a / b;
+    float mod = r(std::fmod(a, b));
+    float div = r(r(a - mod) / b);
+    if (mod != 0.0f && ((b < 0.0f) != (mod < 0.0f))) div = r(div - 1.0f);
+    if (div == 0.0f) return std::copysign(0.0f, a / b);
+    float fl = std::floor(div);
+    if (r(div - fl) > 0.5f) fl += 1.0f;
+    return fl;
+}
+
 /// fmod of floats, exact: for |a/b| < 2^24 the truncated quotient computed in
 /// double is exact and so is a - q*b (all terms fit in 53 bits), which avoids
 /// the slow library fmod; other cases (inf, NaN, 0, huge quotients) use it.
@@ -297,7 +312,12 @@ void divImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& 
         using A = acc_t<T>;
         std::atomic<bool>* z = &byZero;
         return [mode, z](A x, A y) -> A {
-            if constexpr (std::is_floating_point_v<A>) {
+            if constexpr (std::is_floating_point_v<A> && !std::is_same_v<T, A>) {
+                // 16-bit floats: as torch, every step of the rounded division is rounded to T.
+                if (mode == RoundModeTrunc) return std::trunc(A(T(x / y)));
+                if (mode == RoundModeFloor) return halfDivFloor<T>(x, y);
+                return x / y;
+            } else if constexpr (std::is_floating_point_v<A>) {
                 if (mode == RoundModeTrunc) return std::trunc(x / y);
                 if (mode == RoundModeFloor) return floatDivFloor(x, y);
                 return x / y;

@@ -1356,7 +1356,7 @@ DIOPI_API diopiError_t diopiMaxPool2d(diopiContextHandle_t ctx, diopiTensorHandl
  * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, float32, bfloat16, float64.
- * @param[in,out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int32,
+ * @param[out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int32,
  *     int64, bfloat16, float64.
  * @param[in] input input of shape (N, C, H, W) or (C, H, W). Dtypes: float16, float32, bfloat16, float64.
  * @param[in] kernel_size window size per spatial dimension. Dtypes: int32, int64.
@@ -1590,7 +1590,7 @@ DIOPI_API diopiError_t diopiMaxPool3d(diopiContextHandle_t ctx, diopiTensorHandl
  * ceil_mode.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out pooled maxima of shape (N, C, spatial_out...). Dtypes: float16, bfloat16, float32, float64.
- * @param[in,out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int64.
+ * @param[out] indices written with the flat per-plane position of each maximum; same shape as out. Dtypes: int64.
  * @param[in] input input of shape (N, C, D, H, W) or (C, D, H, W). Dtypes: float16, bfloat16, float32, float64.
  * @param[in] kernel_size window size per spatial dimension
  * @param[in] stride window step per spatial dimension; empty means equal to kernel_size
