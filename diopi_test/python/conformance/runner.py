@@ -46,6 +46,7 @@ MEMORY_SUSPECT = 96 << 20   # a call that leaves this much more resident is repe
 MEMORY_REPEATS = 4
 MEMORY_PER_CALL = 32 << 20  # ... and charged when every repeat after the first grows by this much
 HISTORY = 5                 # earlier calls an order_dependent verdict names
+CONFIRMATIONS = 2           # failures of a function that repeated alone before its later ones are charged without a re-run
 
 
 class WorkItem:
@@ -277,6 +278,8 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
     jobs = max(1, min(jobs, len(items) or 1))
     todo = collections.deque(items)
     timeouts = collections.Counter()
+    repeated = collections.Counter()  # function -> failures that repeated alone in a fresh worker
+    order_dependent = set()           # functions one of whose failures did not repeat alone
     log.debug("%d cases on %d worker processes (%s)", len(items), jobs, impl_path)
 
     def new_worker():
@@ -295,13 +298,24 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
         """Decides what a worker's answer (or death) means; returns whether
         the worker must be replaced."""
         if item.origin:
-            report(item, _settle(item, res))
+            final = _settle(item, res)
+            if item.origin[0] == "confirm":
+                if final["verdict"] == ORDER_DEPENDENT:
+                    order_dependent.add(item.func)
+                else:
+                    repeated[item.func] += 1
+            report(item, final)
             return dead or (isinstance(res, dict) and bool(res.get("replace_worker")))
         earlier = w.history[:-1]  # the worker's history ends with this item
-        if dead and earlier:  # crashed after other cases: is it this case?
+        # A re-run costs a fresh worker: once a function's failures have
+        # repeated alone twice (and none did not), its later ones stand.
+        settled = repeated[item.func] >= CONFIRMATIONS and item.func not in order_dependent
+        if (dead or _confirmable(res)) and earlier and settled:
+            res = dict(res, confirmed=f"not re-run: {repeated[item.func]} earlier failures of {item.func} repeated alone")
+        elif dead and earlier:  # crashed after other cases: is it this case?
             todo.appendleft(item.again("confirm", res, earlier))
             return True
-        if not dead and _confirmable(res) and earlier:
+        elif not dead and _confirmable(res) and earlier:
             todo.appendleft(item.again("confirm", res, earlier))
             return bool(res.get("replace_worker"))
         if res.get("resident_growth") and res["verdict"] == PASSED and item.mutation is None:
