@@ -268,12 +268,14 @@ def test_conversions_follow_the_parameter_roles(tmp_path):
     names = ["diopiAbs", "diopiAbsInp", "diopiCat", "diopiSplitWithSizes", "diopiNonzero", "diopiFusedAdamW", "diopiCopyInp"]
     files, _ = gen(tmp_path, "common_config:\n  dtype: (float64)->float32\n", names)
     text = "".join(files.values())
-    assert 'call.output("out", out, kSpec0, /*fill=*/false);' in text            # pure output: not filled
+    # pure output: not filled, and its previous contents are not range-checked
+    assert 'call.output("out", out, kSpec0, /*fill=*/false, /*reads=*/false);' in text
     assert 'call.input("input", input, kSpec0);' in text
-    assert 'call.output("input", input, kSpec0, /*fill=*/true);' in text          # in-place operand: filled
+    # in-place operand: filled, and its values checked before a narrowing
+    assert 'call.output("input", input, kSpec0, /*fill=*/true, /*reads=*/true);' in text
     assert 'call.inputArray("tensors", tensors, num_inputs, kSpec0);' in text
-    assert 'call.outputArray("outs", outs, num_outs, kSpec0, /*fill=*/false);' in text
-    assert 'call.outputArray("exp_avgs", exp_avgs, nums, kSpec0, /*fill=*/true);' in text
+    assert 'call.outputArray("outs", outs, num_outs, kSpec0, /*fill=*/false, /*reads=*/false);' in text
+    assert 'call.outputArray("exp_avgs", exp_avgs, nums, kSpec0, /*fill=*/true, /*reads=*/true);' in text
     assert 'call.inputArray("state_steps", state_steps, nums, kSpec0);' in text
     # Nonzero's out is allocated by the kernel: passed through untouched.
     nonzero = text[text.index("diopiError_t diopiNonzero(diopiContextHandle_t ctx, diopiTensorHandle_t* out"):]
