@@ -1,6 +1,7 @@
 // Shared infrastructure of the CPU vendor: error state, library info,
 // tensor views, temporaries, copies with conversion, scalars, reductions.
 #include "common.hpp"
+#include "isa.hpp"
 
 #include <diopi_tables.h>
 
@@ -19,7 +20,11 @@ void setLastErrorString(const char* msg) { g_last_error = msg ? msg : ""; }
 const char* lastErrorString() { return g_last_error.c_str(); }
 
 const char* diopiGetVendorName() { return "cpu"; }
-const char* diopiGetImplVersion() { return "cpu-1.0.0"; }
+// The kernel level chosen at load time is part of the version: reports then say which path was judged.
+const char* diopiGetImplVersion() {
+    static const std::string version = std::string("cpu-1.0.0 (") + isaName(isa()) + ")";
+    return version.c_str();
+}
 const char* diopiGetLastErrorString() { return g_last_error.c_str(); }
 
 // ---------------------------------------------------------------- dtypes

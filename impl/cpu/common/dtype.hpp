@@ -115,12 +115,13 @@ template <class... Ts> struct TypeList {};
 /// Passed to dispatch() callbacks: `using T = typename decltype(tag)::type;`
 template <class T> struct Tag { using type = T; };
 
-/// Float types kernels handle natively (float64 arrives cast to float32).
-using FloatTypes = TypeList<float, Half, BFloat16>;
-/// Integer types kernels handle natively (int64 arrives cast to int32).
-using IntTypes = TypeList<int32_t, int8_t, uint8_t, int16_t>;
-using NumericTypes = TypeList<float, Half, BFloat16, int32_t, int8_t, uint8_t, int16_t>;
-using NumericBoolTypes = TypeList<float, Half, BFloat16, int32_t, int8_t, uint8_t, int16_t, bool>;
+/// Float types kernels compute in: float64 in double, float32 in float, and
+/// the 16-bit floats in float (acc_t), rounded once when stored.
+using FloatTypes = TypeList<float, Half, BFloat16, double>;
+/// Integer types kernels compute in, int64 included (nothing is narrowed).
+using IntTypes = TypeList<int32_t, int64_t, int8_t, uint8_t, int16_t>;
+using NumericTypes = TypeList<float, Half, BFloat16, double, int32_t, int64_t, int8_t, uint8_t, int16_t>;
+using NumericBoolTypes = TypeList<float, Half, BFloat16, double, int32_t, int64_t, int8_t, uint8_t, int16_t, bool>;
 /// Every storable dtype, incl. 64-bit ones (copies, casts, data movement).
 using AllTypes = TypeList<float, Half, BFloat16, double, int32_t, int64_t, int8_t, uint8_t, int16_t, bool,
                           uint16_t, uint32_t, uint64_t>;

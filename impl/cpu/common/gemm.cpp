@@ -332,6 +332,88 @@ void sgemmBatched(int64_t batch, int64_t M, int64_t N, int64_t K, float alpha, c
     for (int64_t i = 0; i < batch; ++i) one(i, true);
 }
 
+// ---------------------------------------------------------------- double
+
+namespace {
+
+constexpr int64_t DKC = 128, DNC = 512;  // a (DKC x DNC) double panel of B: 512 KB
+
+/// Rows [i0, i1) of C = alpha * A @ B + beta * C, B packed per (DKC x DNC)
+/// panel into `pb`; the j loop over a packed row is unit-stride, so it vectorises.
+void dgemmRows(int64_t i0, int64_t i1, int64_t N, int64_t K, double alpha, const MatRef& A, const MatRef& B, double beta, double* C,
+               int64_t rsC, int64_t csC, double* pb, double* row) {
+    const double* a = reinterpret_cast<const double*>(A.data);
+    const double* b = reinterpret_cast<const double*>(B.data);
+    for (int64_t jc = 0; jc < N; jc += DNC) {
+        const int64_t nc = std::min(DNC, N - jc);
+        for (int64_t pc = 0; pc < K; pc += DKC) {
+            const int64_t kc = std::min(DKC, K - pc);
+            for (int64_t k = 0; k < kc; ++k)
+                for (int64_t j = 0; j < nc; ++j) pb[k * nc + j] = b[(pc + k) * B.rs + (jc + j) * B.cs];
+            for (int64_t i = i0; i < i1; ++i) {
+                double* c = C + i * rsC + jc * csC;
+                for (int64_t j = 0; j < nc; ++j) row[j] = 0.0;
+                for (int64_t k = 0; k < kc; ++k) {
+                    const double x = a[i * A.rs + (pc + k) * A.cs];
+                    const double* bk = pb + k * nc;
+                    for (int64_t j = 0; j < nc; ++j) row[j] += x * bk[j];
+                }
+                if (pc > 0) {
+                    for (int64_t j = 0; j < nc; ++j) c[j * csC] += alpha * row[j];
+                } else if (beta == 0.0) {  // C is not read: NaN there does not propagate
+                    for (int64_t j = 0; j < nc; ++j) c[j * csC] = alpha * row[j];
+                } else {
+                    for (int64_t j = 0; j < nc; ++j) c[j * csC] = beta * c[j * csC] + alpha * row[j];
+                }
+            }
+        }
+    }
+}
+
+void checkDouble(const MatRef& X) {
+    if (X.dtype != diopi_dtype_float64)
+        failCode(diopiDtypeNotSupported, "double matrix product operand dtype ", dtypeName(X.dtype), " is not float64");
+}
+
+}  // namespace
+
+void dgemm(int64_t M, int64_t N, int64_t K, double alpha, const MatRef& A, const MatRef& B, double beta, double* C, int64_t rsC,
+           int64_t csC) {
+    if (M <= 0 || N <= 0) return;
+    checkDouble(A);
+    checkDouble(B);
+    if (K <= 0) {
+        for (int64_t i = 0; i < M; ++i)
+            for (int64_t j = 0; j < N; ++j) C[i * rsC + j * csC] = beta == 0.0 ? 0.0 : beta * C[i * rsC + j * csC];
+        return;
+    }
+    const int64_t work = M * N * K;
+    const int nt = work < kGemmParallelWork ? 1 : maxThreads();
+    const int64_t parts = std::min<int64_t>(nt, M);
+    bool failed = false;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(parts) schedule(static) reduction(|| : failed) if (parts > 1)
+#endif
+    for (int64_t t = 0; t < parts; ++t) {
+        const int64_t i0 = M * t / parts, i1 = M * (t + 1) / parts;
+        double* pb = static_cast<double*>(std::malloc(sizeof(double) * (DKC * DNC + DNC)));
+        if (pb == nullptr) {
+            failed = true;
+            continue;
+        }
+        dgemmRows(i0, i1, N, K, alpha, A, B, beta, C, rsC, csC, pb, pb + DKC * DNC);
+        std::free(pb);
+    }
+    if (failed) fail("out of host memory for the packing buffers");
+}
+
+void dgemmBatched(int64_t batch, int64_t M, int64_t N, int64_t K, double alpha, const MatRef& A, int64_t bsA, const MatRef& B,
+                  int64_t bsB, double beta, double* C, int64_t bsC, int64_t rsC, int64_t csC) {
+    for (int64_t i = 0; i < batch; ++i)
+        dgemm(M, N, K, alpha, MatRef(A.data + i * bsA * 8, A.dtype, A.rs, A.cs), MatRef(B.data + i * bsB * 8, B.dtype, B.rs, B.cs), beta,
+              C + i * bsC, rsC, csC);
+}
+
 void matmulViews(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b, double alpha, double beta,
                  const TensorView* add) {
     CPU_CHECK(out.dim() == 3 && a.dim() == 3 && b.dim() == 3, "matrix product expects 3-D operands");
@@ -341,6 +423,16 @@ void matmulViews(diopiContextHandle_t ctx, const TensorView& out, const TensorVi
               "matrix product shapes ", shapeStr(a.shape), " @ ", shapeStr(b.shape), " do not give ", shapeStr(out.shape));
     if (!isFloatingDtype(out.dtype)) failCode(diopiDtypeNotSupported, "out dtype ", dtypeName(out.dtype), " is not supported");
     if (out.numel == 0) return;
+    if (out.dtype == diopi_dtype_float64) {
+        TensorView c = out;
+        const bool useAdd = add && add->defined() && beta != 0.0;
+        if (useAdd && !(add->data == c.data && add->dtype == c.dtype && add->shape == c.shape && add->strides == c.strides)) copyCast(c, *add);
+        TensorView av = castTo(ctx, a, diopi_dtype_float64), bv = castTo(ctx, b, diopi_dtype_float64);
+        dgemmBatched(B, M, N, K, alpha, MatRef(av.data, av.dtype, av.strides[1], av.strides[2]), av.shape[0] == 1 ? 0 : av.strides[0],
+                     MatRef(bv.data, bv.dtype, bv.strides[1], bv.strides[2]), bv.shape[0] == 1 ? 0 : bv.strides[0], useAdd ? beta : 0.0,
+                     c.ptr<double>(), c.strides[0], c.strides[1], c.strides[2]);
+        return;
+    }
     // Accumulate in a float buffer unless out is float32 already.
     TensorView c = out.dtype == diopi_dtype_float32 ? out : newTensor(ctx, out.shape, diopi_dtype_float32);
     const bool useAdd = add && add->defined() && beta != 0.0;

@@ -34,10 +34,21 @@ void sgemm(int64_t M, int64_t N, int64_t K, float alpha, const MatRef& A, const 
 void sgemmBatched(int64_t batch, int64_t M, int64_t N, int64_t K, float alpha, const MatRef& A, int64_t bsA, const MatRef& B,
                   int64_t bsB, float beta, float* C, int64_t bsC, int64_t rsC, int64_t csC);
 
+/// Double-precision GEMM for float64 operands: C = alpha * A @ B + beta * C with
+/// A and B float64 (any strides) and a double C; accumulates in double.
+/// beta == 0 never reads C. Same threading rules as sgemm.
+void dgemm(int64_t M, int64_t N, int64_t K, double alpha, const MatRef& A, const MatRef& B, double beta, double* C, int64_t rsC,
+           int64_t csC);
+
+/// Batched dgemm, with the batch strides of sgemmBatched.
+void dgemmBatched(int64_t batch, int64_t M, int64_t N, int64_t K, double alpha, const MatRef& A, int64_t bsA, const MatRef& B,
+                  int64_t bsB, double beta, double* C, int64_t bsC, int64_t rsC, int64_t csC);
+
 /// out[b] = alpha * a[b] @ b[b] + beta * add[b] on 3-D views: a (B, M, K), b (B, K, N),
 /// out (B, M, N), add broadcastable to out or undefined (then beta is ignored).
 /// Views may have any strides (stride 0 batches broadcast) and float dtypes;
-/// computes in float and writes out in its own dtype.
+/// computes in double when out is float64 (operands cast to it), otherwise in
+/// float, and writes out in its own dtype.
 void matmulViews(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b, double alpha, double beta,
                  const TensorView* add);
 
