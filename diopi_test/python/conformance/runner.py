@@ -19,6 +19,10 @@ loading. The harness (this module's `run`):
   is confirmed the same way);
 - repeats a case whose call left much more memory resident, in a fresh
   worker, and charges `memory_growth` when every repeat grows again;
+- re-runs a case that overran a quick limit (one set from the reference's
+  own run time) alone in a fresh worker with the full --timeout: a slow or
+  loaded machine (a sanitizer build, other jobs) gets no false timeout,
+  while a call that never returns is charged after both;
 - gives the remaining cases of a function that timed out twice the
   `timeout` verdict without running them.
 """
@@ -50,17 +54,20 @@ CONFIRMATIONS = 2           # failures of a function that repeated alone before 
 
 
 class WorkItem:
-    __slots__ = ("func", "index", "layout", "name", "timeout", "tol", "mutation", "seq", "origin")
+    __slots__ = ("func", "index", "layout", "name", "timeout", "limit", "tol", "mutation", "seq", "origin")
 
-    def __init__(self, func, index, layout, name, timeout, tol=None, mutation=None, seq=None):
+    def __init__(self, func, index, layout, name, timeout, tol=None, mutation=None, seq=None, limit=None):
         self.func, self.index, self.layout, self.name, self.timeout = func, index, layout, name, timeout
+        self.limit = max(timeout, limit or timeout)  # the full limit; timeout may be a quicker one
         self.tol = tol or {}      # the vendor's tolerance overrides for this case
         self.mutation = mutation  # fuzz mode: index into fuzz.mutations() of the case
         self.seq = seq            # place in the unsharded selection (a merge restores that order)
-        self.origin = None        # a re-run: ("confirm" | "memory", first result, earlier calls)
+        self.origin = None        # a re-run: ("confirm" | "memory" | "slow", first result, earlier calls)
 
     def again(self, kind, first, history):
-        twin = WorkItem(self.func, self.index, self.layout, self.name, self.timeout, self.tol, self.mutation, self.seq)
+        # A re-run after a quick limit ran out gets the full one.
+        timeout = self.limit if kind == "slow" else self.timeout
+        twin = WorkItem(self.func, self.index, self.layout, self.name, timeout, self.tol, self.mutation, self.seq, self.limit)
         twin.origin = (kind, first, list(history))
         return twin
 
@@ -246,6 +253,14 @@ def _confirmable(res):
 def _settle(item, res):
     """The final result of a re-run item, from its first result and this one."""
     kind, first, history = item.origin
+    if kind == "slow":
+        if res["verdict"] == TIMEOUT:
+            return make_result(TIMEOUT, f"no answer within {item.timeout:.1f} s (the full limit, alone in a fresh worker; "
+                                        f"{first['message']} first)")
+        res = dict(res)
+        res.setdefault("warnings", []).append(f"took longer than the quick limit ({first['message']}); "
+                                              f"finished alone within the full {item.timeout:.1f} s")
+        return res
     if kind == "memory":
         growth = res
         mib = [g / 2**20 for g in growth]
@@ -291,6 +306,8 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
     busy = {}
 
     def report(item, res):
+        if res["verdict"] == TIMEOUT and not res.get("not_run"):
+            timeouts[item.func] += 1  # final verdicts only: a re-run that finished does not count
         if on_result:
             on_result(item, res)
 
@@ -307,6 +324,9 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
             report(item, final)
             return dead or (isinstance(res, dict) and bool(res.get("replace_worker")))
         earlier = w.history[:-1]  # the worker's history ends with this item
+        if res["verdict"] == TIMEOUT and item.timeout < item.limit:  # only a quick limit ran out: try the full one
+            todo.appendleft(item.again("slow", res, earlier))
+            return True
         # A re-run costs a fresh worker: once a function's failures have
         # repeated alone twice (and none did not), its later ones stand.
         settled = repeated[item.func] >= CONFIRMATIONS and item.func not in order_dependent
@@ -368,8 +388,6 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
             for conn, w in list(busy.items()):
                 if id(w) not in answered and now >= w.deadline:
                     w.kill()
-                    if not w.item.origin:
-                        timeouts[w.item.func] += 1
                     res = make_result(TIMEOUT, f"no answer within {w.item.timeout:.1f} s")
                     done.append((w, w.item, res if w.item.origin is None or w.item.origin[0] != "memory"
                                  else [0] * MEMORY_REPEATS, True))

@@ -284,3 +284,40 @@ def test_concurrent_runs_do_not_share_a_report_directory(tmp_path, hostile_lib, 
     with open(other / "summary.json") as f:
         summary = json.load(f)
     assert other.name == f"reports-{summary['run_id']}" and "writes into" in proc.stderr
+
+
+def _abs_items(data, timeout, limit):
+    from conformance import runner, store
+    manifest = store.read_manifest(data)
+    cases = store.load_function(data, "diopiAbs", manifest)
+    return [runner.WorkItem("diopiAbs", i, "contiguous", c["name"], timeout, limit=limit) for i, c in enumerate(cases)]
+
+
+def _run_items(items, lib, data, torch_lib_dir, env):
+    from conformance import runner
+    results = []
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)  # the forked workers inherit it
+    try:
+        runner.run(items, lib, os.path.join(torch_lib_dir, "libdiopirt.so"), data, jobs=1,
+                   on_result=lambda item, res: results.append(res))
+    finally:
+        for k, v in old.items():
+            os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+    return results
+
+
+def test_a_slow_call_is_given_the_full_limit_before_it_is_charged(hostile_lib, hostile_data, torch_lib_dir):
+    # The quick limit (0.5 s) comes from the reference's own time; the call takes 1.5 s,
+    # as on a loaded machine: re-run alone with the full limit (10 s), it passes with a warning.
+    items = _abs_items(hostile_data, 0.5, 10.0)
+    results = _run_items(items, hostile_lib, hostile_data, torch_lib_dir, {"DIOPI_HOSTILE_SLOW_MS": "1500"})
+    assert [r["verdict"] for r in results] == ["passed"] * len(items), results
+    assert all("finished alone within the full 10.0 s" in " ".join(r.get("warnings", [])) for r in results)
+
+
+def test_a_call_beyond_the_full_limit_is_a_timeout(hostile_lib, hostile_data, torch_lib_dir):
+    items = _abs_items(hostile_data, 0.3, 0.8)[:1]
+    results = _run_items(items, hostile_lib, hostile_data, torch_lib_dir, {"DIOPI_HOSTILE_SLOW_MS": "3000"})
+    (res,) = results
+    assert res["verdict"] == "timeout" and "no answer within 0.8 s (the full limit" in res["message"], res

@@ -23,6 +23,8 @@
  *
  * Loading: DIOPI_HOSTILE_LOAD=exit|crash|hang makes the library's
  * initialiser end the process with _exit(0), crash, or never return.
+ * DIOPI_HOSTILE_SLOW_MS=N makes the control diopiAbs take N ms more (a slow
+ * but correct call, as on a loaded machine or under a sanitizer).
  */
 #define _GNU_SOURCE
 #include <diopi/functions.h>
@@ -115,6 +117,8 @@ DIOPI_API diopiError_t diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 
 DIOPI_API diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     (void)ctx;
+    const char* slow = getenv("DIOPI_HOSTILE_SLOW_MS");
+    if (slow) usleep((useconds_t)atoi(slow) * 1000u);
     return unary(out, input, fabsf);
 }
 
