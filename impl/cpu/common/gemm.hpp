@@ -1,7 +1,8 @@
-// Packed, cache-blocked single-precision GEMM shared by the matrix-product,
-// linear and convolution kernels. Operands may be float32, float16 or
-// bfloat16 with any element strides: packing converts them to float, so
-// products always accumulate in float.
+// Packed, cache-blocked GEMM shared by the matrix-product, linear and
+// convolution kernels, with micro-kernels per instruction-set level (isa()).
+// sgemm operands may be float32, float16 or bfloat16 with any element
+// strides: packing converts them to float, so products always accumulate in
+// float. dgemm computes float64 in double.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +44,34 @@ void dgemm(int64_t M, int64_t N, int64_t K, double alpha, const MatRef& A, const
 /// Batched dgemm, with the batch strides of sgemmBatched.
 void dgemmBatched(int64_t batch, int64_t M, int64_t N, int64_t K, double alpha, const MatRef& A, int64_t bsA, const MatRef& B,
                   int64_t bsB, double beta, double* C, int64_t bsC, int64_t rsC, int64_t csC);
+
+/// Register tiles at the current level: the offset GEMM writes C in whole
+/// mr x nr tiles; the dot GEMM works on whole ma x nb tiles.
+struct PanelShape {
+    int64_t mr, nr, ma, nb;
+};
+/// S is float or double (explicitly instantiated for both).
+template <class S>
+PanelShape panelShape();
+
+/// Packs A (M x K, element (i, k) at src[i*rs + k*cs]) for offsetGemm: M
+/// rounded up to mr rows (zeros), i.e. roundUp(M, mr) * K elements at dst.
+template <class S>
+void packPanelA(int64_t M, int64_t K, const S* src, int64_t rs, int64_t cs, S* dst);
+
+/// Serial implicit-im2col GEMM: C = A @ B with A packed by packPanelA and
+/// B(k, j) = b[off[k] + j]. C has row stride ldc and is written in whole
+/// tiles: roundUp(M, mr) rows by roundUp(N, nr) columns, so B is read up to
+/// b[off[k] + roundUp(N, nr) - 1] (the caller provides that slack). K == 0
+/// writes zeros.
+template <class S>
+void offsetGemm(int64_t M, int64_t N, int64_t K, const S* packedA, const S* b, const int64_t* off, S* C, int64_t ldc);
+
+/// Serial dot-product GEMM: C[i*ldc + j] += sum over t < J of a[i][t] * b[j][t]
+/// for i < M, j < N; M must be a multiple of ma and N of nb (repeat row
+/// pointers and ignore the extra results to pad).
+template <class S>
+void dotGemm(int64_t M, int64_t N, int64_t J, const S* const* a, const S* const* b, S* C, int64_t ldc);
 
 /// out[b] = alpha * a[b] @ b[b] + beta * add[b] on 3-D views: a (B, M, K), b (B, K, N),
 /// out (B, M, N), add broadcastable to out or undefined (then beta is ignored).
