@@ -84,9 +84,11 @@ CPU_FORCE_INLINE void microKernel(int64_t kc, const elem_t<V>* __restrict a, con
         }
 }
 
-/// c[i * ldc + j] += dot(a[i], b[j]) over J elements, i < MA, j < NB.
+/// c[i * ldc + j] += sum over r < reps of dot(a[i] + r*sa, b[j] + r*sb) over J
+/// elements, i < MA, j < NB. The lanes are summed once, after all repetitions.
 template <class V, int MA, int NB>
-CPU_FORCE_INLINE void dotKernel(int64_t J, const elem_t<V>* const* a, const elem_t<V>* const* b, elem_t<V>* c, int64_t ldc) {
+CPU_FORCE_INLINE void dotKernel(int64_t J, int64_t reps, int64_t sa, int64_t sb, const elem_t<V>* const* a, const elem_t<V>* const* b,
+                                elem_t<V>* c, int64_t ldc) {
     using S = elem_t<V>;
     constexpr int L = sizeof(V) / sizeof(S);
     V acc[MA][NB];
@@ -94,27 +96,32 @@ CPU_FORCE_INLINE void dotKernel(int64_t J, const elem_t<V>* const* a, const elem
     for (int i = 0; i < MA; ++i)
 #pragma GCC unroll 8
         for (int j = 0; j < NB; ++j) acc[i][j] = V{};
-    const S* ap[MA];
-    const S* bp[NB];
-    for (int i = 0; i < MA; ++i) ap[i] = a[i];
-    for (int j = 0; j < NB; ++j) bp[j] = b[j];
-    int64_t t = 0;
-    for (; t + L <= J; t += L) {
-        V bv[NB];
+    S tail[MA][NB] = {};
+    for (int64_t r = 0; r < reps; ++r) {
+        const S* ap[MA];
+        const S* bp[NB];
+        for (int i = 0; i < MA; ++i) ap[i] = a[i] + r * sa;
+        for (int j = 0; j < NB; ++j) bp[j] = b[j] + r * sb;
+        int64_t t = 0;
+        for (; t + L <= J; t += L) {
+            V bv[NB];
 #pragma GCC unroll 8
-        for (int j = 0; j < NB; ++j) bv[j] = vload<V>(bp[j] + t);
+            for (int j = 0; j < NB; ++j) bv[j] = vload<V>(bp[j] + t);
 #pragma GCC unroll 8
-        for (int i = 0; i < MA; ++i) {
-            const V av = vload<V>(ap[i] + t);
+            for (int i = 0; i < MA; ++i) {
+                const V av = vload<V>(ap[i] + t);
 #pragma GCC unroll 8
-            for (int j = 0; j < NB; ++j) acc[i][j] += av * bv[j];
+                for (int j = 0; j < NB; ++j) acc[i][j] += av * bv[j];
+            }
         }
+        for (; t < J; ++t)
+            for (int i = 0; i < MA; ++i)
+                for (int j = 0; j < NB; ++j) tail[i][j] += ap[i][t] * bp[j][t];
     }
     for (int i = 0; i < MA; ++i)
         for (int j = 0; j < NB; ++j) {
-            S s = 0;
+            S s = tail[i][j];
             for (int l = 0; l < L; ++l) s += acc[i][j][l];
-            for (int64_t u = t; u < J; ++u) s += ap[i][u] * bp[j][u];
             c[i * ldc + j] += s;
         }
 }
@@ -198,9 +205,10 @@ CPU_FORCE_INLINE void offsetBody(int64_t M, int64_t N, int64_t K, const elem_t<V
 
 /// Serial dot GEMM over whole tiles: C[i][j] += dot(a[i], b[j]), M a multiple of MA, N of NB.
 template <class V, int MA, int NB>
-CPU_FORCE_INLINE void dotBody(int64_t M, int64_t N, int64_t J, const elem_t<V>* const* a, const elem_t<V>* const* b, elem_t<V>* C, int64_t ldc) {
+CPU_FORCE_INLINE void dotBody(int64_t M, int64_t N, int64_t J, int64_t reps, int64_t sa, int64_t sb, const elem_t<V>* const* a,
+                              const elem_t<V>* const* b, elem_t<V>* C, int64_t ldc) {
     for (int64_t i = 0; i < M; i += MA)
-        for (int64_t j = 0; j < N; j += NB) dotKernel<V, MA, NB>(J, a + i, b + j, C + i * ldc + j, ldc);
+        for (int64_t j = 0; j < N; j += NB) dotKernel<V, MA, NB>(J, reps, sa, sb, a + i, b + j, C + i * ldc + j, ldc);
 }
 
 template <class S>
@@ -208,7 +216,7 @@ using MacroFn = void (*)(int64_t, int64_t, int64_t, S, const S*, const S*, S, S*
 template <class S>
 using OffsetFn = void (*)(int64_t, int64_t, int64_t, const S*, const S*, const int64_t*, S*, int64_t);
 template <class S>
-using DotFn = void (*)(int64_t, int64_t, int64_t, const S* const*, const S* const*, S*, int64_t);
+using DotFn = void (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, const S* const*, const S* const*, S*, int64_t);
 
 /// Instantiates the three block loops of one element type at one level.
 #define CPU_GEMM_LEVEL(NAME, ATTR, V, MR, NV, MA, NB)                                                                                        \
@@ -220,8 +228,9 @@ using DotFn = void (*)(int64_t, int64_t, int64_t, const S* const*, const S* cons
                            int64_t ldc) {                                                                                                \
         offsetBody<V, MR, NV>(M, N, K, pa, b, off, C, ldc);                                                                              \
     }                                                                                                                                    \
-    ATTR void NAME##Dot(int64_t M, int64_t N, int64_t J, const elem_t<V>* const* a, const elem_t<V>* const* b, elem_t<V>* C, int64_t ldc) { \
-        dotBody<V, MA, NB>(M, N, J, a, b, C, ldc);                                                                                        \
+    ATTR void NAME##Dot(int64_t M, int64_t N, int64_t J, int64_t reps, int64_t sa, int64_t sb, const elem_t<V>* const* a,               \
+                        const elem_t<V>* const* b, elem_t<V>* C, int64_t ldc) {                                                           \
+        dotBody<V, MA, NB>(M, N, J, reps, sa, sb, a, b, C, ldc);                                                                          \
     }
 
 // Register budgets: AVX-512 has 32 vector registers (16 or 24 accumulators),
@@ -231,8 +240,8 @@ CPU_GEMM_LEVEL(f64Base, , vd2, 6, 2, 3, 3)
 #if CPU_HAVE_X86_LEVELS
 CPU_GEMM_LEVEL(f32Avx2, CPU_TARGET_AVX2, vf8, 6, 2, 3, 3)
 CPU_GEMM_LEVEL(f64Avx2, CPU_TARGET_AVX2, vd4, 6, 2, 3, 3)
-CPU_GEMM_LEVEL(f32Avx512, CPU_TARGET_AVX512, vf16, 8, 3, 4, 4)
-CPU_GEMM_LEVEL(f64Avx512, CPU_TARGET_AVX512, vd8, 8, 3, 4, 4)
+CPU_GEMM_LEVEL(f32Avx512, CPU_TARGET_AVX512, vf16, 8, 3, 4, 6)
+CPU_GEMM_LEVEL(f64Avx512, CPU_TARGET_AVX512, vd8, 8, 3, 4, 6)
 #endif
 #undef CPU_GEMM_LEVEL
 
@@ -270,7 +279,7 @@ template <>
 const Level<float>& level<float>() {
     static const Level<float> l = [] {
 #if CPU_HAVE_X86_LEVELS
-        if (isa() >= Isa::Avx512) return makeLevel<float>(8, 48, 4, 4, f32Avx512Macro, f32Avx512Offset, f32Avx512Dot);
+        if (isa() >= Isa::Avx512) return makeLevel<float>(8, 48, 4, 6, f32Avx512Macro, f32Avx512Offset, f32Avx512Dot);
         if (isa() >= Isa::Avx2) return makeLevel<float>(6, 16, 3, 3, f32Avx2Macro, f32Avx2Offset, f32Avx2Dot);
 #endif
         return makeLevel<float>(6, 8, 3, 3, f32BaseMacro, f32BaseOffset, f32BaseDot);
@@ -282,7 +291,7 @@ template <>
 const Level<double>& level<double>() {
     static const Level<double> l = [] {
 #if CPU_HAVE_X86_LEVELS
-        if (isa() >= Isa::Avx512) return makeLevel<double>(8, 24, 4, 4, f64Avx512Macro, f64Avx512Offset, f64Avx512Dot);
+        if (isa() >= Isa::Avx512) return makeLevel<double>(8, 24, 4, 6, f64Avx512Macro, f64Avx512Offset, f64Avx512Dot);
         if (isa() >= Isa::Avx2) return makeLevel<double>(6, 8, 3, 3, f64Avx2Macro, f64Avx2Offset, f64Avx2Dot);
 #endif
         return makeLevel<double>(6, 4, 3, 3, f64BaseMacro, f64BaseOffset, f64BaseDot);
@@ -580,9 +589,9 @@ void offsetGemm(int64_t M, int64_t N, int64_t K, const S* packedA, const S* b, c
 }
 
 template <class S>
-void dotGemm(int64_t M, int64_t N, int64_t J, const S* const* a, const S* const* b, S* C, int64_t ldc) {
-    if (M <= 0 || N <= 0 || J <= 0) return;
-    level<S>().dot(M, N, J, a, b, C, ldc);
+void dotGemm(int64_t M, int64_t N, int64_t J, int64_t reps, int64_t sa, int64_t sb, const S* const* a, const S* const* b, S* C, int64_t ldc) {
+    if (M <= 0 || N <= 0 || J <= 0 || reps <= 0) return;
+    level<S>().dot(M, N, J, reps, sa, sb, a, b, C, ldc);
 }
 
 template PanelShape panelShape<float>();
@@ -591,8 +600,9 @@ template void packPanelA<float>(int64_t, int64_t, const float*, int64_t, int64_t
 template void packPanelA<double>(int64_t, int64_t, const double*, int64_t, int64_t, double*);
 template void offsetGemm<float>(int64_t, int64_t, int64_t, const float*, const float*, const int64_t*, float*, int64_t);
 template void offsetGemm<double>(int64_t, int64_t, int64_t, const double*, const double*, const int64_t*, double*, int64_t);
-template void dotGemm<float>(int64_t, int64_t, int64_t, const float* const*, const float* const*, float*, int64_t);
-template void dotGemm<double>(int64_t, int64_t, int64_t, const double* const*, const double* const*, double*, int64_t);
+template void dotGemm<float>(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, const float* const*, const float* const*, float*, int64_t);
+template void dotGemm<double>(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, const double* const*, const double* const*, double*,
+                              int64_t);
 
 // ---------------------------------------------------------------- views
 

@@ -189,38 +189,43 @@ void fillPhased(const TensorView& v, int64_t n0, int64_t count, const Phased& P,
     const int64_t C = v.shape[1], I[3] = {v.shape[2], v.shape[3], v.shape[4]};
     const int64_t st[5] = {v.strides[0], v.strides[1], v.strides[2], v.strides[3], v.strides[4]};
     const T* base = v.ptr<T>();
-    const int64_t rowsPerChan = P.s[0] * P.s[1] * P.s[2] * P.Q[0] * P.Q[1];
     parallelFor(count * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(P.chan, 1)), [&](int64_t b, int64_t e) {
         for (int64_t idx = b; idx < e; ++idx) {
             const int64_t ni = idx / C, c = idx % C;
             S* d = dst + ni * P.image + c * P.chan;
             const T* src = base + (n0 + ni) * st[0] + c * st[1];
-            for (int64_t r = 0; r < rowsPerChan; ++r) {
-                int64_t q = r;
-                const int64_t q1 = q % P.Q[1]; q /= P.Q[1];
-                const int64_t q0 = q % P.Q[0]; q /= P.Q[0];
-                const int64_t a2 = q % P.s[2]; q /= P.s[2];
-                const int64_t a1 = q % P.s[1];
-                const int64_t a0 = q / P.s[1];
-                S* row = d + r * P.Q[2];
-                const int64_t i0 = q0 * P.s[0] + a0 - P.lo[0], i1 = q1 * P.s[1] + a1 - P.lo[1];
-                if (i0 < 0 || i0 >= I[0] || i1 < 0 || i1 >= I[1]) {
-                    std::fill(row, row + P.Q[2], S(0));
-                    continue;
-                }
-                // Columns q2 with 0 <= q2*s2 + a2 - lo2 < I2.
-                const int64_t qa = std::max<int64_t>(0, -floorDiv(a2 - P.lo[2], P.s[2]));
-                const int64_t qb = std::max(qa, std::min<int64_t>(P.Q[2], floorDiv(I[2] - 1 + P.lo[2] - a2, P.s[2]) + 1));
-                std::fill(row, row + qa, S(0));
-                const T* s = src + i0 * st[2] + i1 * st[3] + (qa * P.s[2] + a2 - P.lo[2]) * st[4];
-                const int64_t step = P.s[2] * st[4];
-                if (std::is_same_v<S, T> && step == 1) {
-                    std::memcpy(row + qa, s, sizeof(S) * (qb - qa));
-                } else {
-                    for (int64_t q2 = qa; q2 < qb; ++q2, s += step) row[q2] = convert<S>(*s);
-                }
-                std::fill(row + qb, row + P.Q[2], S(0));
-            }
+            for (int64_t a0 = 0; a0 < P.s[0]; ++a0)
+                for (int64_t a1 = 0; a1 < P.s[1]; ++a1)
+                    for (int64_t a2 = 0; a2 < P.s[2]; ++a2, d += P.plane) {
+                        // Columns q2 with 0 <= q2*s2 + a2 - lo2 < I2.
+                        const int64_t qa = std::min(P.Q[2], std::max<int64_t>(0, -floorDiv(a2 - P.lo[2], P.s[2])));
+                        const int64_t qb = std::max(qa, std::min<int64_t>(P.Q[2], floorDiv(I[2] - 1 + P.lo[2] - a2, P.s[2]) + 1));
+                        const int64_t step = P.s[2] * st[4];
+                        for (int64_t q0 = 0; q0 < P.Q[0]; ++q0) {
+                            S* blk = d + q0 * P.slice();
+                            const int64_t i0 = q0 * P.s[0] + a0 - P.lo[0];
+                            if (i0 < 0 || i0 >= I[0]) {
+                                std::memset(blk, 0, sizeof(S) * P.slice());
+                                continue;
+                            }
+                            for (int64_t q1 = 0; q1 < P.Q[1]; ++q1) {
+                                S* row = blk + q1 * P.Q[2];
+                                const int64_t i1 = q1 * P.s[1] + a1 - P.lo[1];
+                                if (i1 < 0 || i1 >= I[1]) {
+                                    std::memset(row, 0, sizeof(S) * P.Q[2]);
+                                    continue;
+                                }
+                                for (int64_t q2 = 0; q2 < qa; ++q2) row[q2] = S(0);
+                                const T* s = src + i0 * st[2] + i1 * st[3] + (qa * P.s[2] + a2 - P.lo[2]) * st[4];
+                                if (std::is_same_v<S, T> && step == 1) {
+                                    std::memcpy(row + qa, s, sizeof(S) * (qb - qa));
+                                } else {
+                                    for (int64_t q2 = qa; q2 < qb; ++q2, s += step) row[q2] = convert<S>(*s);
+                                }
+                                for (int64_t q2 = qb; q2 < P.Q[2]; ++q2) row[q2] = S(0);
+                            }
+                        }
+                    }
             if (c == C - 1) std::fill(dst + ni * P.image + C * P.chan, dst + (ni + 1) * P.image, S(0));
         }
     });
@@ -272,21 +277,21 @@ template <class S, class Y>
 void storeTile(const TensorView& out, const S* C, int64_t ldc, int64_t M, int64_t j0, int64_t nc, const OutMap& m, const S* bias) {
     const int64_t* st = out.strides.data();
     Y* base = out.ptr<Y>() + m.n * st[0] + (m.q0 * m.s[0] + m.a[0]) * st[2];
-    for (int64_t i = 0; i < M; ++i) {
-        Y* bc = base + (m.c0 + i) * st[1];
-        const S bv = bias ? bias[m.c0 + i] : S(0);
-        const S* ci = C + i * ldc - j0;
-        for (int64_t j = j0; j < j0 + nc;) {
-            const int64_t q1 = j / m.pitch, rowStart = q1 * m.pitch;
-            const int64_t end = std::min(j0 + nc, rowStart + m.pitch), lim = std::min(end, rowStart + m.valid);
-            Y* row = bc + (q1 * m.s[1] + m.a[1]) * st[3] + m.a[2] * st[4];
-            const int64_t step = m.s[2] * st[4];
+    const int64_t step = m.s[2] * st[4];
+    for (int64_t q1 = j0 / m.pitch; q1 * m.pitch < j0 + nc; ++q1) {
+        // Columns of output row q1 inside the tile, then the valid ones.
+        const int64_t rowStart = q1 * m.pitch, jb = std::max(j0, rowStart), je = std::min(j0 + nc, rowStart + m.valid);
+        if (jb >= je) continue;
+        Y* row = base + (q1 * m.s[1] + m.a[1]) * st[3] + m.a[2] * st[4] + (jb - rowStart) * step;
+        const S* ci = C + (jb - j0);
+        for (int64_t i = 0; i < M; ++i, ci += ldc) {
+            Y* r = row + (m.c0 + i) * st[1];
+            const S bv = bias ? bias[m.c0 + i] : S(0);
             if (step == 1) {
-                for (int64_t jj = j; jj < lim; ++jj) row[jj - rowStart] = convert<Y>(ci[jj] + bv);
+                for (int64_t j = 0; j < je - jb; ++j) r[j] = convert<Y>(ci[j] + bv);
             } else {
-                for (int64_t jj = j; jj < lim; ++jj) row[(jj - rowStart) * step] = convert<Y>(ci[jj] + bv);
+                for (int64_t j = 0; j < je - jb; ++j) r[j * step] = convert<Y>(ci[j] + bv);
             }
-            j = end;
         }
     }
 }
@@ -507,7 +512,8 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
     if (g.N * g.OSP > 0) {
         Phased P = forwardPhased(g);
         const std::vector<int64_t> off = forwardOffsets(g, P);
-        const int64_t J = g.O[1] * P.Q[2];  // one depth slice of output pixels at the buffer's row pitch
+        // One depth slice of output pixels at the buffer's row pitch, padded to whole vectors.
+        const int64_t J = roundUp(g.O[1] * P.Q[2], 16);
         P.image = roundUp(std::max(g.Cin * P.chan, (g.G - 1) * g.Cig * P.chan + maxOf(off) + (g.O[0] - 1) * P.slice() + J) + 16, 16);
         const int64_t gyImage = g.Cout * g.O[0] * J;
         const int64_t per = batchImages((P.image + gyImage) * sizeof(S), g.N);
@@ -527,13 +533,15 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
                         const int64_t ni = idx / g.Cout, co = idx % g.Cout;
                         const T* s = gy.ptr<T>() + (n0 + ni) * st[0] + co * st[1];
                         S* d = gyE + idx * g.O[0] * J;
-                        for (int64_t o0 = 0; o0 < g.O[0]; ++o0)
+                        for (int64_t o0 = 0; o0 < g.O[0]; ++o0) {
                             for (int64_t o1 = 0; o1 < g.O[1]; ++o1) {
                                 S* r = d + o0 * J + o1 * P.Q[2];
                                 const T* sr = s + o0 * st[2] + o1 * st[3];
                                 for (int64_t o2 = 0; o2 < g.O[2]; ++o2) r[o2] = convert<S>(sr[o2 * st[4]]);
                                 std::fill(r + g.O[2], r + P.Q[2], S(0));
                             }
+                            std::fill(d + o0 * J + g.O[1] * P.Q[2], d + (o0 + 1) * J, S(0));
+                        }
                     }
                 });
             });
@@ -541,14 +549,13 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
                 const int64_t grp = t / blocks, blk = t % blocks;
                 const int64_t k0 = blk * tilesPer * ps.nb, kn = std::min(tilesPer * ps.nb, Kp - k0);
                 std::vector<const S*> arows(Mp), brows(kn);
-                for (int64_t ni = 0; ni < cnt; ++ni)
-                    for (int64_t o0 = 0; o0 < g.O[0]; ++o0) {
-                        for (int64_t i = 0; i < Mp; ++i)
-                            arows[i] = gyE + ((ni * g.Cout + grp * g.Cog + std::min(i, g.Cog - 1)) * g.O[0] + o0) * J;
-                        const S* b = src + ni * P.image + grp * g.Cig * P.chan + o0 * P.slice();
-                        for (int64_t j = 0; j < kn; ++j) brows[j] = b + off[std::min(k0 + j, K - 1)];
-                        dotGemm<S>(Mp, kn, J, arows.data(), brows.data(), acc + grp * Mp * Kp + k0, Kp);
-                    }
+                for (int64_t ni = 0; ni < cnt; ++ni) {
+                    for (int64_t i = 0; i < Mp; ++i) arows[i] = gyE + (ni * g.Cout + grp * g.Cog + std::min(i, g.Cog - 1)) * g.O[0] * J;
+                    const S* b = src + ni * P.image + grp * g.Cig * P.chan;
+                    for (int64_t j = 0; j < kn; ++j) brows[j] = b + off[std::min(k0 + j, K - 1)];
+                    // The depth slices of one image: both operands advance by a fixed stride.
+                    dotGemm<S>(Mp, kn, J, g.O[0], J, P.slice(), arows.data(), brows.data(), acc + grp * Mp * Kp + k0, Kp);
+                }
             });
         }
     }
@@ -568,6 +575,20 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
     });
 }
 
+/// Sum of n elements of r (element stride step) in A; eight partial sums so
+/// that the contiguous case vectorises.
+template <class A, class T>
+A sumRow(const T* r, int64_t n, int64_t step) {
+    A part[8] = {};
+    int64_t i = 0;
+    if (step == 1) {
+        for (; i + 8 <= n; i += 8)
+            for (int l = 0; l < 8; ++l) part[l] += convert<A>(r[i + l]);
+    }
+    for (; i < n; ++i) part[0] += convert<A>(r[i * step]);
+    return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+}
+
 /// gb[c] = sum of t over every dim but the channel dim 1 (t is 5-D), summed in A.
 template <class A>
 void sumChannelsT(diopiContextHandle_t ctx, const TensorView& gb, const TensorView& t) {
@@ -578,19 +599,20 @@ void sumChannelsT(diopiContextHandle_t ctx, const TensorView& gb, const TensorVi
     dispatch<FloatTypes>(t.dtype, "grad_output", [&](auto tag) {
         using T = typename decltype(tag)::type;
         const int64_t* st = t.strides.data();
+        int64_t plane, pstride;  // a channel's pixels as one run when the strides allow
+        const bool flat = mergeDims(t, 2, 5, plane, pstride);
         parallelFor(C, t.numel >= kParallelGrain ? 1 : C + 1, [&](int64_t b, int64_t e) {
             for (int64_t c = b; c < e; ++c) {
                 A s = A(0);
-                for (int64_t n = 0; n < t.shape[0]; ++n)
+                for (int64_t n = 0; n < t.shape[0]; ++n) {
+                    const T* base = t.ptr<T>() + n * st[0] + c * st[1];
+                    if (flat) {
+                        s += sumRow<A>(base, plane, pstride);
+                        continue;
+                    }
                     for (int64_t d = 0; d < t.shape[2]; ++d)
-                        for (int64_t h = 0; h < t.shape[3]; ++h) {
-                            const T* r = t.ptr<T>() + n * st[0] + c * st[1] + d * st[2] + h * st[3];
-                            if (st[4] == 1) {
-                                for (int64_t w = 0; w < t.shape[4]; ++w) s += convert<A>(r[w]);
-                            } else {
-                                for (int64_t w = 0; w < t.shape[4]; ++w) s += convert<A>(r[w * st[4]]);
-                            }
-                        }
+                        for (int64_t h = 0; h < t.shape[3]; ++h) s += sumRow<A>(base + d * st[2] + h * st[3], t.shape[4], st[4]);
+                }
                 a[c] = s;
             }
         });
@@ -853,12 +875,20 @@ diopiError_t diopiCol2Im(diopiContextHandle_t ctx, diopiTensorHandle_t out, diop
         Shape want = x.dim() == 3 ? Shape{N, C, H, W} : Shape{C, H, W};
         CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
         if (!isFloatingDtype(o.dtype)) failCode(diopiDtypeNotSupported, "out dtype ", dtypeName(o.dtype), " is not supported");
-        // Overlapping blocks are summed in acc_t (double for float64, float otherwise).
+        // Overlapping blocks are summed in acc_t (double for float64, float otherwise),
+        // straight into out when it is a dense tensor of that type.
         TensorView acc;
         dispatch<FloatTypes>(x.dtype, "input", [&](auto tag) {
             using T = typename decltype(tag)::type;
             using A = acc_t<T>;
-            acc = newTensor(ctx, {N, C, H, W}, dtypeOf<A>());
+            acc = o.dtype == dtypeOf<A>() && o.isContiguous() ? o : newTensor(ctx, {N, C, H, W}, dtypeOf<A>());
+            // Output columns ow whose iw = ow*s - p + j*d lies in [0, W), per kernel column j.
+            std::vector<int64_t> owLo(u.k[1]), owHi(u.k[1]);
+            for (int64_t j = 0; j < u.k[1]; ++j) {
+                const int64_t shift = j * u.d[1] - u.p[1];
+                owLo[j] = std::min(u.O[1], std::max<int64_t>(0, -floorDiv(shift, u.s[1])));
+                owHi[j] = std::max(owLo[j], std::min(u.O[1], floorDiv(W - 1 - shift, u.s[1]) + 1));
+            }
             parallelFor(N * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(KK * L, 1)), [&](int64_t b, int64_t e) {
                 for (int64_t nc = b; nc < e; ++nc) {
                     const int64_t n = nc / C, c = nc % C;
@@ -867,19 +897,20 @@ diopiError_t diopiCol2Im(diopiContextHandle_t ctx, diopiTensorHandle_t out, diop
                     for (int64_t i = 0; i < u.k[0]; ++i)
                         for (int64_t j = 0; j < u.k[1]; ++j) {
                             const T* src = x3.ptr<T>() + n * x3.strides[0] + (c * KK + i * u.k[1] + j) * x3.strides[1];
+                            const int64_t ls = x3.strides[2];
                             for (int64_t oh = 0; oh < u.O[0]; ++oh) {
                                 const int64_t ih = oh * u.s[0] - u.p[0] + i * u.d[0];
                                 if (ih < 0 || ih >= H) continue;
-                                for (int64_t ow = 0; ow < u.O[1]; ++ow) {
-                                    const int64_t iw = ow * u.s[1] - u.p[1] + j * u.d[1];
-                                    if (iw >= 0 && iw < W) dst[ih * W + iw] += static_cast<A>(src[(oh * u.O[1] + ow) * x3.strides[2]]);
-                                }
+                                A* drow = dst + ih * W;
+                                const int64_t shift = j * u.d[1] - u.p[1];
+                                const T* srow = src + oh * u.O[1] * ls;
+                                for (int64_t ow = owLo[j]; ow < owHi[j]; ++ow) drow[ow * u.s[1] + shift] += static_cast<A>(srow[ow * ls]);
                             }
                         }
                 }
             });
         });
-        copyCast(o, x.dim() == 3 ? acc : acc.reshaped({C, H, W}));
+        if (acc.data != o.data) copyCast(o, x.dim() == 3 ? acc : acc.reshaped({C, H, W}));
     });
 }
 
