@@ -324,14 +324,28 @@ Buffers<S>& buffers() {
     return buf;
 }
 
+/// d[0..n) = src[0..n) converted to S: a plain loop over dense memory, so
+/// the 16-bit conversions vectorise.
 template <class S, class T>
-inline S ld(const char* base, int64_t idx) {
-    return static_cast<S>(reinterpret_cast<const T*>(base)[idx]);
+void convertRow(const T* __restrict src, S* __restrict d, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) d[j] = toCompute<S>(src[j]);
+}
+
+/// A row of n elements as S: the row itself when T is S, else converted into buf.
+template <class S, class T>
+const S* s2row(const T* s, S* buf, int64_t n) {
+    if constexpr (std::is_same_v<S, T>) {
+        return s;
+    } else {
+        convertRow(s, buf, n);
+        return buf;
+    }
 }
 
 /// Packs rows [i0, i0+mc) x depth [p0, p0+kc) of A as MR-row slivers, k-major, zero padded.
 template <class S, class T>
 void packA(const MatRef& A, int64_t i0, int64_t p0, int64_t mc, int64_t kc, int64_t MR, S* dst) {
+    S row[1024];  // one converted row segment (kc is at most a few hundred)
     for (int64_t ir = 0; ir < mc; ir += MR) {
         const int64_t mr = std::min(MR, mc - ir);
         S* d = dst + ir * kc;
@@ -340,18 +354,18 @@ void packA(const MatRef& A, int64_t i0, int64_t p0, int64_t mc, int64_t kc, int6
         if (A.rs == 1) {
             // Column-major A: each k is a run of mr values.
             for (int64_t k = 0; k < kc; ++k) {
-                const T* s = src + k * A.cs;
-                for (int64_t i = 0; i < mr; ++i) d[k * MR + i] = static_cast<S>(s[i]);
+                convertRow(src + k * A.cs, d + k * MR, mr);
                 for (int64_t i = mr; i < MR; ++i) d[k * MR + i] = S(0);
             }
             continue;
         }
         for (int64_t i = 0; i < mr; ++i) {
             const T* s = src + i * A.rs;
-            if (A.cs == 1) {
-                for (int64_t k = 0; k < kc; ++k) d[k * MR + i] = static_cast<S>(s[k]);
+            if (A.cs == 1 && kc <= 1024) {
+                const S* r = s2row(s, row, kc);
+                for (int64_t k = 0; k < kc; ++k) d[k * MR + i] = r[k];
             } else {
-                for (int64_t k = 0; k < kc; ++k) d[k * MR + i] = static_cast<S>(s[k * A.cs]);
+                for (int64_t k = 0; k < kc; ++k) d[k * MR + i] = toCompute<S>(s[k * A.cs]);
             }
         }
         for (int64_t i = mr; i < MR; ++i)
@@ -368,13 +382,8 @@ void packB(const MatRef& B, int64_t p0, int64_t j0, int64_t kc, int64_t nc, int6
         const T* src = reinterpret_cast<const T*>(B.data) + p0 * B.rs + (j0 + jr) * B.cs;
         if (B.cs == 1) {
             for (int64_t k = 0; k < kc; ++k) {
-                const T* s = src + k * B.rs;
                 S* dk = d + k * NR;
-                if (std::is_same_v<S, T> && nr == NR) {
-                    std::memcpy(dk, s, sizeof(S) * NR);
-                    continue;
-                }
-                for (int64_t j = 0; j < nr; ++j) dk[j] = static_cast<S>(s[j]);
+                convertRow(src + k * B.rs, dk, nr);
                 for (int64_t j = nr; j < NR; ++j) dk[j] = S(0);
             }
             continue;
@@ -382,9 +391,9 @@ void packB(const MatRef& B, int64_t p0, int64_t j0, int64_t kc, int64_t nc, int6
         for (int64_t j = 0; j < nr; ++j) {
             const T* s = src + j * B.cs;
             if (B.rs == 1) {
-                for (int64_t k = 0; k < kc; ++k) d[k * NR + j] = static_cast<S>(s[k]);
+                for (int64_t k = 0; k < kc; ++k) d[k * NR + j] = toCompute<S>(s[k]);
             } else {
-                for (int64_t k = 0; k < kc; ++k) d[k * NR + j] = static_cast<S>(s[k * B.rs]);
+                for (int64_t k = 0; k < kc; ++k) d[k * NR + j] = toCompute<S>(s[k * B.rs]);
             }
         }
         for (int64_t j = nr; j < NR; ++j)

@@ -6,10 +6,35 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "tensor.hpp"
 
 namespace impl::cpu {
+
+/// An operand element converted to the compute type S (float or double). Half
+/// takes a branch-free path (a rescaling multiply handles normals and
+/// subnormals alike; bit-identical to Half's own conversion) so that packing
+/// and copying loops vectorise.
+template <class S, class T>
+inline S toCompute(T v) {
+    if constexpr (std::is_same_v<T, Half>) {
+        const uint32_t h = v.bits, em = h & 0x7fffu;
+        uint32_t u = em << 13;
+        float f;
+        std::memcpy(&f, &u, 4);
+        f *= 0x1p112f;
+        std::memcpy(&u, &f, 4);
+        const uint32_t special = 0u - (uint32_t)(em >= 0x7c00u);  // inf / NaN: all exponent bits set
+        u = (u & ~special) | ((0x7f800000u | ((em & 0x3ffu) << 13)) & special);
+        u |= (h & 0x8000u) << 16;
+        std::memcpy(&f, &u, 4);
+        return static_cast<S>(f);
+    } else {
+        return static_cast<S>(static_cast<acc_t<T>>(v));
+    }
+}
 
 /// A read-only matrix operand: element (i, j) is at data + (i*rs + j*cs) * itemsize.
 struct MatRef {

@@ -220,7 +220,7 @@ void fillPhased(const TensorView& v, int64_t n0, int64_t count, const Phased& P,
                                 if (std::is_same_v<S, T> && step == 1) {
                                     std::memcpy(row + qa, s, sizeof(S) * (qb - qa));
                                 } else {
-                                    for (int64_t q2 = qa; q2 < qb; ++q2, s += step) row[q2] = convert<S>(*s);
+                                    for (int64_t q2 = qa; q2 < qb; ++q2, s += step) row[q2] = toCompute<S>(*s);
                                 }
                                 for (int64_t q2 = qb; q2 < P.Q[2]; ++q2) row[q2] = S(0);
                             }
@@ -537,7 +537,7 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
                             for (int64_t o1 = 0; o1 < g.O[1]; ++o1) {
                                 S* r = d + o0 * J + o1 * P.Q[2];
                                 const T* sr = s + o0 * st[2] + o1 * st[3];
-                                for (int64_t o2 = 0; o2 < g.O[2]; ++o2) r[o2] = convert<S>(sr[o2 * st[4]]);
+                                for (int64_t o2 = 0; o2 < g.O[2]; ++o2) r[o2] = toCompute<S>(sr[o2 * st[4]]);
                                 std::fill(r + g.O[2], r + P.Q[2], S(0));
                             }
                             std::fill(d + o0 * J + g.O[1] * P.Q[2], d + (o0 + 1) * J, S(0));
