@@ -615,6 +615,51 @@ template void dotGemm<double>(int64_t, int64_t, int64_t, int64_t, int64_t, int64
 
 // ---------------------------------------------------------------- views
 
+namespace {
+
+/// A dense float32 view of `shape` over a per-thread buffer reused across calls.
+TensorView floatScratch(const Shape& shape) {
+    thread_local std::vector<float> buf;
+    const int64_t n = shapeNumel(shape);
+    if ((int64_t)buf.size() < n) {
+        std::vector<float>().swap(buf);
+        buf.resize(n);
+    }
+    TensorView v;
+    v.data = reinterpret_cast<char*>(buf.data());
+    v.dtype = diopi_dtype_float32;
+    v.shape = shape;
+    v.strides = contiguousStrides(shape);
+    v.numel = n;
+    v.itemsize = 4;
+    return v;
+}
+
+/// d[0..n) = 16-bit bits of r[0..n) (a plain loop, so it vectorises).
+template <bool HALF>
+void bitsRow(const float* __restrict r, uint16_t* __restrict d, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) d[j] = HALF ? halfBits(r[j]) : bf16Bits(r[j]);
+}
+
+/// out (3-D, any strides) = c (dense float32 of the same shape).
+void storeFrom(const TensorView& out, const TensorView& c) {
+    const bool half = out.dtype == diopi_dtype_float16;
+    if ((!half && out.dtype != diopi_dtype_bfloat16) || out.strides[2] != 1) {
+        copyCast(out, c);
+        return;
+    }
+    const float* src = c.ptr<float>();
+    const int64_t B = out.shape[0], M = out.shape[1], N = out.shape[2];
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t i = 0; i < M; ++i) {
+            uint16_t* d = reinterpret_cast<uint16_t*>(out.data) + b * out.strides[0] + i * out.strides[1];
+            if (half) bitsRow<true>(src + (b * M + i) * N, d, N);
+            else bitsRow<false>(src + (b * M + i) * N, d, N);
+        }
+}
+
+}  // namespace
+
 void matmulViews(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b, double alpha, double beta,
                  const TensorView* add) {
     CPU_CHECK(out.dim() == 3 && a.dim() == 3 && b.dim() == 3, "matrix product expects 3-D operands");
@@ -634,8 +679,9 @@ void matmulViews(diopiContextHandle_t ctx, const TensorView& out, const TensorVi
                      c.ptr<double>(), c.strides[0], c.strides[1], c.strides[2]);
         return;
     }
-    // Accumulate in a float buffer unless out is float32 already.
-    TensorView c = out.dtype == diopi_dtype_float32 ? out : newTensor(ctx, out.shape, diopi_dtype_float32);
+    // Accumulate in a float buffer unless out is float32 already (a reused
+    // per-thread buffer: a fresh temporary costs page faults on every call).
+    TensorView c = out.dtype == diopi_dtype_float32 ? out : floatScratch(out.shape);
     const bool useAdd = add && add->defined() && beta != 0.0;
     if (useAdd && !(add->data == c.data && add->dtype == c.dtype && add->shape == c.shape && add->strides == c.strides)) copyCast(c, *add);
     TensorView av = castTo(ctx, a, a.dtype == diopi_dtype_float64 ? diopi_dtype_float32 : a.dtype);
@@ -643,7 +689,7 @@ void matmulViews(diopiContextHandle_t ctx, const TensorView& out, const TensorVi
     sgemmBatched(B, M, N, K, (float)alpha, MatRef(av.data, av.dtype, av.strides[1], av.strides[2]), av.shape[0] == 1 ? 0 : av.strides[0],
                  MatRef(bv.data, bv.dtype, bv.strides[1], bv.strides[2]), bv.shape[0] == 1 ? 0 : bv.strides[0], useAdd ? (float)beta : 0.f,
                  c.ptr<float>(), c.strides[0], c.strides[1], c.strides[2]);
-    if (c.data != out.data) copyCast(out, c);
+    if (c.data != out.data) storeFrom(out, c);
 }
 
 }  // namespace impl::cpu

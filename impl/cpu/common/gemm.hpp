@@ -36,6 +36,46 @@ inline S toCompute(T v) {
     }
 }
 
+/// float -> float16 / bfloat16 bits, rounded to nearest even through
+/// branch-free bit arithmetic (bit-identical to Half / BFloat16's own
+/// conversions, NaN quieted) so that storing loops vectorise.
+inline uint16_t halfBits(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    const uint32_t sign = (x >> 16) & 0x8000u, absx = x & 0x7fffffffu;
+    const uint32_t normal = (absx + 0xc8000fffu + ((absx >> 13) & 1u)) >> 13;  // rebias, round to nearest even
+    float a;
+    std::memcpy(&a, &absx, 4);
+    a += 0.5f;  // half subnormals: the float add rounds at the half ulp (2^-24)
+    uint32_t r;
+    std::memcpy(&r, &a, 4);
+    // Masks instead of branches: subnormal result, overflow to inf, quiet NaN.
+    const uint32_t sub = 0u - (uint32_t)(absx < 0x38800000u), inf = 0u - (uint32_t)(absx >= 0x477ff000u),
+                   nan = 0u - (uint32_t)(absx > 0x7f800000u);
+    uint32_t res = ((r - 0x3f000000u) & sub) | (normal & ~sub);
+    res = (0x7c00u & inf) | (res & ~inf);
+    res = (0x7e00u & nan) | (res & ~nan);
+    return (uint16_t)(sign | res);
+}
+inline uint16_t bf16Bits(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    const uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+    return (uint16_t)((x & 0x7fffffffu) > 0x7f800000u ? (x >> 16) | 0x40u : rounded);
+}
+
+/// A compute value (float or double) stored as T, rounded like convert<T>.
+template <class T, class S>
+inline T fromCompute(S v) {
+    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+        T out;
+        out.bits = std::is_same_v<T, Half> ? halfBits(static_cast<float>(v)) : bf16Bits(static_cast<float>(v));
+        return out;
+    } else {
+        return static_cast<T>(v);
+    }
+}
+
 /// A read-only matrix operand: element (i, j) is at data + (i*rs + j*cs) * itemsize.
 struct MatRef {
     const char* data = nullptr;

@@ -288,9 +288,9 @@ void storeTile(const TensorView& out, const S* C, int64_t ldc, int64_t M, int64_
             Y* r = row + (m.c0 + i) * st[1];
             const S bv = bias ? bias[m.c0 + i] : S(0);
             if (step == 1) {
-                for (int64_t j = 0; j < je - jb; ++j) r[j] = convert<Y>(ci[j] + bv);
+                for (int64_t j = 0; j < je - jb; ++j) r[j] = fromCompute<Y>(ci[j] + bv);
             } else {
-                for (int64_t j = 0; j < je - jb; ++j) r[j * step] = convert<Y>(ci[j] + bv);
+                for (int64_t j = 0; j < je - jb; ++j) r[j * step] = fromCompute<Y>(ci[j] + bv);
             }
         }
     }
@@ -570,7 +570,7 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
                 for (int64_t kd = 0; kd < g.k[0]; ++kd)
                     for (int64_t kh = 0; kh < g.k[1]; ++kh)
                         for (int64_t kw = 0; kw < g.k[2]; ++kw)
-                            gw.ptr<T>()[co * st[0] + ci * st[1] + kd * st[2] + kh * st[3] + kw * st[4]] = convert<T>(a[k++]);
+                            gw.ptr<T>()[co * st[0] + ci * st[1] + kd * st[2] + kh * st[3] + kw * st[4]] = fromCompute<T>(a[k++]);
         }
     });
 }
