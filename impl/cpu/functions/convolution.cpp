@@ -109,6 +109,12 @@ Shape outShape(const Geo& g, int64_t spatial) {
     return s;
 }
 
+/// Storage dtypes the typed loops of compute type S read and write: double
+/// computes only float64 tensors (others are cast first, see DoubleOperands),
+/// float computes the 32- and 16-bit floats.
+template <class S>
+using StorageTypes = std::conditional_t<std::is_same_v<S, double>, TypeList<double>, TypeList<float, Half, BFloat16>>;
+
 int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
@@ -233,7 +239,7 @@ void fillPhased(const TensorView& v, int64_t n0, int64_t count, const Phased& P,
 
 template <class S>
 void fillPhasedAny(const TensorView& v, int64_t n0, int64_t count, const Phased& P, S* dst, const char* name) {
-    dispatch<FloatTypes>(v.dtype, name, [&](auto tag) { fillPhased<S, typename decltype(tag)::type>(v, n0, count, P, dst); });
+    dispatch<StorageTypes<S>>(v.dtype, name, [&](auto tag) { fillPhased<S, typename decltype(tag)::type>(v, n0, count, P, dst); });
 }
 
 /// The phased input buffer of a forward convolution: taps at p + k*d.
@@ -303,7 +309,7 @@ using StoreFn = void (*)(const TensorView&, const S*, int64_t, int64_t, int64_t,
 template <class S>
 StoreFn<S> storeFor(const TensorView& out, const char* name) {
     StoreFn<S> f = nullptr;
-    dispatch<FloatTypes>(out.dtype, name, [&](auto tag) { f = &storeTile<S, typename decltype(tag)::type>; });
+    dispatch<StorageTypes<S>>(out.dtype, name, [&](auto tag) { f = &storeTile<S, typename decltype(tag)::type>; });
     return f;
 }
 
@@ -525,7 +531,7 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
             const int64_t cnt = std::min(per, g.N - n0);
             fillPhasedAny<S>(x, n0, cnt, P, src, "input");
             // gy rows at the same pitch, zero past each row's end (so the extra columns add nothing).
-            dispatch<FloatTypes>(gy.dtype, "grad_output", [&](auto tag) {
+            dispatch<StorageTypes<S>>(gy.dtype, "grad_output", [&](auto tag) {
                 using T = typename decltype(tag)::type;
                 const int64_t* st = gy.strides.data();
                 parallelFor(cnt * g.Cout, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(g.O[0] * J, 1)), [&](int64_t b, int64_t e) {
@@ -560,7 +566,7 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
         }
     }
     // gw[grp*Cog + co][k] = acc[grp][co][k], k in (ci, taps) order.
-    dispatch<FloatTypes>(gw.dtype, "grad_weight", [&](auto tag) {
+    dispatch<StorageTypes<S>>(gw.dtype, "grad_weight", [&](auto tag) {
         using T = typename decltype(tag)::type;
         const int64_t* st = gw.strides.data();
         for (int64_t co = 0; co < g.Cout; ++co) {
@@ -596,7 +602,7 @@ void sumChannelsT(diopiContextHandle_t ctx, const TensorView& gb, const TensorVi
     CPU_CHECK(gb.numel == C, "grad_bias has ", gb.numel, " elements, expected ", C);
     TensorView acc = newTensor(ctx, {C}, dtypeOf<A>());
     A* a = acc.ptr<A>();
-    dispatch<FloatTypes>(t.dtype, "grad_output", [&](auto tag) {
+    dispatch<StorageTypes<A>>(t.dtype, "grad_output", [&](auto tag) {
         using T = typename decltype(tag)::type;
         const int64_t* st = t.strides.data();
         int64_t plane, pstride;  // a channel's pixels as one run when the strides allow
@@ -627,26 +633,51 @@ bool wantDouble(std::initializer_list<const TensorView*> ts) {
     return false;
 }
 
+/// float64 views of mixed-dtype operands (rare) so that the double loops
+/// only see float64: inputs are cast, an output is computed into a float64
+/// temporary and copied back by finish().
+struct DoubleOperands {
+    diopiContextHandle_t ctx;
+    TensorView out, tmp;
+    TensorView in(const TensorView& v) const { return v.dtype == diopi_dtype_float64 ? v : castTo(ctx, v, diopi_dtype_float64); }
+    const TensorView& target(const TensorView& o) {
+        out = o;
+        tmp = o.dtype == diopi_dtype_float64 ? o : newTensor(ctx, o.shape, diopi_dtype_float64);
+        return tmp;
+    }
+    void finish() const {
+        if (tmp.data != out.data) copyCast(out, tmp);
+    }
+};
+
 void convForwardCore(diopiContextHandle_t ctx, const TensorView& y, const TensorView& x, const TensorView& w, const TensorView* bias,
                      const Geo& g) {
-    if (wantDouble({&y, &x, &w, bias})) convForwardT<double>(ctx, y, x, w, bias, g);
-    else convForwardT<float>(ctx, y, x, w, bias, g);
+    if (!wantDouble({&y, &x, &w, bias})) return convForwardT<float>(ctx, y, x, w, bias, g);
+    DoubleOperands d{ctx};
+    TensorView b = bias && bias->defined() ? d.in(*bias) : TensorView();
+    convForwardT<double>(ctx, d.target(y), d.in(x), d.in(w), b.defined() ? &b : nullptr, g);
+    d.finish();
 }
 
 void convTransposeCore(diopiContextHandle_t ctx, const TensorView& gx, const TensorView& gy, const TensorView& w, const TensorView* bias,
                        const Geo& g) {
-    if (wantDouble({&gx, &gy, &w, bias})) convTransposeT<double>(ctx, gx, gy, w, bias, g);
-    else convTransposeT<float>(ctx, gx, gy, w, bias, g);
+    if (!wantDouble({&gx, &gy, &w, bias})) return convTransposeT<float>(ctx, gx, gy, w, bias, g);
+    DoubleOperands d{ctx};
+    TensorView b = bias && bias->defined() ? d.in(*bias) : TensorView();
+    convTransposeT<double>(ctx, d.target(gx), d.in(gy), d.in(w), b.defined() ? &b : nullptr, g);
+    d.finish();
 }
 
 void convGradWeightCore(diopiContextHandle_t ctx, const TensorView& gw, const TensorView& gy, const TensorView& x, const Geo& g) {
-    if (wantDouble({&gw, &gy, &x})) convGradWeightT<double>(ctx, gw, gy, x, g);
-    else convGradWeightT<float>(ctx, gw, gy, x, g);
+    if (!wantDouble({&gw, &gy, &x})) return convGradWeightT<float>(ctx, gw, gy, x, g);
+    DoubleOperands d{ctx};
+    convGradWeightT<double>(ctx, d.target(gw), d.in(gy), d.in(x), g);
+    d.finish();
 }
 
 void sumChannels(diopiContextHandle_t ctx, const TensorView& gb, const TensorView& t) {
-    if (wantDouble({&gb, &t})) sumChannelsT<double>(ctx, gb, t);
-    else sumChannelsT<float>(ctx, gb, t);
+    if (!wantDouble({&gb, &t})) return sumChannelsT<float>(ctx, gb, t);
+    sumChannelsT<double>(ctx, gb, t.dtype == diopi_dtype_float64 ? t : castTo(ctx, t, diopi_dtype_float64));
 }
 
 void checkRank(const TensorView& t, int64_t spatial, const char* name) {
