@@ -84,11 +84,12 @@ CPU_FORCE_INLINE void microKernel(int64_t kc, const elem_t<V>* __restrict a, con
         }
 }
 
-/// c[i * ldc + j] += sum over r < reps of dot(a[i] + r*sa, b[j] + r*sb) over J
-/// elements, i < MA, j < NB. The lanes are summed once, after all repetitions.
+/// c[i * ldc + j] += sum over r < reps (two nested levels, DotReps) of
+/// dot(a[i] + offA(r), b[j] + offB(r)) over J elements, i < MA, j < NB. The
+/// lanes are summed once, after all repetitions.
 template <class V, int MA, int NB>
-CPU_FORCE_INLINE void dotKernel(int64_t J, int64_t reps, int64_t sa, int64_t sb, const elem_t<V>* const* a, const elem_t<V>* const* b,
-                                elem_t<V>* c, int64_t ldc) {
+CPU_FORCE_INLINE void dotKernel(int64_t J, const DotReps& rp, const elem_t<V>* const* a, const elem_t<V>* const* b, elem_t<V>* c,
+                                int64_t ldc) {
     using S = elem_t<V>;
     constexpr int L = sizeof(V) / sizeof(S);
     V acc[MA][NB];
@@ -97,27 +98,28 @@ CPU_FORCE_INLINE void dotKernel(int64_t J, int64_t reps, int64_t sa, int64_t sb,
 #pragma GCC unroll 8
         for (int j = 0; j < NB; ++j) acc[i][j] = V{};
     S tail[MA][NB] = {};
-    for (int64_t r = 0; r < reps; ++r) {
-        const S* ap[MA];
-        const S* bp[NB];
-        for (int i = 0; i < MA; ++i) ap[i] = a[i] + r * sa;
-        for (int j = 0; j < NB; ++j) bp[j] = b[j] + r * sb;
-        int64_t t = 0;
-        for (; t + L <= J; t += L) {
-            V bv[NB];
+    for (int64_t r1 = 0; r1 < rp.n1; ++r1)
+        for (int64_t r2 = 0; r2 < rp.n2; ++r2) {
+            const S* ap[MA];
+            const S* bp[NB];
+            for (int i = 0; i < MA; ++i) ap[i] = a[i] + r1 * rp.sa1 + r2 * rp.sa2;
+            for (int j = 0; j < NB; ++j) bp[j] = b[j] + r1 * rp.sb1 + r2 * rp.sb2;
+            int64_t t = 0;
+            for (; t + L <= J; t += L) {
+                V bv[NB];
 #pragma GCC unroll 8
-            for (int j = 0; j < NB; ++j) bv[j] = vload<V>(bp[j] + t);
+                for (int j = 0; j < NB; ++j) bv[j] = vload<V>(bp[j] + t);
 #pragma GCC unroll 8
-            for (int i = 0; i < MA; ++i) {
-                const V av = vload<V>(ap[i] + t);
+                for (int i = 0; i < MA; ++i) {
+                    const V av = vload<V>(ap[i] + t);
 #pragma GCC unroll 8
-                for (int j = 0; j < NB; ++j) acc[i][j] += av * bv[j];
+                    for (int j = 0; j < NB; ++j) acc[i][j] += av * bv[j];
+                }
             }
+            for (; t < J; ++t)
+                for (int i = 0; i < MA; ++i)
+                    for (int j = 0; j < NB; ++j) tail[i][j] += ap[i][t] * bp[j][t];
         }
-        for (; t < J; ++t)
-            for (int i = 0; i < MA; ++i)
-                for (int j = 0; j < NB; ++j) tail[i][j] += ap[i][t] * bp[j][t];
-    }
     for (int i = 0; i < MA; ++i)
         for (int j = 0; j < NB; ++j) {
             S s = tail[i][j];
@@ -205,10 +207,10 @@ CPU_FORCE_INLINE void offsetBody(int64_t M, int64_t N, int64_t K, const elem_t<V
 
 /// Serial dot GEMM over whole tiles: C[i][j] += dot(a[i], b[j]), M a multiple of MA, N of NB.
 template <class V, int MA, int NB>
-CPU_FORCE_INLINE void dotBody(int64_t M, int64_t N, int64_t J, int64_t reps, int64_t sa, int64_t sb, const elem_t<V>* const* a,
-                              const elem_t<V>* const* b, elem_t<V>* C, int64_t ldc) {
+CPU_FORCE_INLINE void dotBody(int64_t M, int64_t N, int64_t J, const DotReps& rp, const elem_t<V>* const* a, const elem_t<V>* const* b,
+                              elem_t<V>* C, int64_t ldc) {
     for (int64_t i = 0; i < M; i += MA)
-        for (int64_t j = 0; j < N; j += NB) dotKernel<V, MA, NB>(J, reps, sa, sb, a + i, b + j, C + i * ldc + j, ldc);
+        for (int64_t j = 0; j < N; j += NB) dotKernel<V, MA, NB>(J, rp, a + i, b + j, C + i * ldc + j, ldc);
 }
 
 template <class S>
@@ -216,7 +218,7 @@ using MacroFn = void (*)(int64_t, int64_t, int64_t, S, const S*, const S*, S, S*
 template <class S>
 using OffsetFn = void (*)(int64_t, int64_t, int64_t, const S*, const S*, const int64_t*, S*, int64_t);
 template <class S>
-using DotFn = void (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, const S* const*, const S* const*, S*, int64_t);
+using DotFn = void (*)(int64_t, int64_t, int64_t, const DotReps&, const S* const*, const S* const*, S*, int64_t);
 
 /// Instantiates the three block loops of one element type at one level.
 #define CPU_GEMM_LEVEL(NAME, ATTR, V, MR, NV, MA, NB)                                                                                        \
@@ -228,9 +230,9 @@ using DotFn = void (*)(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, con
                            int64_t ldc) {                                                                                                \
         offsetBody<V, MR, NV>(M, N, K, pa, b, off, C, ldc);                                                                              \
     }                                                                                                                                    \
-    ATTR void NAME##Dot(int64_t M, int64_t N, int64_t J, int64_t reps, int64_t sa, int64_t sb, const elem_t<V>* const* a,               \
-                        const elem_t<V>* const* b, elem_t<V>* C, int64_t ldc) {                                                           \
-        dotBody<V, MA, NB>(M, N, J, reps, sa, sb, a, b, C, ldc);                                                                          \
+    ATTR void NAME##Dot(int64_t M, int64_t N, int64_t J, const DotReps& rp, const elem_t<V>* const* a, const elem_t<V>* const* b,       \
+                        elem_t<V>* C, int64_t ldc) {                                                                                      \
+        dotBody<V, MA, NB>(M, N, J, rp, a, b, C, ldc);                                                                                    \
     }
 
 // Register budgets: AVX-512 has 32 vector registers (16 or 24 accumulators),
@@ -598,9 +600,9 @@ void offsetGemm(int64_t M, int64_t N, int64_t K, const S* packedA, const S* b, c
 }
 
 template <class S>
-void dotGemm(int64_t M, int64_t N, int64_t J, int64_t reps, int64_t sa, int64_t sb, const S* const* a, const S* const* b, S* C, int64_t ldc) {
-    if (M <= 0 || N <= 0 || J <= 0 || reps <= 0) return;
-    level<S>().dot(M, N, J, reps, sa, sb, a, b, C, ldc);
+void dotGemm(int64_t M, int64_t N, int64_t J, const DotReps& reps, const S* const* a, const S* const* b, S* C, int64_t ldc) {
+    if (M <= 0 || N <= 0 || J <= 0 || reps.n1 <= 0 || reps.n2 <= 0) return;
+    level<S>().dot(M, N, J, reps, a, b, C, ldc);
 }
 
 template PanelShape panelShape<float>();
@@ -609,9 +611,8 @@ template void packPanelA<float>(int64_t, int64_t, const float*, int64_t, int64_t
 template void packPanelA<double>(int64_t, int64_t, const double*, int64_t, int64_t, double*);
 template void offsetGemm<float>(int64_t, int64_t, int64_t, const float*, const float*, const int64_t*, float*, int64_t);
 template void offsetGemm<double>(int64_t, int64_t, int64_t, const double*, const double*, const int64_t*, double*, int64_t);
-template void dotGemm<float>(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, const float* const*, const float* const*, float*, int64_t);
-template void dotGemm<double>(int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, const double* const*, const double* const*, double*,
-                              int64_t);
+template void dotGemm<float>(int64_t, int64_t, int64_t, const DotReps&, const float* const*, const float* const*, float*, int64_t);
+template void dotGemm<double>(int64_t, int64_t, int64_t, const DotReps&, const double* const*, const double* const*, double*, int64_t);
 
 // ---------------------------------------------------------------- views
 

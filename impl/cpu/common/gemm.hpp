@@ -132,13 +132,20 @@ void packPanelA(int64_t M, int64_t K, const S* src, int64_t rs, int64_t cs, S* d
 template <class S>
 void offsetGemm(int64_t M, int64_t N, int64_t K, const S* packedA, const S* b, const int64_t* off, S* C, int64_t ldc);
 
-/// Serial dot-product GEMM: C[i*ldc + j] += sum over r < reps and t < J of
-/// a[i][r*sa + t] * b[j][r*sb + t] for i < M, j < N; M must be a multiple of
-/// ma and N of nb (repeat row pointers and ignore the extra results to pad).
-/// Fastest when J is a multiple of 16 and the a rows are 64-byte aligned.
+/// Repetitions of a dot GEMM: n1 x n2 pairs of row sets, set (r1, r2) at
+/// element offsets r1*sa1 + r2*sa2 (a rows) and r1*sb1 + r2*sb2 (b rows).
+struct DotReps {
+    int64_t n1 = 1, sa1 = 0, sb1 = 0;
+    int64_t n2 = 1, sa2 = 0, sb2 = 0;
+};
+
+/// Serial dot-product GEMM: C[i*ldc + j] += sum over the repetitions and
+/// t < J of a[i][offA + t] * b[j][offB + t] for i < M, j < N; M must be a
+/// multiple of ma and N of nb (repeat row pointers and ignore the extra
+/// results to pad). Fastest when J is a multiple of 16 and the a rows are
+/// 64-byte aligned; vector lanes are summed once per call.
 template <class S>
-void dotGemm(int64_t M, int64_t N, int64_t J, int64_t reps, int64_t sa, int64_t sb, const S* const* a, const S* const* b, S* C,
-             int64_t ldc);
+void dotGemm(int64_t M, int64_t N, int64_t J, const DotReps& reps, const S* const* a, const S* const* b, S* C, int64_t ldc);
 
 /// out[b] = alpha * a[b] @ b[b] + beta * add[b] on 3-D views: a (B, M, K), b (B, K, N),
 /// out (B, M, N), add broadcastable to out or undefined (then beta is ignored).

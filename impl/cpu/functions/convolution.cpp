@@ -555,13 +555,14 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
                 const int64_t grp = t / blocks, blk = t % blocks;
                 const int64_t k0 = blk * tilesPer * ps.nb, kn = std::min(tilesPer * ps.nb, Kp - k0);
                 std::vector<const S*> arows(Mp), brows(kn);
-                for (int64_t ni = 0; ni < cnt; ++ni) {
-                    for (int64_t i = 0; i < Mp; ++i) arows[i] = gyE + (ni * g.Cout + grp * g.Cog + std::min(i, g.Cog - 1)) * g.O[0] * J;
-                    const S* b = src + ni * P.image + grp * g.Cig * P.chan;
-                    for (int64_t j = 0; j < kn; ++j) brows[j] = b + off[std::min(k0 + j, K - 1)];
-                    // The depth slices of one image: both operands advance by a fixed stride.
-                    dotGemm<S>(Mp, kn, J, g.O[0], J, P.slice(), arows.data(), brows.data(), acc + grp * Mp * Kp + k0, Kp);
-                }
+                for (int64_t i = 0; i < Mp; ++i) arows[i] = gyE + (grp * g.Cog + std::min(i, g.Cog - 1)) * g.O[0] * J;
+                const S* b = src + grp * g.Cig * P.chan;
+                for (int64_t j = 0; j < kn; ++j) brows[j] = b + off[std::min(k0 + j, K - 1)];
+                // Every image of the batch and every depth slice: both operands advance by fixed strides.
+                DotReps rp;
+                rp.n1 = cnt, rp.sa1 = gyImage, rp.sb1 = P.image;
+                rp.n2 = g.O[0], rp.sa2 = J, rp.sb2 = P.slice();
+                dotGemm<S>(Mp, kn, J, rp, arows.data(), brows.data(), acc + grp * Mp * Kp + k0, Kp);
             });
         }
     }
