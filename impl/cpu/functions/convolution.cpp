@@ -142,14 +142,16 @@ S* scratchBuf(Slot slot, int64_t n) {
     return static_cast<S*>(b.p);
 }
 
-/// Runs body(task) for task in [0, n) on all threads; a failure in a worker
-/// (out of memory) is reported afterwards.
+/// Runs body(task) for task in [0, n) on all threads, each thread taking one
+/// contiguous range of tasks (neighbouring tasks write neighbouring output,
+/// so threads do not share cache lines); a failure in a worker (out of
+/// memory) is reported afterwards.
 template <class F>
 void parallelChunks(int64_t n, int64_t work, F&& body) {
     bool failed = false;
 #ifdef _OPENMP
     const bool par = n > 1 && work >= (int64_t(1) << 17) && omp_get_max_threads() > 1 && !omp_in_parallel();
-#pragma omp parallel for schedule(dynamic, 1) if (par) reduction(|| : failed)
+#pragma omp parallel for schedule(static) if (par) reduction(|| : failed)
 #endif
     for (int64_t c = 0; c < n; ++c) {
         try {
@@ -463,14 +465,21 @@ void convTransposeT(diopiContextHandle_t ctx, const TensorView& gx, const Tensor
     };
     std::vector<Task> list;
     int64_t maxNC = ps.nr, flops = 0;
-    for (int64_t p = 0; p < (int64_t)phases.size(); ++p) {
-        const Phase& ph = phases[p];
-        const int64_t NC = tileCols(Mp, ph.N, ps.nr, sizeof(S));
-        maxNC = std::max(maxNC, NC);
-        for (int64_t q0 = 0; q0 < ph.cnt[0]; ++q0)
-            for (int64_t j0 = 0; j0 < ph.N; j0 += NC) list.push_back(Task{p, q0, j0, std::min(NC, ph.N - j0), NC});
+    // Slices outermost, phases inside: the phases of one slice interleave in
+    // the same output rows, so they should be computed by the same thread.
+    int64_t maxQ0 = 0;
+    for (const Phase& ph : phases) {
+        maxNC = std::max(maxNC, tileCols(Mp, ph.N, ps.nr, sizeof(S)));
+        maxQ0 = std::max(maxQ0, ph.cnt[0]);
         flops += ph.cnt[0] * ph.N * Mp * std::max<int64_t>(ph.K, 1);
     }
+    for (int64_t q0 = 0; q0 < maxQ0; ++q0)
+        for (int64_t p = 0; p < (int64_t)phases.size(); ++p) {
+            const Phase& ph = phases[p];
+            if (q0 >= ph.cnt[0]) continue;
+            const int64_t NC = tileCols(Mp, ph.N, ps.nr, sizeof(S));
+            for (int64_t j0 = 0; j0 < ph.N; j0 += NC) list.push_back(Task{p, q0, j0, std::min(NC, ph.N - j0), NC});
+        }
     TensorView bd;
     const S* bp = nullptr;
     if (bias && bias->defined()) {
