@@ -330,10 +330,57 @@ Buffers<S>& buffers() {
 }
 
 /// d[0..n) = src[0..n) converted to S: a plain loop over dense memory, so
-/// the 16-bit conversions vectorise.
+/// the 16-bit conversions vectorise (compiled per level below).
+template <class S, class T>
+CPU_FORCE_INLINE void convertRowBody(const T* __restrict src, S* __restrict d, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) d[j] = toCompute<S>(src[j]);
+}
+/// d[0..n) = float16 (HALF) or bfloat16 bits of r[0..n).
+template <bool HALF>
+CPU_FORCE_INLINE void bitsRowBody(const float* __restrict r, uint16_t* __restrict d, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) d[j] = HALF ? halfBits(r[j]) : bf16Bits(r[j]);
+}
+
+#define CPU_CONVERT_LEVEL(NAME, ATTR)                                                                                                    \
+    ATTR void NAME##FromHalf(const Half* s, float* d, int64_t n) { convertRowBody(s, d, n); }                                          \
+    ATTR void NAME##FromBf16(const BFloat16* s, float* d, int64_t n) { convertRowBody(s, d, n); }                                      \
+    ATTR void NAME##ToHalf(const float* r, uint16_t* d, int64_t n) { bitsRowBody<true>(r, d, n); }                                     \
+    ATTR void NAME##ToBf16(const float* r, uint16_t* d, int64_t n) { bitsRowBody<false>(r, d, n); }
+CPU_CONVERT_LEVEL(cvtBase, )
+#if CPU_HAVE_X86_LEVELS
+CPU_CONVERT_LEVEL(cvtAvx2, CPU_TARGET_AVX2)
+CPU_CONVERT_LEVEL(cvtAvx512, CPU_TARGET_AVX512)
+#endif
+#undef CPU_CONVERT_LEVEL
+
+/// The 16-bit conversion loops of the level isa() chose.
+struct Converters {
+    void (*fromHalf)(const Half*, float*, int64_t);
+    void (*fromBf16)(const BFloat16*, float*, int64_t);
+    void (*toHalf)(const float*, uint16_t*, int64_t);
+    void (*toBf16)(const float*, uint16_t*, int64_t);
+};
+
+const Converters& converters() {
+    static const Converters c = [] {
+#if CPU_HAVE_X86_LEVELS
+        if (isa() >= Isa::Avx512) return Converters{cvtAvx512FromHalf, cvtAvx512FromBf16, cvtAvx512ToHalf, cvtAvx512ToBf16};
+        if (isa() >= Isa::Avx2) return Converters{cvtAvx2FromHalf, cvtAvx2FromBf16, cvtAvx2ToHalf, cvtAvx2ToBf16};
+#endif
+        return Converters{cvtBaseFromHalf, cvtBaseFromBf16, cvtBaseToHalf, cvtBaseToBf16};
+    }();
+    return c;
+}
+
 template <class S, class T>
 void convertRow(const T* __restrict src, S* __restrict d, int64_t n) {
-    for (int64_t j = 0; j < n; ++j) d[j] = toCompute<S>(src[j]);
+    if constexpr (std::is_same_v<S, float> && std::is_same_v<T, Half>) {
+        converters().fromHalf(src, d, n);
+    } else if constexpr (std::is_same_v<S, float> && std::is_same_v<T, BFloat16>) {
+        converters().fromBf16(src, d, n);
+    } else {
+        convertRowBody(src, d, n);
+    }
 }
 
 /// A row of n elements as S: the row itself when T is S, else converted into buf.
@@ -639,12 +686,6 @@ TensorView floatScratch(const Shape& shape) {
     return v;
 }
 
-/// d[0..n) = 16-bit bits of r[0..n) (a plain loop, so it vectorises).
-template <bool HALF>
-void bitsRow(const float* __restrict r, uint16_t* __restrict d, int64_t n) {
-    for (int64_t j = 0; j < n; ++j) d[j] = HALF ? halfBits(r[j]) : bf16Bits(r[j]);
-}
-
 /// out (3-D, any strides) = c (dense float32 of the same shape).
 void storeFrom(const TensorView& out, const TensorView& c) {
     const bool half = out.dtype == diopi_dtype_float16;
@@ -657,8 +698,7 @@ void storeFrom(const TensorView& out, const TensorView& c) {
     for (int64_t b = 0; b < B; ++b)
         for (int64_t i = 0; i < M; ++i) {
             uint16_t* d = reinterpret_cast<uint16_t*>(out.data) + b * out.strides[0] + i * out.strides[1];
-            if (half) bitsRow<true>(src + (b * M + i) * N, d, N);
-            else bitsRow<false>(src + (b * M + i) * N, d, N);
+            (half ? converters().toHalf : converters().toBf16)(src + (b * M + i) * N, d, N);
         }
 }
 
