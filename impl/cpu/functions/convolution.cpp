@@ -516,6 +516,20 @@ void convTransposeT(diopiContextHandle_t ctx, const TensorView& gx, const Tensor
     }
 }
 
+/// True when v[0..n) holds no infinity or NaN (a branch-free scan that vectorises).
+template <class S>
+bool allFinite(const S* v, int64_t n) {
+    // x * 0 is 0 for finite x and NaN otherwise; 16 partial sums keep the loop vectorisable.
+    S part[16] = {};
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int l = 0; l < 16; ++l) part[l] += v[i + l] * S(0);
+    for (; i < n; ++i) part[0] += v[i] * S(0);
+    S all = 0;
+    for (int l = 0; l < 16; ++l) all += part[l];
+    return all == S(0);
+}
+
 /// gw = the weight gradient of y = conv(x, w) contracted with gy; 5-D, in S.
 template <class S>
 void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const TensorView& gy, const TensorView& x, const Geo& g) {
@@ -560,6 +574,10 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
                     }
                 });
             });
+            // The columns past each row's end pair a zero gradient with some input
+            // value; an infinite or NaN input there would turn 0 * inf into NaN.
+            // Such inputs take the row-by-row path, which reads valid columns only.
+            const bool finite = allFinite(src, cnt * P.image);
             parallelChunks(g.G * blocks, cnt * g.OSP * g.Cout * K, [&](int64_t t) {
                 const int64_t grp = t / blocks, blk = t % blocks;
                 const int64_t k0 = blk * tilesPer * ps.nb, kn = std::min(tilesPer * ps.nb, Kp - k0);
@@ -567,11 +585,24 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
                 for (int64_t i = 0; i < Mp; ++i) arows[i] = gyE + (grp * g.Cog + std::min(i, g.Cog - 1)) * g.O[0] * J;
                 const S* b = src + grp * g.Cig * P.chan;
                 for (int64_t j = 0; j < kn; ++j) brows[j] = b + off[std::min(k0 + j, K - 1)];
-                // Every image of the batch and every depth slice: both operands advance by fixed strides.
-                DotReps rp;
-                rp.n1 = cnt, rp.sa1 = gyImage, rp.sb1 = P.image;
-                rp.n2 = g.O[0], rp.sa2 = J, rp.sb2 = P.slice();
-                dotGemm<S>(Mp, kn, J, rp, arows.data(), brows.data(), acc + grp * Mp * Kp + k0, Kp);
+                S* c = acc + grp * Mp * Kp + k0;
+                if (finite) {
+                    // Every image of the batch and every depth slice: both operands advance by fixed strides.
+                    DotReps rp;
+                    rp.n1 = cnt, rp.sa1 = gyImage, rp.sb1 = P.image;
+                    rp.n2 = g.O[0], rp.sa2 = J, rp.sb2 = P.slice();
+                    dotGemm<S>(Mp, kn, J, rp, arows.data(), brows.data(), c, Kp);
+                    return;
+                }
+                std::vector<const S*> ar(Mp), br(kn);
+                for (int64_t ni = 0; ni < cnt; ++ni)
+                    for (int64_t o0 = 0; o0 < g.O[0]; ++o0) {
+                        for (int64_t i = 0; i < Mp; ++i) ar[i] = arows[i] + ni * gyImage + o0 * J;
+                        for (int64_t j = 0; j < kn; ++j) br[j] = brows[j] + ni * P.image + o0 * P.slice();
+                        DotReps rp;  // the output rows of one slice, valid columns only
+                        rp.n2 = g.O[1], rp.sa2 = P.Q[2], rp.sb2 = P.Q[2];
+                        dotGemm<S>(Mp, kn, g.O[2], rp, ar.data(), br.data(), c, Kp);
+                    }
             });
         }
     }
