@@ -121,7 +121,7 @@ int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) 
 /// Per-thread reusable buffers, 64-byte aligned, grown on demand: fresh
 /// multi-megabyte temporaries on every call cost more in page faults than the
 /// arithmetic. Slots of the calling thread and of workers are distinct.
-enum Slot { kSrcSlot = 0, kGradSlot = 1, kTileSlot = 2, kAccSlot = 3, kSlots = 4 };
+enum Slot { kSrcSlot = 0, kGradSlot = 1, kTileSlot = 2, kAccSlot = 3, kPartSlot = 4, kSlots = 5 };
 
 template <class S>
 S* scratchBuf(Slot slot, int64_t n) {
@@ -578,24 +578,24 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
             // value; an infinite or NaN input there would turn 0 * inf into NaN.
             // Such inputs take the row-by-row path, which reads valid columns only.
             const bool finite = allFinite(src, cnt * P.image);
-            parallelChunks(g.G * blocks, cnt * g.OSP * g.Cout * K, [&](int64_t t) {
-                const int64_t grp = t / blocks, blk = t % blocks;
+            // Column tiles [k0, k0 + kn) of group grp over images [i0, i1), added into c (+ grp, k0 offsets).
+            auto block = [&](int64_t grp, int64_t blk, int64_t i0, int64_t i1, S* c) {
                 const int64_t k0 = blk * tilesPer * ps.nb, kn = std::min(tilesPer * ps.nb, Kp - k0);
                 std::vector<const S*> arows(Mp), brows(kn);
-                for (int64_t i = 0; i < Mp; ++i) arows[i] = gyE + (grp * g.Cog + std::min(i, g.Cog - 1)) * g.O[0] * J;
-                const S* b = src + grp * g.Cig * P.chan;
+                for (int64_t i = 0; i < Mp; ++i) arows[i] = gyE + i0 * gyImage + (grp * g.Cog + std::min(i, g.Cog - 1)) * g.O[0] * J;
+                const S* b = src + i0 * P.image + grp * g.Cig * P.chan;
                 for (int64_t j = 0; j < kn; ++j) brows[j] = b + off[std::min(k0 + j, K - 1)];
-                S* c = acc + grp * Mp * Kp + k0;
+                c += grp * Mp * Kp + k0;
                 if (finite) {
-                    // Every image of the batch and every depth slice: both operands advance by fixed strides.
+                    // Every image and every depth slice: both operands advance by fixed strides.
                     DotReps rp;
-                    rp.n1 = cnt, rp.sa1 = gyImage, rp.sb1 = P.image;
+                    rp.n1 = i1 - i0, rp.sa1 = gyImage, rp.sb1 = P.image;
                     rp.n2 = g.O[0], rp.sa2 = J, rp.sb2 = P.slice();
                     dotGemm<S>(Mp, kn, J, rp, arows.data(), brows.data(), c, Kp);
                     return;
                 }
                 std::vector<const S*> ar(Mp), br(kn);
-                for (int64_t ni = 0; ni < cnt; ++ni)
+                for (int64_t ni = 0; ni < i1 - i0; ++ni)
                     for (int64_t o0 = 0; o0 < g.O[0]; ++o0) {
                         for (int64_t i = 0; i < Mp; ++i) ar[i] = arows[i] + ni * gyImage + o0 * J;
                         for (int64_t j = 0; j < kn; ++j) br[j] = brows[j] + ni * P.image + o0 * P.slice();
@@ -603,7 +603,29 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
                         rp.n2 = g.O[1], rp.sa2 = P.Q[2], rp.sb2 = P.Q[2];
                         dotGemm<S>(Mp, kn, g.O[2], rp, ar.data(), br.data(), c, Kp);
                     }
-            });
+            };
+            int nt = 1;
+#ifdef _OPENMP
+            nt = omp_in_parallel() ? 1 : omp_get_max_threads();
+#endif
+            const int64_t work = cnt * g.OSP * g.Cout * K, accSize = g.G * Mp * Kp;
+            if (nt > 1 && cnt >= nt) {
+                // Threads split the images, each summing a private gradient, so
+                // each reads only its own images. (Every call sums its vector
+                // lanes once: one call per tile covers all of a thread's images.)
+                S* part = scratchBuf<S>(kPartSlot, nt * accSize);
+                std::fill(part, part + nt * accSize, S(0));
+                parallelChunks(nt, work, [&](int64_t t) {
+                    const int64_t i0 = cnt * t / nt, i1 = cnt * (t + 1) / nt;
+                    for (int64_t grp = 0; grp < g.G; ++grp)
+                        for (int64_t blk = 0; blk < blocks; ++blk) block(grp, blk, i0, i1, part + t * accSize);
+                });
+                for (int t = 0; t < nt; ++t)
+                    for (int64_t i = 0; i < accSize; ++i) acc[i] += part[t * accSize + i];
+            } else {
+                // Few images: threads split the column tiles instead.
+                parallelChunks(g.G * blocks, work, [&](int64_t t) { block(t / blocks, t % blocks, 0, cnt, acc); });
+            }
         }
     }
     // gw[grp*Cog + co][k] = acc[grp][co][k], k in (ci, taps) order.
