@@ -928,27 +928,52 @@ diopiError_t diopiIm2Col(diopiContextHandle_t ctx, diopiTensorHandle_t out, diop
         CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
         CPU_CHECK(o.dtype == x.dtype, "out dtype must equal input dtype");
         TensorView o3 = o.dim() == 3 ? o : o.restrided({1, o.shape[0], o.shape[1]}, {0, o.strides[0], o.strides[1]});
-        dispatch<AllTypes>(x.dtype, "input", [&](auto tag) {
-            using T = typename decltype(tag)::type;
+        // Pure data movement: elements are copied as unsigned words of their size (zero bits are zero in every dtype).
+        dispatch<AllTypes>(x.dtype, "input", [](auto) {});  // refuses dtypes it does not list (complex)
+        // Output columns ow whose iw = ow*s - p + j*d lies in [0, W), per kernel column j.
+        std::vector<int64_t> owLo(u.k[1]), owHi(u.k[1]);
+        for (int64_t j = 0; j < u.k[1]; ++j) {
+            const int64_t shift = j * u.d[1] - u.p[1];
+            owLo[j] = std::min(u.O[1], std::max<int64_t>(0, -floorDiv(shift, u.s[1])));
+            owHi[j] = std::max(owLo[j], std::min(u.O[1], floorDiv(W - 1 - shift, u.s[1]) + 1));
+        }
+        auto run = [&](auto tag) {
+            using T = decltype(tag);
+            const int64_t xs = x4.strides[3], ds = o3.strides[2];
             parallelFor(N * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(KK * L, 1)), [&](int64_t b, int64_t e) {
                 for (int64_t nc = b; nc < e; ++nc) {
                     const int64_t n = nc / C, c = nc % C;
-                    const T* src = x4.ptr<T>() + n * x4.strides[0] + c * x4.strides[1];
+                    const T* src = reinterpret_cast<const T*>(x4.data) + n * x4.strides[0] + c * x4.strides[1];
                     for (int64_t i = 0; i < u.k[0]; ++i)
                         for (int64_t j = 0; j < u.k[1]; ++j) {
-                            T* dst = o3.ptr<T>() + n * o3.strides[0] + (c * KK + i * u.k[1] + j) * o3.strides[1];
+                            T* dst = reinterpret_cast<T*>(o3.data) + n * o3.strides[0] + (c * KK + i * u.k[1] + j) * o3.strides[1];
+                            const int64_t shift = j * u.d[1] - u.p[1], lo = owLo[j], hi = owHi[j];
                             for (int64_t oh = 0; oh < u.O[0]; ++oh) {
                                 const int64_t ih = oh * u.s[0] - u.p[0] + i * u.d[0];
-                                for (int64_t ow = 0; ow < u.O[1]; ++ow) {
-                                    const int64_t iw = ow * u.s[1] - u.p[1] + j * u.d[1];
-                                    const bool in = ih >= 0 && ih < H && iw >= 0 && iw < W;
-                                    dst[(oh * u.O[1] + ow) * o3.strides[2]] = in ? src[ih * x4.strides[2] + iw * x4.strides[3]] : T(0);
+                                T* drow = dst + oh * u.O[1] * ds;
+                                if (ih < 0 || ih >= H) {
+                                    for (int64_t ow = 0; ow < u.O[1]; ++ow) drow[ow * ds] = T(0);
+                                    continue;
                                 }
+                                const T* srow = src + ih * x4.strides[2];
+                                for (int64_t ow = 0; ow < lo; ++ow) drow[ow * ds] = T(0);
+                                if (ds == 1 && xs == 1 && u.s[1] == 1) {
+                                    std::memcpy(drow + lo, srow + lo + shift, sizeof(T) * (hi - lo));
+                                } else {
+                                    for (int64_t ow = lo; ow < hi; ++ow) drow[ow * ds] = srow[(ow * u.s[1] + shift) * xs];
+                                }
+                                for (int64_t ow = hi; ow < u.O[1]; ++ow) drow[ow * ds] = T(0);
                             }
                         }
                 }
             });
-        });
+        };
+        switch (itemSize(x.dtype)) {
+            case 1: run(uint8_t{}); break;
+            case 2: run(uint16_t{}); break;
+            case 4: run(uint32_t{}); break;
+            default: run(uint64_t{}); break;
+        }
     });
 }
 
