@@ -29,16 +29,10 @@ namespace impl::cpu {
 
 namespace {
 
-
 struct Geo {
     int64_t N = 0, Cin = 0, Cout = 0, G = 1, Cig = 0, Cog = 0, K = 0;
     int64_t I[3] = {1, 1, 1}, O[3] = {1, 1, 1}, k[3] = {1, 1, 1}, s[3] = {1, 1, 1}, p[3] = {0, 0, 0}, d[3] = {1, 1, 1};
     int64_t ISP = 1, OSP = 1, KSP = 1;  // pixels per input / output image, taps per window
-    bool pointwise() const {
-        for (int i = 0; i < 3; ++i)
-            if (k[i] != 1 || s[i] != 1 || p[i] != 0) return false;
-        return true;
-    }
 };
 
 /// A size argument with `n` entries (one entry is repeated; empty gives `fallback`).
