@@ -154,15 +154,13 @@ CPU_FORCE_INLINE void macroBody(int64_t mc, int64_t nc, int64_t kc, elem_t<V> al
         for (int64_t ir = 0; ir < mc; ir += MR) {
             const int64_t mr = std::min<int64_t>(MR, mc - ir);
             S* c = C + ir * rsC + jr * csC;
-            if (csC == 1 && nr == NR && mr == MR && alpha == S(1) && beta == S(0)) {
-                microKernel<V, MR, NV, false>(kc, pa + ir * kc, pb + jr * kc, nullptr, c, rsC, false);
-                continue;
-            }
-            if (csC == 1 && nr == NR && mr == MR && alpha == S(1) && beta == S(1)) {
-                microKernel<V, MR, NV, false>(kc, pa + ir * kc, pb + jr * kc, nullptr, c, rsC, true);
-                continue;
-            }
-            microKernel<V, MR, NV, false>(kc, pa + ir * kc, pb + jr * kc, nullptr, acc, NR, false);
+            // Whole tiles of a unit-column-stride C with alpha 1 and beta 0 or 1 go
+            // straight to C; the others through a local tile. (One call site: the
+            // unrolled kernel is big.)
+            const bool direct = csC == 1 && nr == NR && mr == MR && alpha == S(1) && (beta == S(0) || beta == S(1));
+            microKernel<V, MR, NV, false>(kc, pa + ir * kc, pb + jr * kc, nullptr, direct ? c : acc, direct ? rsC : NR,
+                                          direct && beta == S(1));
+            if (direct) continue;
             for (int64_t i = 0; i < mr; ++i) {
                 const S* ai = acc + i * NR;
                 if (csC == 1) {
