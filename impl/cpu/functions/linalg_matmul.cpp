@@ -1012,6 +1012,157 @@ diopiError_t diopiCdistBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gr
     });
 }
 
+namespace {
+
+// ---------------------------------------------------------------- triangular solves and Cholesky
+// Blocked by rows: a block of kTriBlock rows is first updated with one GEMM by
+// every row already solved (factored), then finished by a per-level kernel
+// whose inner loops run along contiguous rows.
+
+constexpr int64_t kTriBlock = 32;
+
+/// Rows [i0, i1) of op(A) X = X solved in place, op(A)(i, j) at A[i * rsA + j * csA]
+/// (upper: from the bottom row up), the contributions of solved rows outside the
+/// block already subtracted. X is n x k with row stride ldx.
+template <int VB, class W>
+CPU_FORCE_INLINE void trsmBlockBody(const W* A, int64_t rsA, int64_t csA, W* X, int64_t ldx, int64_t i0, int64_t i1, int64_t k, bool upper,
+                                    bool unit) {
+    using V = Vec<W, VB>;
+    constexpr int64_t L = VB / sizeof(W);
+    const int64_t nb = i1 - i0;
+    int64_t c0 = 0;
+    for (; c0 + 4 * L <= k; c0 += 4 * L) {
+        for (int64_t t = 0; t < nb; ++t) {
+            const int64_t i = upper ? i1 - 1 - t : i0 + t, jb = upper ? i + 1 : i0, je = upper ? i1 : i;
+            W* xi = X + i * ldx + c0;
+            V a0 = vload<V>(xi), a1 = vload<V>(xi + L), a2 = vload<V>(xi + 2 * L), a3 = vload<V>(xi + 3 * L);
+            for (int64_t j = jb; j < je; ++j) {
+                const W s = A[i * rsA + j * csA];
+                const W* xj = X + j * ldx + c0;
+                a0 -= s * vload<V>(xj);
+                a1 -= s * vload<V>(xj + L);
+                a2 -= s * vload<V>(xj + 2 * L);
+                a3 -= s * vload<V>(xj + 3 * L);
+            }
+            if (!unit) {
+                const W d = A[i * rsA + i * csA];
+                a0 /= d;
+                a1 /= d;
+                a2 /= d;
+                a3 /= d;
+            }
+            vstore(xi, a0);
+            vstore(xi + L, a1);
+            vstore(xi + 2 * L, a2);
+            vstore(xi + 3 * L, a3);
+        }
+    }
+    for (; c0 + L <= k; c0 += L) {
+        for (int64_t t = 0; t < nb; ++t) {
+            const int64_t i = upper ? i1 - 1 - t : i0 + t, jb = upper ? i + 1 : i0, je = upper ? i1 : i;
+            W* xi = X + i * ldx + c0;
+            V a0 = vload<V>(xi);
+            for (int64_t j = jb; j < je; ++j) a0 -= A[i * rsA + j * csA] * vload<V>(X + j * ldx + c0);
+            if (!unit) a0 /= A[i * rsA + i * csA];
+            vstore(xi, a0);
+        }
+    }
+    for (; c0 < k; ++c0) {
+        for (int64_t t = 0; t < nb; ++t) {
+            const int64_t i = upper ? i1 - 1 - t : i0 + t, jb = upper ? i + 1 : i0, je = upper ? i1 : i;
+            W v = X[i * ldx + c0];
+            for (int64_t j = jb; j < je; ++j) v -= A[i * rsA + j * csA] * X[j * ldx + c0];
+            X[i * ldx + c0] = unit ? v : v / A[i * rsA + i * csA];
+        }
+    }
+}
+LINALG_LEVELS(trsmBlock, trsmBlockBody)
+
+/// Solves op(A) X = X in place for one n x n triangular op(A) (element (i, j) at
+/// A[i * rsA + j * csA], only its `upper` or lower triangle read) and X (n x k,
+/// row stride ldx).
+template <class W>
+void trsm(const W* A, int64_t rsA, int64_t csA, W* X, int64_t ldx, int64_t n, int64_t k, bool upper, bool unit) {
+    if (n <= 0 || k <= 0) return;
+    for (int64_t b = 0; b < n; b += kTriBlock) {
+        const int64_t i0 = upper ? std::max<int64_t>(0, n - b - kTriBlock) : b, i1 = upper ? n - b : std::min(n, b + kTriBlock);
+        if (!upper && i0 > 0) gemmW(i1 - i0, k, i0, W(-1), A + i0 * rsA, rsA, csA, X, ldx, 1, W(1), X + i0 * ldx, ldx, 1);
+        if (upper && i1 < n)
+            gemmW(i1 - i0, k, n - i1, W(-1), A + i0 * rsA + i1 * csA, rsA, csA, X + i1 * ldx, ldx, 1, W(1), X + i0 * ldx, ldx, 1);
+        trsmBlock(A, rsA, csA, X, ldx, i0, i1, k, upper, unit);
+    }
+}
+
+/// Rows [k0, k1) of the upper Cholesky factor U (A = U^T U) in place: A is n x n
+/// row-major, its upper triangle holding the matrix with the updates by rows < k0
+/// applied. *status = 0, or j + 1 for the first pivot j that is not positive.
+template <int VB, class W>
+CPU_FORCE_INLINE void cholPanelBody(W* A, int64_t n, int64_t k0, int64_t k1, int64_t* status) {
+    *status = 0;
+    for (int64_t k = k0; k < k1; ++k) {
+        W* rk = A + k * n;
+        const W d = rk[k];
+        if (!(d > W(0))) {
+            *status = k + 1;
+            return;
+        }
+        const W s = std::sqrt(d), inv = W(1) / s;
+        rk[k] = s;
+        for (int64_t j = k + 1; j < n; ++j) rk[j] *= inv;
+        for (int64_t i = k + 1; i < k1; ++i) {
+            const W a = rk[i];
+            W* __restrict ri = A + i * n;
+            const W* __restrict rkk = rk;
+            for (int64_t j = i; j < n; ++j) ri[j] -= a * rkk[j];
+        }
+    }
+}
+LINALG_LEVELS(cholPanel, cholPanelBody)
+
+/// Upper Cholesky factor of the n x n matrix in A's upper triangle, in place (the strict
+/// lower triangle is zeroed). Returns 0 or the LAPACK-style info (first bad pivot + 1);
+/// rows from the failing pivot on are zero then.
+template <class W>
+int64_t cholUpper(W* A, int64_t n) {
+    int64_t status = 0;
+    for (int64_t k0 = 0; k0 < n && status == 0; k0 += kTriBlock) {
+        const int64_t k1 = std::min(n, k0 + kTriBlock);
+        // A[k0:k1, k0:n] -= U[0:k0, k0:k1]^T U[0:k0, k0:n]
+        if (k0 > 0) gemmW(k1 - k0, n - k0, k0, W(-1), A + k0, 1, n, A + k0, n, 1, W(1), A + k0 * n + k0, n, 1);
+        cholPanel(A, n, k0, k1, &status);
+    }
+    const int64_t good = status ? status - 1 : n;
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < (i < good ? i : n); ++j) A[i * n + j] = W(0);
+    return status;
+}
+
+/// The same view with its last two dims swapped (no copy).
+TensorView swapLast(const TensorView& v) {
+    Shape sh = v.shape, st = v.strides;
+    std::swap(sh[sh.size() - 1], sh[sh.size() - 2]);
+    std::swap(st[st.size() - 1], st[st.size() - 2]);
+    return v.restrided(sh, st);
+}
+
+/// Runs f(begin, end) over [0, n) like parallelFor, turning an exception thrown on
+/// a worker (out of memory in a GEMM's buffers) into one thrown here.
+template <class F>
+void parallelForChecked(int64_t n, int64_t grain, F&& f) {
+    bool failed = false;
+    parallelFor(n, grain, [&](int64_t b, int64_t e) {
+        try {
+            f(b, e);
+        } catch (...) {
+#pragma omp atomic write
+            failed = true;
+        }
+    });
+    if (failed) fail("a worker thread failed (out of memory?)");
+}
+
+}  // namespace
+
 diopiError_t diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t info, diopiConstTensorHandle_t mat, bool upper,
                            bool checkerror) {
     return guard(__func__, [&] {
@@ -1029,49 +1180,24 @@ diopiError_t diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandle_t out, di
             CPU_CHECK(inf.shape == batch, "info shape ", shapeStr(inf.shape), " must be ", shapeStr(batch));
         }
         const int64_t B = shapeNumel(batch);
-        TensorView A = newTensor(ctx, a.shape, diopi_dtype_float64);
-        copyCast(A, a);
-        TensorView L = newTensor(ctx, a.shape, diopi_dtype_float64);
-        TensorView st = newTensor(ctx, batch, diopi_dtype_int32);
-        double* Ap = A.ptr<double>();
-        double* Lp = L.ptr<double>();
-        int32_t* sp = st.ptr<int32_t>();
-        parallelFor(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * n, 1)), [&](int64_t b0, int64_t b1) {
-            for (int64_t bi = b0; bi < b1; ++bi) {
-                const double* m = Ap + bi * n * n;
-                double* l = Lp + bi * n * n;
-                std::fill(l, l + n * n, 0.0);
-                int32_t status = 0;
-                // Lower factor of A (the upper one is its transpose): only the chosen triangle is read.
-                auto el = [&](int64_t i, int64_t j) { return upper ? m[j * n + i] : m[i * n + j]; };
-                for (int64_t j = 0; j < n && status == 0; ++j) {
-                    double d = el(j, j);
-                    for (int64_t k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
-                    if (!(d > 0.0)) {
-                        status = (int32_t)(j + 1);
-                        break;
-                    }
-                    const double djj = std::sqrt(d);
-                    l[j * n + j] = djj;
-                    for (int64_t i = j + 1; i < n; ++i) {
-                        double v = el(i, j);
-                        for (int64_t k = 0; k < j; ++k) v -= l[i * n + k] * l[j * n + k];
-                        l[i * n + j] = v / djj;
-                    }
-                }
-                sp[bi] = status;
-            }
+        const diopiDtype_t wd = workDtype(a.dtype == diopi_dtype_float64 ? a.dtype : o.dtype);
+        // U (A = U^T U) is factored in place in a copy holding the chosen triangle as an upper one:
+        // a lower input is read transposed, and the lower result written transposed.
+        TensorView U = newTensor(ctx, a.shape, wd);
+        copyCast(upper ? U : swapLast(U), a);
+        TensorView st = newTensor(ctx, batch, diopi_dtype_int64);
+        int64_t* sp = st.ptr<int64_t>();
+        dispatch<TypeList<float, double>>(wd, "mat", [&](auto tag) {
+            using W = typename decltype(tag)::type;
+            W* Up = U.ptr<W>();
+            parallelForChecked(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * n / 4, 1)), [&](int64_t b0, int64_t b1) {
+                for (int64_t bi = b0; bi < b1; ++bi) sp[bi] = cholUpper(Up + bi * n * n, n);
+            });
         });
         bool anyFail = false;
         for (int64_t bi = 0; bi < B; ++bi) anyFail = anyFail || sp[bi] != 0;
         CPU_CHECK(!(checkerror && anyFail), "the matrix is not positive-definite");
-        TensorView Lv = L;
-        if (upper) {
-            Shape stt = contiguousStrides(a.shape);
-            std::swap(stt[stt.size() - 1], stt[stt.size() - 2]);
-            Lv = L.restrided(a.shape, stt);
-        }
-        copyCast(o, Lv);
+        copyCast(o, upper ? U : swapLast(U));
         if (inf.defined()) copyCast(inf, st);
     });
 }
@@ -1094,43 +1220,60 @@ diopiError_t diopiTriangularSolve(diopiContextHandle_t ctx, diopiTensorHandle_t 
         ms.push_back(n);
         ms.push_back(n);
         CPU_CHECK(o.shape == xs, "out shape ", shapeStr(o.shape), " must be ", shapeStr(xs));
+        TensorView cm;
         if (cloned_mat) {
-            TensorView cm = view(cloned_mat, "cloned_mat");
+            cm = view(cloned_mat, "cloned_mat");
             CPU_CHECK(cm.shape == a.shape || cm.shape == ms, "cloned_mat shape ", shapeStr(cm.shape), " must be ", shapeStr(a.shape), " or ",
                       shapeStr(ms));
-            copyCast(cm, a);
         }
-        if (o.numel == 0) return;
-        TensorView X = newTensor(ctx, xs, diopi_dtype_float64), M = newTensor(ctx, ms, diopi_dtype_float64);
-        copyCast(X, bv);
-        copyCast(M, a);
-        const int64_t B = shapeNumel(batch);
-        double* Xp = X.ptr<double>();
-        const double* Mp = M.ptr<double>();
-        // op(A) = A or A^T; A^T of an upper matrix is lower.
-        const bool effUpper = upper != transpose;
-        parallelFor(B * k, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n, 1)), [&](int64_t s0, int64_t s1) {
-            for (int64_t q = s0; q < s1; ++q) {
-                const int64_t bi = q / k, col = q % k;
-                const double* m = Mp + bi * n * n;
-                double* x = Xp + bi * n * k + col;
-                auto el = [&](int64_t i, int64_t j) { return transpose ? m[j * n + i] : m[i * n + j]; };
-                if (effUpper) {
-                    for (int64_t i = n - 1; i >= 0; --i) {
-                        double v = x[i * k];
-                        for (int64_t j = i + 1; j < n; ++j) v -= el(i, j) * x[j * k];
-                        x[i * k] = unitriangular ? v : v / el(i, i);
-                    }
-                } else {
-                    for (int64_t i = 0; i < n; ++i) {
-                        double v = x[i * k];
-                        for (int64_t j = 0; j < i; ++j) v -= el(i, j) * x[j * k];
-                        x[i * k] = unitriangular ? v : v / el(i, i);
-                    }
-                }
+        if (o.numel > 0) {
+            const diopiDtype_t wd =
+                bv.dtype == diopi_dtype_float64 || a.dtype == diopi_dtype_float64 || o.dtype == diopi_dtype_float64 ? diopi_dtype_float64
+                                                                                                                    : diopi_dtype_float32;
+            const int64_t B = shapeNumel(batch);
+            // X: out itself when it has the work dtype and dense rows, else a dense buffer.
+            TensorView X3, tmp;
+            if (!(o.dtype == wd && merged3d(o, X3) && (X3.strides[2] == 1 || k == 1) && o.data != bv.data && o.data != a.data)) {
+                tmp = newTensor(ctx, xs, wd);
+                X3 = tmp.restrided({B, n, k}, {n * k, k, 1});
             }
-        });
-        copyCast(o, X);
+            copyCast(X3.restrided(xs, [&] {
+                         Shape st = contiguousStrides(batch);
+                         for (auto& v : st) v *= X3.strides[0];
+                         st.push_back(X3.strides[1]);
+                         st.push_back(X3.strides[2]);
+                         return st;
+                     }()),
+                     bv);
+            TensorView M3;
+            if (!(a.dtype == wd && Shape(a.shape.begin(), a.shape.end() - 2) == batch && merged3d(a, M3))) {
+                TensorView m = newTensor(ctx, ms, wd);
+                copyCast(m, a);
+                M3 = m.restrided({B, n, n}, {n * n, n, 1});
+            }
+            // op(A) = A or A^T (strides swapped); A^T of an upper matrix is lower.
+            const int64_t rsA = transpose ? M3.strides[2] : M3.strides[1], csA = transpose ? M3.strides[1] : M3.strides[2];
+            const bool effUpper = upper != transpose;
+            // Independent column groups of one system go to different threads when the batch is small.
+            const int64_t work = n * n * k;
+            int64_t parts = 1;
+            if (B < 2 && work >= (int64_t(1) << 20)) parts = std::max<int64_t>(1, std::min<int64_t>(k / 64, 8));
+            dispatch<TypeList<float, double>>(wd, "b", [&](auto tag) {
+                using W = typename decltype(tag)::type;
+                W* Xp = X3.ptr<W>();
+                const W* Mp = M3.ptr<W>();
+                const int64_t ldx = X3.strides[1], cs = X3.strides[2];
+                parallelForChecked(B * parts, work * parts >= (int64_t(1) << 18) ? 1 : B * parts + 1, [&](int64_t s0, int64_t s1) {
+                    for (int64_t q = s0; q < s1; ++q) {
+                        const int64_t bi = q / parts, c = q % parts, cb = k * c / parts, ce = k * (c + 1) / parts;
+                        // k == 1 with a strided column: rows of one element at stride ldx.
+                        trsm<W>(Mp + bi * M3.strides[0], rsA, csA, Xp + bi * X3.strides[0] + cb * cs, ldx, n, ce - cb, effUpper, unitriangular);
+                    }
+                });
+            });
+            if (tmp.defined()) copyCast(o, tmp);
+        }
+        if (cm.defined()) copyCast(cm, a);
     });
 }
 
@@ -1141,27 +1284,6 @@ TensorView expandedDouble(diopiContextHandle_t ctx, const TensorView& v, const S
     TensorView t = newTensor(ctx, shape, diopi_dtype_float64);
     copyCast(t, v);
     return t;
-}
-
-/// Solves op(A) X = X in place for one n x n triangular A (row-major) and X (n x k, row stride k).
-void triSolve(const double* m, double* x, int64_t n, int64_t k, bool upper, bool transpose, bool unit) {
-    auto el = [&](int64_t i, int64_t j) { return transpose ? m[j * n + i] : m[i * n + j]; };
-    const bool effUpper = upper != transpose;
-    for (int64_t c = 0; c < k; ++c) {
-        if (effUpper) {
-            for (int64_t i = n - 1; i >= 0; --i) {
-                double v = x[i * k + c];
-                for (int64_t j = i + 1; j < n; ++j) v -= el(i, j) * x[j * k + c];
-                x[i * k + c] = unit ? v : v / el(i, i);
-            }
-        } else {
-            for (int64_t i = 0; i < n; ++i) {
-                double v = x[i * k + c];
-                for (int64_t j = 0; j < i; ++j) v -= el(i, j) * x[j * k + c];
-                x[i * k + c] = unit ? v : v / el(i, i);
-            }
-        }
-    }
 }
 
 }  // namespace
@@ -1177,43 +1299,37 @@ diopiError_t diopiCholeskyBackward(diopiContextHandle_t ctx, diopiTensorHandle_t
         CPU_CHECK(go.shape == l.shape && gm.shape == l.shape, "grad_output and grad_mat must have L's shape ", shapeStr(l.shape));
         const int64_t n = l.shape.back(), B = shapeNumel(Shape(l.shape.begin(), l.shape.end() - 2));
         if (gm.numel == 0) return;
-        TensorView Ld = expandedDouble(ctx, l, l.shape), Gd = expandedDouble(ctx, go, l.shape);
-        TensorView Sd = newTensor(ctx, l.shape, diopi_dtype_float64);
-        const double* Lp = Ld.ptr<double>();
-        const double* Gp = Gd.ptr<double>();
-        double* Sp = Sd.ptr<double>();
-        parallelFor(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * n, 1)), [&](int64_t b0, int64_t b1) {
-            std::vector<double> lo(n * n), gl(n * n), P(n * n), T(n * n);
-            for (int64_t bi = b0; bi < b1; ++bi) {
-                const double* lm = Lp + bi * n * n;
-                const double* gmx = Gp + bi * n * n;
-                // Work with the lower factor: an upper one and its gradient are transposed first.
-                for (int64_t i = 0; i < n; ++i)
-                    for (int64_t j = 0; j < n; ++j) {
-                        lo[i * n + j] = upper ? lm[j * n + i] : lm[i * n + j];
-                        gl[i * n + j] = upper ? gmx[j * n + i] : gmx[i * n + j];
+        const diopiDtype_t wd =
+            l.dtype == diopi_dtype_float64 || go.dtype == diopi_dtype_float64 || gm.dtype == diopi_dtype_float64 ? diopi_dtype_float64
+                                                                                                                : diopi_dtype_float32;
+        // Lower factor and its gradient (an upper factor and its gradient are read transposed), dense.
+        TensorView Lo = newTensor(ctx, l.shape, wd), Gl = newTensor(ctx, l.shape, wd), S = newTensor(ctx, l.shape, wd);
+        copyCast(upper ? swapLast(Lo) : Lo, l);
+        copyCast(upper ? swapLast(Gl) : Gl, go);
+        dispatch<TypeList<float, double>>(wd, "L", [&](auto tag) {
+            using W = typename decltype(tag)::type;
+            const W* Lp = Lo.ptr<W>();
+            const W* Gp = Gl.ptr<W>();
+            W* Sp = S.ptr<W>();
+            parallelForChecked(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * n, 1)), [&](int64_t b0, int64_t b1) {
+                for (int64_t bi = b0; bi < b1; ++bi) {
+                    const W* lo = Lp + bi * n * n;
+                    W* P = Sp + bi * n * n;
+                    // phi = L^T gL, then P = (tril(phi) + strict_tril(phi)^T) / 2 (symmetric).
+                    gemmW(n, n, n, W(1), lo, 1, n, Gp + bi * n * n, n, 1, W(0), P, n, 1);
+                    for (int64_t i = 0; i < n; ++i) {
+                        for (int64_t j = 0; j < i; ++j) P[j * n + i] = P[i * n + j] = W(0.5) * P[i * n + j];
+                        P[i * n + i] *= W(0.5);
                     }
-                // phi = tril(L^T gL), symmetrised: P = (phi + strict_lower(phi)^T) / 2.
-                for (int64_t i = 0; i < n; ++i)
-                    for (int64_t j = 0; j <= i; ++j) {
-                        double v = 0.0;
-                        for (int64_t k = 0; k < n; ++k) v += lo[k * n + i] * gl[k * n + j];
-                        P[i * n + j] = 0.5 * v;
-                        P[j * n + i] = 0.5 * v;
-                    }
-                // S = L^-T P L^-1: solve L^T T = P, then S L = T (i.e. L^T S^T = T^T).
-                T = P;
-                triSolve(lo.data(), T.data(), n, n, false, true, false);
-                std::vector<double> Tt(n * n);
-                for (int64_t i = 0; i < n; ++i)
-                    for (int64_t j = 0; j < n; ++j) Tt[i * n + j] = T[j * n + i];
-                triSolve(lo.data(), Tt.data(), n, n, false, true, false);
-                double* S = Sp + bi * n * n;
-                for (int64_t i = 0; i < n; ++i)
-                    for (int64_t j = 0; j < n; ++j) S[i * n + j] = Tt[j * n + i];
-            }
+                    // S = L^-T P L^-1: Y = L^-T P, then Z = L^-T Y^T = S^T (written out transposed below).
+                    trsm<W>(lo, 1, n, P, n, n, n, true, false);
+                    for (int64_t i = 0; i < n; ++i)
+                        for (int64_t j = 0; j < i; ++j) std::swap(P[i * n + j], P[j * n + i]);
+                    trsm<W>(lo, 1, n, P, n, n, n, true, false);
+                }
+            });
         });
-        copyCast(gm, Sd);
+        copyCast(gm, swapLast(S));
     });
 }
 
@@ -1255,7 +1371,7 @@ diopiError_t diopiTriangularSolveBackward(diopiContextHandle_t ctx, diopiTensorH
                     double* gb = GB + bi * n * k;
                     const double* xx = Xp + bi * n * k;
                     // grad_b solves the adjoint system op(A)^T grad_b = grad_x.
-                    triSolve(Mp + bi * n * n, gb, n, k, upper, !transpose, unitriangular);
+                    trsm<double>(Mp + bi * n * n, transpose ? n : 1, transpose ? 1 : n, gb, k, n, k, upper == transpose, unitriangular);
                     double* ga = GA + bi * n * n;
                     for (int64_t i = 0; i < n; ++i)
                         for (int64_t j = 0; j < n; ++j) {
