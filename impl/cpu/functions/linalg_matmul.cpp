@@ -1020,6 +1020,7 @@ namespace {
 // whose inner loops run along contiguous rows.
 
 constexpr int64_t kTriBlock = 32;
+constexpr int64_t kTriSmallWork = int64_t(1) << 21;  // n * n * k solved without GEMM updates
 
 /// Rows [i0, i1) of op(A) X = X solved in place, op(A)(i, j) at A[i * rsA + j * csA]
 /// (upper: from the bottom row up), the contributions of solved rows outside the
@@ -1084,8 +1085,10 @@ LINALG_LEVELS(trsmBlock, trsmBlockBody)
 template <class W>
 void trsm(const W* A, int64_t rsA, int64_t csA, W* X, int64_t ldx, int64_t n, int64_t k, bool upper, bool unit) {
     if (n <= 0 || k <= 0) return;
-    for (int64_t b = 0; b < n; b += kTriBlock) {
-        const int64_t i0 = upper ? std::max<int64_t>(0, n - b - kTriBlock) : b, i1 = upper ? n - b : std::min(n, b + kTriBlock);
+    // Small systems stay in the row kernel: a GEMM call would start threads for little work.
+    const int64_t nb = n * n * k <= kTriSmallWork ? n : kTriBlock;
+    for (int64_t b = 0; b < n; b += nb) {
+        const int64_t i0 = upper ? std::max<int64_t>(0, n - b - nb) : b, i1 = upper ? n - b : std::min(n, b + nb);
         if (!upper && i0 > 0) gemmW(i1 - i0, k, i0, W(-1), A + i0 * rsA, rsA, csA, X, ldx, 1, W(1), X + i0 * ldx, ldx, 1);
         if (upper && i1 < n)
             gemmW(i1 - i0, k, n - i1, W(-1), A + i0 * rsA + i1 * csA, rsA, csA, X + i1 * ldx, ldx, 1, W(1), X + i0 * ldx, ldx, 1);
