@@ -40,7 +40,7 @@ CPU_FORCE_INLINE V vload(const T* p) {
     return v;
 }
 template <class V, class T>
-CPU_FORCE_INLINE void vstore(T* p, V v) {
+CPU_FORCE_INLINE void vstore(T* p, const V& v) {
     std::memcpy(p, &v, sizeof v);
 }
 /// Loads a vector of VT (float or double lanes) and widens it to VD (double lanes).
@@ -49,7 +49,7 @@ CPU_FORCE_INLINE VD vloadWide(const T* p) {
     return __builtin_convertvector(vload<VT>(p), VD);
 }
 template <class V>
-CPU_FORCE_INLINE V vabs(V v) {
+CPU_FORCE_INLINE V vabs(const V& v) {
     const V z = {};
     return v < z ? -v : v;
 }

@@ -2,6 +2,7 @@
 // spans a world of one rank.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "common/common.hpp"
 #include "common/gemm.hpp"
@@ -67,18 +68,20 @@ bool splitDepthMatmul(diopiContextHandle_t ctx, const TensorView& o, const Tenso
         }
     });
     if (failed) fail("a worker thread failed (out of memory?)");
+    // Partials summed into the first (all dense), plus the bias of each column.
+    TensorView cw = c.defined() ? castTo(ctx, c, wd) : c;
+    auto reduce = [&](auto* s) {
+        using W = std::remove_pointer_t<decltype(s)>;
+        for (int64_t p = 1; p < parts; ++p)
+            for (int64_t i = 0; i < rows * N; ++i) s[i] += s[p * rows * N + i];
+        if (!cw.defined()) return;
+        const W* bias = cw.ptr<W>();
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t j = 0; j < N; ++j) s[r * N + j] += bias[j * cw.strides[0]];
+    };
+    if (dbl) reduce(part.ptr<double>());
+    else reduce(part.ptr<float>());
     TensorView sum = part.restrided({rows, N}, {N, 1});
-    for (int64_t p = 1; p < parts; ++p) {
-        TensorView pp = part.restrided({rows, N}, {N, 1}, p * rows * N);
-        if (dbl) binaryLoop<double, double, double>(sum, sum, pp, [](double x, double y) { return x + y; });
-        else binaryLoop<float, float, float>(sum, sum, pp, [](float x, float y) { return x + y; });
-    }
-    if (c.defined()) {
-        TensorView cw = castTo(ctx, c, wd);
-        TensorView cb = cw.restrided({rows, N}, {0, cw.strides[0]});
-        if (dbl) binaryLoop<double, double, double>(sum, sum, cb, [](double x, double y) { return x + y; });
-        else binaryLoop<float, float, float>(sum, sum, cb, [](float x, float y) { return x + y; });
-    }
     copyCast(o.restrided({orows, N}, {ors, o.strides[nd - 1]}), sum);
     return true;
 }
