@@ -1015,12 +1015,16 @@ diopiError_t diopiCdistBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gr
 namespace {
 
 // ---------------------------------------------------------------- triangular solves and Cholesky
-// Blocked by rows: a block of kTriBlock rows is first updated with one GEMM by
-// every row already solved (factored), then finished by a per-level kernel
-// whose inner loops run along contiguous rows.
+// Blocked by rows: a block of rows is first updated with one GEMM by every row
+// already solved (factored), then finished by a per-level kernel whose inner
+// loops run along contiguous rows.
 
-constexpr int64_t kTriBlock = 32;
-constexpr int64_t kTriSmallWork = int64_t(1) << 21;  // n * n * k solved without GEMM updates
+constexpr int64_t kCholBlock = 32;
+constexpr int64_t kTrsmBlock = 64;
+// A solve stays in the row kernel while the solved rows of one column group (n rows
+// of up to 64 columns) fit this many bytes: they stay in L2, and a GEMM per block of
+// rows would cost more than it saves.
+constexpr int64_t kTrsmRowKernelBytes = int64_t(128) << 10;
 
 /// Rows [i0, i1) of op(A) X = X solved in place, op(A)(i, j) at A[i * rsA + j * csA]
 /// (upper: from the bottom row up), the contributions of solved rows outside the
@@ -1085,8 +1089,7 @@ LINALG_LEVELS(trsmBlock, trsmBlockBody)
 template <class W>
 void trsm(const W* A, int64_t rsA, int64_t csA, W* X, int64_t ldx, int64_t n, int64_t k, bool upper, bool unit) {
     if (n <= 0 || k <= 0) return;
-    // Small systems stay in the row kernel: a GEMM call would start threads for little work.
-    const int64_t nb = n * n * k <= kTriSmallWork ? n : kTriBlock;
+    const int64_t nb = n * std::min<int64_t>(k, 64) * (int64_t)sizeof(W) <= kTrsmRowKernelBytes ? n : kTrsmBlock;
     for (int64_t b = 0; b < n; b += nb) {
         const int64_t i0 = upper ? std::max<int64_t>(0, n - b - nb) : b, i1 = upper ? n - b : std::min(n, b + nb);
         if (!upper && i0 > 0) gemmW(i1 - i0, k, i0, W(-1), A + i0 * rsA, rsA, csA, X, ldx, 1, W(1), X + i0 * ldx, ldx, 1);
@@ -1128,8 +1131,8 @@ LINALG_LEVELS(cholPanel, cholPanelBody)
 template <class W>
 int64_t cholUpper(W* A, int64_t n) {
     int64_t status = 0;
-    for (int64_t k0 = 0; k0 < n && status == 0; k0 += kTriBlock) {
-        const int64_t k1 = std::min(n, k0 + kTriBlock);
+    for (int64_t k0 = 0; k0 < n && status == 0; k0 += kCholBlock) {
+        const int64_t k1 = std::min(n, k0 + kCholBlock);
         // A[k0:k1, k0:n] -= U[0:k0, k0:k1]^T U[0:k0, k0:n]
         if (k0 > 0) gemmW(k1 - k0, n - k0, k0, W(-1), A + k0, 1, n, A + k0, n, 1, W(1), A + k0 * n + k0, n, 1);
         cholPanel(A, n, k0, k1, &status);
