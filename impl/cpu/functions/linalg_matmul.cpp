@@ -1155,6 +1155,11 @@ TensorView swapLast(const TensorView& v) {
 /// a worker (out of memory in a GEMM's buffers) into one thrown here.
 template <class F>
 void parallelForChecked(int64_t n, int64_t grain, F&& f) {
+    if (n <= 0) return;
+    if (n == 1 || n < grain) {  // serial: no thread team for one piece of work
+        f(int64_t(0), n);
+        return;
+    }
     bool failed = false;
     parallelFor(n, grain, [&](int64_t b, int64_t e) {
         try {
