@@ -44,8 +44,10 @@ bool splitDepthMatmul(diopiContextHandle_t ctx, const TensorView& o, const Tenso
     const int64_t parts = std::min<int64_t>(nt, K / kMinSlice);
     const bool dbl = o.dtype == diopi_dtype_float64;
     const diopiDtype_t wd = dbl ? diopi_dtype_float64 : diopi_dtype_float32;
-    TensorView av = castTo(ctx, a.restrided({rows, a.shape[nd - 1]}, {rs, a.strides[nd - 1]}), dbl ? wd : a.dtype);
-    TensorView bv = castTo(ctx, b, dbl ? wd : b.dtype);
+    // Operands in double for a float64 out; otherwise as they are (the float GEMM reads 16-bit floats), float64 narrowed.
+    auto opDtype = [&](diopiDtype_t dt) { return dbl || dt == diopi_dtype_float64 ? wd : dt; };
+    TensorView av = castTo(ctx, a.restrided({rows, a.shape[nd - 1]}, {rs, a.strides[nd - 1]}), opDtype(a.dtype));
+    TensorView bv = castTo(ctx, b, opDtype(b.dtype));
     TensorView part = newTensor(ctx, {parts, rows, N}, wd);
     const int64_t as0 = av.strides[0], as1 = av.strides[1], bs0 = bv.strides[0], bs1 = bv.strides[1];
     const int64_t ia = av.itemsize, ib = bv.itemsize;
