@@ -546,6 +546,7 @@ CPU_FORCE_INLINE void normContigBody(const T* x, int64_t n, int kind, double p, 
         const V one = zero + T(1);
         r = 0.0;
         while (i + 4 * L <= n) {
+            const int64_t start = i;
             V a0 = zero, a1 = zero, a2 = zero, a3 = zero;
             const int64_t e = std::is_same_v<T, float> ? std::min<int64_t>(n, i + 2048) : n;
             for (; i + 4 * L <= e; i += 4 * L) {
@@ -570,6 +571,14 @@ CPU_FORCE_INLINE void normContigBody(const T* x, int64_t n, int kind, double p, 
             a0 = (a0 + a1) + (a2 + a3);
             double part = 0.0;
             for (int64_t l = 0; l < L; ++l) part += (double)a0[l];
+            if (!std::isfinite(part)) {
+                // Squares of large floats overflow in float (or a NaN came in): this block again in double.
+                part = 0.0;
+                for (int64_t q = start; q < i; ++q) {
+                    const double v = x[q];
+                    part += kind == kNormSumSq ? v * v : kind == kNormSumAbs ? std::fabs(v) : (v != 0.0 ? 1.0 : 0.0);
+                }
+            }
             r += part;
         }
         for (; i < n; ++i) {
@@ -1377,7 +1386,7 @@ diopiError_t diopiTriangularSolveBackward(diopiContextHandle_t ctx, diopiTensorH
             double* GB = gbFull.ptr<double>();
             double* GA = gaFull.ptr<double>();
             const int64_t B = shapeNumel(batch);
-            parallelFor(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * std::max<int64_t>(k, 1), 1)), [&](int64_t b0, int64_t b1) {
+            parallelForChecked(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * std::max<int64_t>(k, 1), 1)), [&](int64_t b0, int64_t b1) {
                 for (int64_t bi = b0; bi < b1; ++bi) {
                     double* gb = GB + bi * n * k;
                     const double* xx = Xp + bi * n * k;
