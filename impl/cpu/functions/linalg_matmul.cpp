@@ -839,42 +839,85 @@ struct CdistBwdArgs {
     W p;
 };
 
+/// For p = 2 (term w_j (u - v_j), w_j = grad / dist) and p = 1 (term grad sign(u - v_j)): columns
+/// [k0, M) of one grad_input row in vectors of VBc bytes (as many as fit), the sum over the listed
+/// x2 rows kept in a register. Returns the first column not done.
+template <int VBc, int KIND, class W>
+CPU_FORCE_INLINE int64_t cdistBwdCols(const W* u, const W* x2, int64_t x2rs, const int64_t* js, const W* ws, int64_t nj, W* acc, int64_t k0,
+                                      int64_t M) {
+    using V = Vec<W, VBc>;
+    constexpr int64_t L = VBc / sizeof(W);
+    const V zero = {};
+    for (; k0 + L <= M; k0 += L) {
+        const V uu = vload<V>(u + k0);
+        V a = vload<V>(acc + k0);
+        for (int64_t t = 0; t < nj; ++t) {
+            const V d = uu - vload<V>(x2 + js[t] * x2rs + k0);
+            if (KIND == kNormSumSq) a += ws[t] * d;
+            else a += d > zero ? zero + ws[t] : d < zero ? zero - ws[t] : zero;
+        }
+        vstore(acc + k0, a);
+    }
+    return k0;
+}
+
 /// grad_input rows [r0, r1) (flattened batch * P): sum over x2 rows j of grad * d dist / d x1.
 template <int VB, class W, int KIND>
 CPU_FORCE_INLINE void cdistBwdK(const CdistBwdArgs<W>& a, int64_t r0, int64_t r1) {
     const int64_t M = a.M;
+    constexpr int64_t JB = 256;  // x2 rows per pass: their weights stay on the stack
+    int64_t js[JB];
+    W ws[JB];
     for (int64_t row = r0; row < r1; ++row) {
         const int64_t bb = row / a.P, i = row % a.P;
         const W* u = a.x1 + bb * a.x1bs + i * a.x1rs;
+        const W* x2 = a.x2 + bb * a.x2bs;
         W* acc = a.out + bb * a.outbs + i * a.outrs;
         for (int64_t k = 0; k < M; ++k) acc[k] = W(0);
-        for (int64_t j = 0; j < a.R; ++j) {
-            const W gr = a.g[bb * a.gbs + i * a.grs + j * a.gcs], dist = a.d[bb * a.dbs + i * a.drs + j * a.dcs];
-            if (gr == W(0) || dist == W(0)) continue;
-            const W* v = a.x2 + bb * a.x2bs + j * a.x2rs;
-            if (KIND == kNormSumSq) {
-                const W w = gr / dist;
-                for (int64_t k = 0; k < M; ++k) acc[k] += w * (u[k] - v[k]);
-            } else if (KIND == kNormSumAbs) {
-                for (int64_t k = 0; k < M; ++k) {
-                    const W diff = u[k] - v[k];
-                    acc[k] += diff > W(0) ? gr : diff < W(0) ? -gr : W(0);
+        const W* g = a.g + bb * a.gbs + i * a.grs;
+        const W* dd = a.d + bb * a.dbs + i * a.drs;
+        for (int64_t j0 = 0; j0 < a.R; j0 += JB) {
+            // The x2 rows that contribute (grad and distance nonzero), with their weights.
+            int64_t nj = 0;
+            for (int64_t j = j0; j < std::min(a.R, j0 + JB); ++j) {
+                const W gr = g[j * a.gcs], dist = dd[j * a.dcs];
+                if (gr == W(0) || dist == W(0)) continue;
+                js[nj] = j;
+                ws[nj++] = KIND == kNormSumSq ? gr / dist : gr;
+            }
+            if (KIND == kNormSumSq || KIND == kNormSumAbs) {
+                int64_t k0 = cdistBwdCols<VB, KIND>(u, x2, a.x2rs, js, ws, nj, acc, 0, M);
+                if (VB > 32) k0 = cdistBwdCols<32, KIND>(u, x2, a.x2rs, js, ws, nj, acc, k0, M);
+                if (VB > 16) k0 = cdistBwdCols<16, KIND>(u, x2, a.x2rs, js, ws, nj, acc, k0, M);
+                for (int64_t k = k0; k < M; ++k) {
+                    W s = acc[k];
+                    for (int64_t t = 0; t < nj; ++t) {
+                        const W diff = u[k] - x2[js[t] * a.x2rs + k];
+                        s += KIND == kNormSumSq ? ws[t] * diff : diff > W(0) ? ws[t] : diff < W(0) ? -ws[t] : W(0);
+                    }
+                    acc[k] = s;
                 }
-            } else if (KIND == kNormMaxAbs) {
-                // The coordinates attaining the maximum get the gradient: the maximum is recomputed
-                // from these inputs, since the given cdist may carry another rounding.
-                W mx = W(0);
-                for (int64_t k = 0; k < M; ++k) mx = std::max(mx, std::fabs(u[k] - v[k]));
-                for (int64_t k = 0; k < M; ++k) {
-                    const W diff = u[k] - v[k];
-                    if (std::fabs(diff) == mx) acc[k] += diff > W(0) ? gr : diff < W(0) ? -gr : W(0);
-                }
-            } else {
-                for (int64_t k = 0; k < M; ++k) {
-                    const W diff = u[k] - v[k];
-                    if (diff == W(0)) continue;
-                    const W t = std::pow(std::fabs(diff) / dist, a.p - W(1));
-                    acc[k] += diff > W(0) ? gr * t : -gr * t;
+                continue;
+            }
+            for (int64_t t = 0; t < nj; ++t) {
+                const W gr = ws[t], dist = dd[js[t] * a.dcs];
+                const W* v = x2 + js[t] * a.x2rs;
+                if (KIND == kNormMaxAbs) {
+                    // The coordinates attaining the maximum get the gradient: the maximum is recomputed
+                    // from these inputs, since the given cdist may carry another rounding.
+                    W mx = W(0);
+                    for (int64_t k = 0; k < M; ++k) mx = std::max(mx, std::fabs(u[k] - v[k]));
+                    for (int64_t k = 0; k < M; ++k) {
+                        const W diff = u[k] - v[k];
+                        if (std::fabs(diff) == mx) acc[k] += diff > W(0) ? gr : diff < W(0) ? -gr : W(0);
+                    }
+                } else {
+                    for (int64_t k = 0; k < M; ++k) {
+                        const W diff = u[k] - v[k];
+                        if (diff == W(0)) continue;
+                        const W t2 = std::pow(std::fabs(diff) / dist, a.p - W(1));
+                        acc[k] += diff > W(0) ? gr * t2 : -gr * t2;
+                    }
                 }
             }
         }
