@@ -822,11 +822,17 @@ CPU_FORCE_INLINE void cdistQuadBody(const W* A, const W* Bt, int64_t M, int64_t 
     switch (kind) {
         case kNormSumSq: cdistQuadK<VB, W, kNormSumSq>(A, Bt, M, Rpad, R, rows, D, rsD, csD); break;
         case kNormSumAbs: cdistQuadK<VB, W, kNormSumAbs>(A, Bt, M, Rpad, R, rows, D, rsD, csD); break;
-        case kNormCount: cdistQuadK<VB, W, kNormCount>(A, Bt, M, Rpad, R, rows, D, rsD, csD); break;
         default: cdistQuadK<VB, W, kNormMaxAbs>(A, Bt, M, Rpad, R, rows, D, rsD, csD); break;
     }
 }
-LINALG_LEVELS(cdistQuad, cdistQuadBody)
+LINALG_LEVELS(cdistQuadVec, cdistQuadBody)
+
+/// p = 1, 2 and inf on the per-level kernels; p = 0 (a count, rarely asked for) compiled once.
+template <class W>
+void cdistQuad(const W* A, const W* Bt, int64_t M, int64_t Rpad, int64_t R, int64_t rows, int kind, W* D, int64_t rsD, int64_t csD) {
+    if (kind == kNormCount) cdistQuadK<16, W, kNormCount>(A, Bt, M, Rpad, R, rows, D, rsD, csD);
+    else cdistQuadVec(A, Bt, M, Rpad, R, rows, kind, D, rsD, csD);
+}
 
 /// Arguments of the cdist backward row kernel: pointers of dtype W, strides in elements.
 template <class W>
@@ -926,14 +932,18 @@ CPU_FORCE_INLINE void cdistBwdK(const CdistBwdArgs<W>& a, int64_t r0, int64_t r1
 
 template <int VB, class W>
 CPU_FORCE_INLINE void cdistBwdBody(const CdistBwdArgs<W>* a, int kind, int64_t r0, int64_t r1) {
-    switch (kind) {
-        case kNormSumSq: cdistBwdK<VB, W, kNormSumSq>(*a, r0, r1); break;
-        case kNormSumAbs: cdistBwdK<VB, W, kNormSumAbs>(*a, r0, r1); break;
-        case kNormMaxAbs: cdistBwdK<VB, W, kNormMaxAbs>(*a, r0, r1); break;
-        default: cdistBwdK<VB, W, kNormPow>(*a, r0, r1); break;
-    }
+    if (kind == kNormSumSq) cdistBwdK<VB, W, kNormSumSq>(*a, r0, r1);
+    else cdistBwdK<VB, W, kNormSumAbs>(*a, r0, r1);
 }
-LINALG_LEVELS(cdistBwd, cdistBwdBody)
+LINALG_LEVELS(cdistBwdVec, cdistBwdBody)
+
+/// p = 1 and 2 on the per-level kernels; p = inf and other p (scalar per coordinate) compiled once.
+template <class W>
+void cdistBwd(const CdistBwdArgs<W>* a, int kind, int64_t r0, int64_t r1) {
+    if (kind == kNormSumSq || kind == kNormSumAbs) cdistBwdVec(a, kind, r0, r1);
+    else if (kind == kNormMaxAbs) cdistBwdK<16, W, kNormMaxAbs>(*a, r0, r1);
+    else cdistBwdK<16, W, kNormPow>(*a, r0, r1);
+}
 
 /// v broadcast to (B, P, R) of dtype wd: v itself when it has that form, else a contiguous copy.
 TensorView fullOperand(diopiContextHandle_t ctx, const TensorView& v, const Shape& full, int64_t B, diopiDtype_t wd) {
