@@ -40,10 +40,21 @@ TensorView broadcastView(const TensorView& v, const Shape& shape) {
     return v.restrided(shape, st);
 }
 
-/// `out` itself when it is dense float32 (accumulate in place), else a float32 temporary.
-TensorView denseF32(diopiContextHandle_t ctx, const TensorView& out) {
-    if (out.dtype == diopi_dtype_float32 && out.isContiguous()) return out;
-    return newTensor(ctx, out.shape, diopi_dtype_float32);
+/// Dtype in which gradients of a floating `out` are summed: float64 for float64, float32 otherwise (16-bit sums
+/// round once, at the store).
+diopiDtype_t accDtype(const TensorView& out) { return out.dtype == diopi_dtype_float64 ? diopi_dtype_float64 : diopi_dtype_float32; }
+
+/// `out` itself when it is dense and of its accumulation dtype (accumulate in place), else a temporary of that dtype.
+TensorView denseAcc(diopiContextHandle_t ctx, const TensorView& out) {
+    if (out.dtype == accDtype(out) && out.isContiguous()) return out;
+    return newTensor(ctx, out.shape, accDtype(out));
+}
+
+/// Calls f(Tag<A>{}) with A = float or double, the C++ type of an accumulation dtype.
+template <class F>
+void withAcc(diopiDtype_t dt, F&& f) {
+    if (dt == diopi_dtype_float64) f(Tag<double>{});
+    else f(Tag<float>{});
 }
 
 void zeroFill(const TensorView& v) {
@@ -458,6 +469,10 @@ Shape maskedShape(const TensorView& in, const TensorView& mask) { return broadca
 int64_t countTrue(const TensorView& maskB) {
     int64_t n = 0;
     const uint8_t* m = reinterpret_cast<const uint8_t*>(maskB.data);
+    if (maskB.isContiguous()) {
+        for (int64_t i = 0; i < maskB.numel; ++i) n += m[i] != 0;
+        return n;
+    }
     forEachPos<1>(maskB.shape, {maskB.strides}, false, [&](int64_t, const std::array<int64_t, 1>& off) { n += m[off[0]] != 0; });
     return n;
 }
@@ -485,8 +500,8 @@ diopiError_t diopiIndexBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gr
         TensorView go = view(grad_output, "grad_output");
         checkShape(gi, z.shape, "grad_input");
         AdvIndex a = parseIndices(z, indices, nums);
-        // Sums of repeated indices are formed in float32 and rounded once.
-        diopiDtype_t accT = isFloatingDtype(gi.dtype) ? diopi_dtype_float32 : gi.dtype;
+        // Sums of repeated indices are formed in float32 (float64 for float64) and rounded once.
+        diopiDtype_t accT = isFloatingDtype(gi.dtype) ? accDtype(gi) : gi.dtype;
         TensorView g = castTo(ctx, go, accT);
         broadcastView(g, a.resultShape);  // validates the shape before anything is written
         TensorView acc = gi.dtype == accT && gi.isContiguous() ? gi : newTensor(ctx, z.shape, accT);
@@ -562,23 +577,26 @@ diopiError_t diopiIndexSelectBackward(diopiContextHandle_t ctx, diopiTensorHandl
         checkShape(g, gs, "grad");
         if (!isFloatingDtype(gi.dtype)) failCode(diopiDtypeNotSupported, "grad_input must be floating point, got ", dtypeName(gi.dtype));
         // Sum in a dense float buffer viewed as (outer, n, inner).
-        TensorView acc = denseF32(ctx, gi);
+        TensorView acc = denseAcc(ctx, gi);
         zeroFill(acc);
-        TensorView gc = contiguousAs(ctx, g, diopi_dtype_float32);
+        TensorView gc = contiguousAs(ctx, g, acc.dtype);
         int64_t outer = 1, inner = 1;
         for (int64_t j = 0; j < nd; ++j) {
             if (j < d) outer *= in[j];
             if (j > d) inner *= in[j];
         }
         const int64_t m = idx.size();
-        float* A = acc.ptr<float>();
-        const float* G = gc.ptr<float>();
-        for (int64_t o = 0; o < outer; ++o)
-            for (int64_t k = 0; k < m; ++k) {
-                float* dst = A + (o * n + idx[k]) * inner;
-                const float* src = G + (o * m + k) * inner;
-                for (int64_t i = 0; i < inner; ++i) dst[i] += src[i];
-            }
+        withAcc(acc.dtype, [&](auto tag) {
+            using S = typename decltype(tag)::type;
+            S* A = acc.ptr<S>();
+            const S* G = gc.ptr<S>();
+            for (int64_t o = 0; o < outer; ++o)
+                for (int64_t k = 0; k < m; ++k) {
+                    S* dst = A + (o * n + idx[k]) * inner;
+                    const S* src = G + (o * m + k) * inner;
+                    for (int64_t i = 0; i < inner; ++i) dst[i] += src[i];
+                }
+        });
         if (acc.data != gi.data) moveCopy(gi, acc);
     });
 }
@@ -702,6 +720,17 @@ diopiError_t diopiMaskedScatter(diopiContextHandle_t ctx, diopiTensorHandle_t ou
             U* op = o.ptr<U>();
             const U* sp = sc.ptr<U>();
             int64_t k = 0;
+            if (o.isContiguous() && mb.isContiguous() && need > 0) {
+                // Branch-free: read the next source element (clamped in range) and keep it only where selected.
+                const int64_t last = need - 1;
+                for (int64_t i = 0; i < o.numel; ++i) {
+                    const bool sel = mp[i] != 0;
+                    const U v = sp[std::min(k, last)];
+                    op[i] = sel ? v : op[i];
+                    k += sel;
+                }
+                return;
+            }
             forEachPos<2>(bs, {o.strides, mb.strides}, false, [&](int64_t, const std::array<int64_t, 2>& off) {
                 if (mp[off[1]]) op[off[0]] = sp[k++];
             });
@@ -722,6 +751,16 @@ diopiError_t diopiMaskedSelect(diopiContextHandle_t ctx, diopiTensorHandle_t* ou
             using U = typename decltype(tag)::type;
             U* op = o.ptr<U>();
             const U* ip = ib.ptr<U>();
+            if (ib.isContiguous() && mb.isContiguous()) {
+                // Branch-free compaction: every element is stored at the next free slot, which only a selected one
+                // advances; the loop stops once all n are placed, so the store never leaves the output.
+                int64_t k = 0;
+                for (int64_t i = 0; i < ib.numel && k < n; ++i) {
+                    op[k] = ip[i];
+                    k += mp[i] != 0;
+                }
+                return;
+            }
             int64_t k = 0;
             forEachPos<2>(bs, {ib.strides, mb.strides}, false, [&](int64_t, const std::array<int64_t, 2>& off) {
                 if (mp[off[1]]) op[k++] = ip[off[0]];
@@ -743,16 +782,30 @@ diopiError_t diopiMaskedSelectBackward(diopiContextHandle_t ctx, diopiTensorHand
         int64_t n = countTrue(mb);
         CPU_CHECK(go.dim() == 1 && go.numel == n, "grad_output must be 1-d with ", n, " elements, got shape ", shapeStr(go.shape));
         // Positions where the mask broadcast the input sum their gradients.
-        TensorView acc = denseF32(ctx, gi);
+        TensorView acc = denseAcc(ctx, gi);
         zeroFill(acc);
         TensorView ab = broadcastView(acc, bs);
-        TensorView g = contiguousAs(ctx, go, diopi_dtype_float32);
+        TensorView g = contiguousAs(ctx, go, acc.dtype);
         const uint8_t* mp = reinterpret_cast<const uint8_t*>(mb.data);
-        float* ap = ab.ptr<float>();
-        const float* gp = g.ptr<float>();
-        int64_t k = 0;
-        forEachPos<2>(bs, {ab.strides, mb.strides}, false, [&](int64_t, const std::array<int64_t, 2>& off) {
-            if (mp[off[1]]) ap[off[0]] += gp[k++];
+        withAcc(acc.dtype, [&](auto tag) {
+            using S = typename decltype(tag)::type;
+            S* ap = ab.ptr<S>();
+            const S* gp = g.ptr<S>();
+            int64_t k = 0;
+            if (ab.isContiguous() && mb.isContiguous() && n > 0) {
+                // No broadcast: each position receives at most one gradient (branch-free, clamped read).
+                const int64_t last = n - 1;
+                for (int64_t i = 0; i < ab.numel; ++i) {
+                    const bool sel = mp[i] != 0;
+                    const S v = gp[std::min(k, last)];
+                    ap[i] = sel ? v : ap[i];
+                    k += sel;
+                }
+                return;
+            }
+            forEachPos<2>(bs, {ab.strides, mb.strides}, false, [&](int64_t, const std::array<int64_t, 2>& off) {
+                if (mp[off[1]]) ap[off[0]] += gp[k++];
+            });
         });
         if (acc.data != gi.data) moveCopy(gi, acc);
     });
@@ -948,8 +1001,9 @@ diopiError_t diopiGatherBackward(diopiContextHandle_t ctx, diopiTensorHandle_t g
         TensorView ix = view(index, "index");
         checkShape(gi, in.shape, "grad_input");
         checkShape(go, ix.shape, "grad_output");
-        // Sums of repeated positions: float32 for floating dtypes, 32-bit ints otherwise (narrow ints and bool wrap as in the reference).
-        diopiDtype_t accT = isFloatingDtype(gi.dtype) ? diopi_dtype_float32 : diopi_dtype_int32;
+        // Sums of repeated positions: float32 for floating dtypes (float64 for float64), 32-bit ints otherwise (narrow
+        // ints and bool wrap as in the reference).
+        diopiDtype_t accT = isFloatingDtype(gi.dtype) ? accDtype(gi) : diopi_dtype_int32;
         if (gi.dtype == diopi_dtype_int64) accT = diopi_dtype_int64;
         TensorView acc = gi.dtype == accT && gi.isContiguous() ? gi : newTensor(ctx, in.shape, accT);
         zeroFill(acc);
@@ -1066,23 +1120,26 @@ diopiError_t diopiEmbeddingBackward(diopiContextHandle_t ctx, diopiTensorHandle_
             for (int64_t v : idx)
                 if (v >= 0 && v < num_weights) ++counts[v];
         }
-        TensorView acc = denseF32(ctx, o);
+        TensorView acc = denseAcc(ctx, o);
         zeroFill(acc);
-        TensorView gc = contiguousAs(ctx, g, diopi_dtype_float32);
-        float* A = acc.ptr<float>();
-        const float* G = gc.ptr<float>();
-        for (size_t k = 0; k < idx.size(); ++k) {
-            int64_t r = idx[k];
-            if (r == padding_idx) continue;
-            const float* gr = G + k * D;
-            float* ar = A + r * D;
-            if (scale_grad_byfreq) {
-                float s = 1.0f / counts[r];
-                for (int64_t j = 0; j < D; ++j) ar[j] += gr[j] * s;
-            } else {
-                for (int64_t j = 0; j < D; ++j) ar[j] += gr[j];
+        TensorView gc = contiguousAs(ctx, g, acc.dtype);
+        withAcc(acc.dtype, [&](auto tag) {
+            using S = typename decltype(tag)::type;
+            S* A = acc.ptr<S>();
+            const S* G = gc.ptr<S>();
+            for (size_t k = 0; k < idx.size(); ++k) {
+                int64_t r = idx[k];
+                if (r == padding_idx) continue;
+                const S* gr = G + k * D;
+                S* ar = A + r * D;
+                if (scale_grad_byfreq) {
+                    const S s = S(1) / S(counts[r]);
+                    for (int64_t j = 0; j < D; ++j) ar[j] += gr[j] * s;
+                } else {
+                    for (int64_t j = 0; j < D; ++j) ar[j] += gr[j];
+                }
             }
-        }
+        });
         if (acc.data != o.data) moveCopy(o, acc);
     });
 }
@@ -1099,21 +1156,22 @@ diopiError_t diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTensorHandle_t
         const int64_t D = w.shape[1], rs = w.strides[0], cs = w.strides[1];
         dispatch<FloatTypes>(w.dtype, "inout", [&](auto tag) {
             using T = typename decltype(tag)::type;
+            using A = acc_t<T>;  // the scale multiplies in float (double for float64)
             T* base = w.ptr<T>();
             for (int64_t r : idx) {
                 T* row = base + r * rs;
                 double norm = 0;
                 if (std::isinf(norm_type)) {
-                    for (int64_t j = 0; j < D; ++j) norm = std::max(norm, std::fabs(double(float(row[j * cs]))));
+                    for (int64_t j = 0; j < D; ++j) norm = std::max(norm, std::fabs(double(A(row[j * cs]))));
                 } else if (norm_type == 0) {
-                    for (int64_t j = 0; j < D; ++j) norm += float(row[j * cs]) != 0.f;
+                    for (int64_t j = 0; j < D; ++j) norm += A(row[j * cs]) != A(0);
                 } else {
-                    for (int64_t j = 0; j < D; ++j) norm += std::pow(std::fabs(double(float(row[j * cs]))), norm_type);
+                    for (int64_t j = 0; j < D; ++j) norm += std::pow(std::fabs(double(A(row[j * cs]))), norm_type);
                     norm = std::pow(norm, 1.0 / norm_type);
                 }
                 if (norm > max_norm) {
-                    float scale = float(max_norm / (norm + 1e-7));
-                    for (int64_t j = 0; j < D; ++j) row[j * cs] = T(float(row[j * cs]) * scale);
+                    const A scale = A(max_norm / (norm + 1e-7));
+                    for (int64_t j = 0; j < D; ++j) row[j * cs] = T(A(row[j * cs]) * scale);
                 }
             }
         });
