@@ -1,12 +1,17 @@
 // The blocked attention core (see attention.hpp for the conventions).
 //
-// Scores of a query row against a key block come from the key block transposed into a (d, keys) scratch, so the
-// inner loop runs over keys with unit stride and vectorises without a horizontal sum per key. The float kernels
+// A query block against a key block is a handful of small matrix products (scores, weights times values and, in
+// the backward, the four gradient products), done by a register-blocked GEMM on 64-byte vectors over packed,
+// zero-padded tiles. The float kernels
 // are compiled once per instruction-set level (isa()), the double ones once: float64 is for correctness.
 #include "attention.hpp"
 
+// The 64-byte vector helpers are always inlined, so the ABI note on passing such vectors by value does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -66,34 +71,108 @@ CPU_FORCE_INLINE S expS(S x) {
 }
 
 template <class S>
-CPU_FORCE_INLINE void axpy(S* __restrict y, const S* __restrict x, S a, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) y[i] += a * x[i];
-}
-
-template <class S>
 CPU_FORCE_INLINE S dot(const S* a, const S* b, int64_t n) {
     S s = 0;
     for (int64_t i = 0; i < n; ++i) s += a[i] * b[i];
     return s;
 }
 
-/// Rows [j0, j0 + nk) of one key/value head transposed into t (d, kKeyBlock).
+// ---- a small register-blocked GEMM on 64-byte generic vectors (zmm at AVX-512, pairs of ymm at AVX2, four xmm at
+// the baseline): the blocks of attention are products of (rows x head dim) tiles, which this turns into FMAs that
+// reuse each loaded vector four times.
+template <class S>
+struct VecOf {
+    typedef S type __attribute__((vector_size(64)));
+};
+template <class S>
+using Vec = typename VecOf<S>::type;
+template <class S>
+constexpr int64_t kLanes = 64 / (int64_t)sizeof(S);
+/// Column width of one micro tile; every B / C row length handed to gemm is a multiple of it.
+template <class S>
+constexpr int64_t kTileW = 4 * kLanes<S>;
+
+template <class S>
+CPU_FORCE_INLINE Vec<S> vload(const S* p) {
+    Vec<S> v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+template <class S>
+CPU_FORCE_INLINE void vstore(S* p, Vec<S> v) {
+    std::memcpy(p, &v, sizeof v);
+}
+
+/// c_i[0, 4L) (+)= sum_p a_i[p * sa] * B[p * ldb + (0, 4L)] for the four rows i.
+template <class S>
+CPU_FORCE_INLINE void micro4(const S* a0, const S* a1, const S* a2, const S* a3, int64_t sa, int64_t k, const S* B, int64_t ldb, S* c0, S* c1,
+                             S* c2, S* c3, bool accumulate) {
+    using V = Vec<S>;
+    constexpr int64_t L = kLanes<S>;
+    V x00{}, x01{}, x02{}, x03{}, x10{}, x11{}, x12{}, x13{}, x20{}, x21{}, x22{}, x23{}, x30{}, x31{}, x32{}, x33{};
+    for (int64_t p = 0; p < k; ++p) {
+        const S* b = B + p * ldb;
+        const V b0 = vload<S>(b), b1 = vload<S>(b + L), b2 = vload<S>(b + 2 * L), b3 = vload<S>(b + 3 * L);
+        V a = V{} + a0[p * sa];
+        x00 += a * b0, x01 += a * b1, x02 += a * b2, x03 += a * b3;
+        a = V{} + a1[p * sa];
+        x10 += a * b0, x11 += a * b1, x12 += a * b2, x13 += a * b3;
+        a = V{} + a2[p * sa];
+        x20 += a * b0, x21 += a * b1, x22 += a * b2, x23 += a * b3;
+        a = V{} + a3[p * sa];
+        x30 += a * b0, x31 += a * b1, x32 += a * b2, x33 += a * b3;
+    }
+    if (accumulate) {
+        x00 += vload<S>(c0), x01 += vload<S>(c0 + L), x02 += vload<S>(c0 + 2 * L), x03 += vload<S>(c0 + 3 * L);
+        x10 += vload<S>(c1), x11 += vload<S>(c1 + L), x12 += vload<S>(c1 + 2 * L), x13 += vload<S>(c1 + 3 * L);
+        x20 += vload<S>(c2), x21 += vload<S>(c2 + L), x22 += vload<S>(c2 + 2 * L), x23 += vload<S>(c2 + 3 * L);
+        x30 += vload<S>(c3), x31 += vload<S>(c3 + L), x32 += vload<S>(c3 + 2 * L), x33 += vload<S>(c3 + 3 * L);
+    }
+    vstore<S>(c0, x00), vstore<S>(c0 + L, x01), vstore<S>(c0 + 2 * L, x02), vstore<S>(c0 + 3 * L, x03);
+    vstore<S>(c1, x10), vstore<S>(c1 + L, x11), vstore<S>(c1 + 2 * L, x12), vstore<S>(c1 + 3 * L, x13);
+    vstore<S>(c2, x20), vstore<S>(c2 + L, x21), vstore<S>(c2 + 2 * L, x22), vstore<S>(c2 + 3 * L, x23);
+    vstore<S>(c3, x30), vstore<S>(c3 + L, x31), vstore<S>(c3 + 2 * L, x32), vstore<S>(c3 + 3 * L, x33);
+}
+
+/// C (m x n, row stride ldc) (+)= A (m x k: element (i, p) at A[i * ra + p * sa]) times B (k x n, row stride ldb).
+/// n is a multiple of kTileW; `dummy` (kTileW values) absorbs the rows of the last tile beyond m.
+template <class S>
+CPU_FORCE_INLINE void gemm(S* C, int64_t ldc, const S* A, int64_t ra, int64_t sa, const S* B, int64_t ldb, int64_t m, int64_t k, int64_t n,
+                           bool accumulate, S* dummy) {
+    constexpr int64_t W = kTileW<S>;
+    for (int64_t i0 = 0; i0 < m; i0 += 4) {
+        const S* a[4];
+        for (int64_t i = 0; i < 4; ++i) a[i] = A + std::min(i0 + i, m - 1) * ra;
+        for (int64_t j0 = 0; j0 < n; j0 += W) {
+            S* c[4];
+            for (int64_t i = 0; i < 4; ++i) c[i] = i0 + i < m ? C + (i0 + i) * ldc + j0 : dummy;
+            micro4<S>(a[0], a[1], a[2], a[3], sa, k, B + j0, ldb, c[0], c[1], c[2], c[3], accumulate);
+        }
+    }
+}
+
+inline int64_t roundUp(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+/// Rows [j0, j0 + nk) of one key/value head transposed into t (d, kKeyBlock); missing columns are zero.
 template <class S>
 CPU_FORCE_INLINE void transposeBlock(S* __restrict t, const RowsT<S>& x, int64_t head, const Seq& s, int64_t j0, int64_t nk, int64_t d) {
     for (int64_t jj = 0; jj < nk; ++jj) {
         const S* r = x.row(head, keyRow(s, j0 + jj));
         for (int64_t c = 0; c < d; ++c) t[c * kKeyBlock + jj] = r[c];
     }
+    if (nk < kKeyBlock)
+        for (int64_t c = 0; c < d; ++c)
+            for (int64_t jj = nk; jj < kKeyBlock; ++jj) t[c * kKeyBlock + jj] = 0;
 }
 
-/// sr[jj] = qi . key jj for jj < nk, from the transposed block kt.
-template <class S>
-CPU_FORCE_INLINE void blockDots(S* __restrict sr, const S* __restrict qi, const S* __restrict kt, int64_t nk, int64_t d) {
-    for (int64_t jj = 0; jj < nk; ++jj) sr[jj] = 0;
-    for (int64_t c = 0; c < d; ++c) {
-        const S qc = qi[c];
-        const S* kc = kt + c * kKeyBlock;
-        for (int64_t jj = 0; jj < nk; ++jj) sr[jj] += qc * kc[jj];
+/// n rows (row(i) gives each source row) of width w copied into a dense (n, wp) buffer, zero-padded to wp.
+template <class S, class RowF>
+CPU_FORCE_INLINE void packRows(S* __restrict dst, int64_t n, int64_t w, int64_t wp, RowF row) {
+    for (int64_t i = 0; i < n; ++i) {
+        const S* r = row(i);
+        S* o = dst + i * wp;
+        for (int64_t c = 0; c < w; ++c) o[c] = r[c];
+        for (int64_t c = w; c < wp; ++c) o[c] = 0;
     }
 }
 
@@ -121,16 +200,29 @@ CPU_FORCE_INLINE S finishScores(S* sr, const Spec& spec, const Seq& s, int64_t h
     return bm;
 }
 
-/// Per-thread scratch of the block kernels.
+/// Per-thread scratch of the block kernels (widths padded to whole micro tiles).
 template <class S>
 struct Work {
-    std::vector<S> acc, kt, vt, sc, dp;
-    void reserve(const Spec& spec) {
-        acc.resize((size_t)(kQueryBlock * std::max<int64_t>(spec.dv, 1)));
-        kt.resize((size_t)(std::max<int64_t>(spec.d, 1) * kKeyBlock));
-        vt.resize((size_t)(std::max<int64_t>(spec.dv, 1) * kKeyBlock));
-        sc.resize((size_t)kKeyBlock);
-        dp.resize((size_t)kKeyBlock);
+    int64_t dp = 0, dvp = 0;
+    std::vector<S> acc, kt, vt, sc, dps, vpk, kpk, qpk, dopk, dkb, dvb, dqb, dummy;
+    void reserve(const Spec& spec, bool backward) {
+        dp = roundUp(std::max<int64_t>(spec.d, 1), kTileW<S>);
+        dvp = roundUp(std::max<int64_t>(spec.dv, 1), kTileW<S>);
+        const int64_t d = std::max<int64_t>(spec.d, 1), dv = std::max<int64_t>(spec.dv, 1);
+        acc.resize((size_t)(kQueryBlock * dvp));
+        kt.resize((size_t)(d * kKeyBlock));
+        sc.resize((size_t)(kQueryBlock * kKeyBlock));
+        vpk.resize((size_t)(kKeyBlock * dvp));
+        dummy.resize((size_t)kTileW<S>);
+        if (!backward) return;
+        vt.resize((size_t)(dv * kKeyBlock));
+        dps.resize((size_t)(kQueryBlock * kKeyBlock));
+        kpk.resize((size_t)(kKeyBlock * dp));
+        qpk.resize((size_t)(kQueryBlock * dp));
+        dopk.resize((size_t)(kQueryBlock * dvp));
+        dkb.resize((size_t)(kKeyBlock * dp));
+        dvb.resize((size_t)(kKeyBlock * dvp));
+        dqb.resize((size_t)(kQueryBlock * dp));
     }
 };
 
@@ -152,17 +244,17 @@ template <class S>
 CPU_FORCE_INLINE void forwardBlockImpl(const FwdArgs<S>& A) {
     const Spec& spec = *A.spec;
     const Seq& s = *A.s;
-    const int64_t h = A.h, i0 = A.i0, nq = A.i1 - A.i0, d = spec.d, dv = spec.dv, kvh = h / (spec.hq / spec.hk);
+    Work<S>& W = *A.w;
+    const int64_t h = A.h, i0 = A.i0, nq = A.i1 - A.i0, d = spec.d, dv = spec.dv, dvp = W.dvp, kvh = h / (spec.hq / spec.hk);
     const S slope = slopeOf<S>(spec, s, h), scale = S(spec.scale);
     const bool dropping = spec.drop.p > 0.0;
     const S keepScale = spec.drop.p < 1.0 ? S(1.0 / (1.0 - spec.drop.p)) : S(0);
-    S* acc = A.w->acc.data();
-    S* kt = A.w->kt.data();
-    S* sr = A.w->sc.data();
+    S* acc = W.acc.data();
+    S* sc = W.sc.data();
     S* m = A.m;
     S* l = A.l;
     int64_t lo[kQueryBlock], hi[kQueryBlock];
-    for (int64_t c = 0; c < nq * dv; ++c) acc[c] = 0;
+    for (int64_t c = 0; c < nq * dvp; ++c) acc[c] = 0;
     int64_t blockLo = s.sk, blockHi = 0;
     for (int64_t r = 0; r < nq; ++r) {
         keyRange(spec, s, i0 + r, lo[r], hi[r]);
@@ -175,39 +267,50 @@ CPU_FORCE_INLINE void forwardBlockImpl(const FwdArgs<S>& A) {
     }
     for (int64_t j0 = blockLo; j0 < blockHi; j0 += kKeyBlock) {
         const int64_t j1 = std::min(j0 + kKeyBlock, blockHi), nk = j1 - j0;
-        transposeBlock<S>(kt, A.k, kvh, s, j0, nk, d);
+        transposeBlock<S>(W.kt.data(), A.k, kvh, s, j0, nk, d);
+        // Raw scores of the whole block: (nq x d) query rows times the (d x 64) transposed keys.
+        gemm<S>(sc, kKeyBlock, A.q.row(h, s.q0 + i0), A.q.rs, 1, W.kt.data(), kKeyBlock, nq, d, kKeyBlock, false, W.dummy.data());
+        bool any = false;
         for (int64_t r = 0; r < nq; ++r) {
+            S* sr = sc + r * kKeyBlock;
             const int64_t i = i0 + r, a = std::max(j0, lo[r]) - j0, e = std::min(j1, hi[r]) - j0;
-            if (a >= e) continue;
-            blockDots<S>(sr, A.q.row(h, s.q0 + i), kt, nk, d);
-            const S bm = finishScores<S>(sr, spec, s, h, slope, scale, i, j0, a, e);
-            if (bm == negInf<S>()) continue;
+            S bm = negInf<S>();
+            if (a < e) bm = finishScores<S>(sr, spec, s, h, slope, scale, i, j0, a, e);
+            if (bm == negInf<S>()) {  // nothing taken in this block: weights 0
+                for (int64_t jj = 0; jj < nk; ++jj) sr[jj] = 0;
+                continue;
+            }
+            any = true;
             const S mn = std::max(m[r], bm);
-            S* ar = acc + r * dv;
             if (m[r] != mn) {
                 const S corr = m[r] == negInf<S>() ? S(0) : std::exp(m[r] - mn);
                 l[r] *= corr;
-                for (int64_t c = 0; c < dv; ++c) ar[c] *= corr;
+                S* ar = acc + r * dvp;
+                for (int64_t c = 0; c < dvp; ++c) ar[c] *= corr;
                 m[r] = mn;
             }
+            for (int64_t jj = 0; jj < a; ++jj) sr[jj] = 0;
             S sum = 0;
             for (int64_t jj = a; jj < e; ++jj) {
                 const S wgt = expS<S>(sr[jj] - mn);
                 sr[jj] = wgt;
                 sum += wgt;
             }
+            for (int64_t jj = e; jj < nk; ++jj) sr[jj] = 0;
             l[r] += sum;
             if (dropping)
                 for (int64_t jj = a; jj < e; ++jj)
                     sr[jj] = keepAt(spec.drop, s.dropBase + (uint64_t)((h * s.sq + i) * s.sk + j0 + jj)) ? sr[jj] * keepScale : S(0);
-            for (int64_t jj = a; jj < e; ++jj)
-                if (sr[jj] != S(0)) axpy<S>(ar, A.v.row(kvh, keyRow(s, j0 + jj)), sr[jj], dv);
         }
+        if (!any) continue;
+        // acc (nq x dv) += P (nq x nk) times the block's value rows.
+        packRows<S>(W.vpk.data(), nk, dv, dvp, [&](int64_t jj) { return A.v.row(kvh, keyRow(s, j0 + jj)); });
+        gemm<S>(acc, dvp, sc, kKeyBlock, 1, W.vpk.data(), dvp, nq, nk, dvp, true, W.dummy.data());
     }
     for (int64_t r = 0; r < nq; ++r) {
         S* o = A.out + r * A.outRs;
         const S inv = l[r] > S(0) ? S(1) / l[r] : S(0);
-        for (int64_t c = 0; c < dv; ++c) o[c] = acc[r * dv + c] * inv;
+        for (int64_t c = 0; c < dv; ++c) o[c] = acc[r * dvp + c] * inv;
     }
 }
 
@@ -229,16 +332,16 @@ template <class S>
 CPU_FORCE_INLINE void backwardTaskImpl(const BwdArgs<S>& A) {
     const Spec& spec = *A.spec;
     const Seq& s = *A.s;
-    const int64_t rep = spec.hq / spec.hk, d = spec.d, dvn = spec.dv, kvh = A.kvh;
+    Work<S>& W = *A.w;
+    const int64_t rep = spec.hq / spec.hk, d = spec.d, dvn = spec.dv, kvh = A.kvh, dp = W.dp, dvp = W.dvp;
     const bool dropping = spec.drop.p > 0.0;
     const S keepScale = spec.drop.p < 1.0 ? S(1.0 / (1.0 - spec.drop.p)) : S(0), scale = S(spec.scale);
     S* o = A.o->data();
     S* lse = A.lse->data();
     S* delta = A.delta->data();
-    S* kt = A.w->kt.data();
-    S* vt = A.w->vt.data();
-    S* sr = A.w->sc.data();
-    S* dp = A.w->dp.data();
+    S* sc = W.sc.data();
+    S* dps = W.dps.data();
+    S* dummy = W.dummy.data();
     for (int64_t h = kvh * rep; h < (kvh + 1) * rep; ++h) {
         // Recompute this head's output and row statistics: P = exp(S - lse), delta_i = dO_i . O_i.
         S m[kQueryBlock], l[kQueryBlock];
@@ -254,33 +357,77 @@ CPU_FORCE_INLINE void backwardTaskImpl(const BwdArgs<S>& A) {
         const S slope = slopeOf<S>(spec, s, h);
         for (int64_t j0 = 0; j0 < s.sk; j0 += kKeyBlock) {
             const int64_t j1 = std::min(j0 + kKeyBlock, s.sk), nk = j1 - j0;
-            transposeBlock<S>(kt, A.k, kvh, s, j0, nk, d);
-            transposeBlock<S>(vt, A.v, kvh, s, j0, nk, dvn);
-            for (int64_t i = 0; i < s.sq; ++i) {
-                if (lse[i] == negInf<S>()) continue;
-                int64_t lo, hi;
-                keyRange(spec, s, i, lo, hi);
-                const int64_t a = std::max(j0, lo) - j0, e = std::min(j1, hi) - j0;
-                if (a >= e) continue;
-                const S* qi = A.q.row(h, s.q0 + i);
-                const S* doi = A.dout.row(h, s.q0 + i);
-                S* dqi = A.dq.row(h, s.q0 + i);
-                blockDots<S>(sr, qi, kt, nk, d);
-                blockDots<S>(dp, doi, vt, nk, dvn);
-                finishScores<S>(sr, spec, s, h, slope, scale, i, j0, a, e);
-                const S li = lse[i], di = delta[i];
-                for (int64_t jj = a; jj < e; ++jj) sr[jj] = expS<S>(sr[jj] - li);  // P (0 where masked)
-                for (int64_t jj = a; jj < e; ++jj) {
-                    const S p = sr[jj];
-                    if (p == S(0)) continue;
-                    const int64_t kr = keyRow(s, j0 + jj);
-                    S z = 1;
-                    if (dropping) z = keepAt(spec.drop, s.dropBase + (uint64_t)((h * s.sq + i) * s.sk + j0 + jj)) ? keepScale : S(0);
-                    if (z != S(0)) axpy<S>(A.dv.row(kvh, kr), doi, p * z, dvn);
-                    const S ds = p * (z * dp[jj] - di) * scale;
-                    axpy<S>(dqi, A.k.row(kvh, kr), ds, d);
-                    axpy<S>(A.dk.row(kvh, kr), qi, ds, d);
+            bool packed = false;
+            for (int64_t i0 = 0; i0 < s.sq; i0 += kQueryBlock) {
+                const int64_t nq = std::min(kQueryBlock, s.sq - i0);
+                int64_t lo[kQueryBlock], hi[kQueryBlock];
+                bool any = false;
+                for (int64_t r = 0; r < nq; ++r) {
+                    keyRange(spec, s, i0 + r, lo[r], hi[r]);
+                    if (lse[i0 + r] != negInf<S>() && std::max(j0, lo[r]) < std::min(j1, hi[r])) any = true;
                 }
+                if (!any) continue;
+                if (!packed) {
+                    transposeBlock<S>(W.kt.data(), A.k, kvh, s, j0, nk, d);
+                    transposeBlock<S>(W.vt.data(), A.v, kvh, s, j0, nk, dvn);
+                    packRows<S>(W.kpk.data(), nk, d, dp, [&](int64_t jj) { return A.k.row(kvh, keyRow(s, j0 + jj)); });
+                    std::fill(W.dkb.begin(), W.dkb.begin() + nk * dp, S(0));
+                    std::fill(W.dvb.begin(), W.dvb.begin() + nk * dvp, S(0));
+                    packed = true;
+                }
+                // S = Q K^T and dP = dO V^T of the (nq x nk) block.
+                gemm<S>(sc, kKeyBlock, A.q.row(h, s.q0 + i0), A.q.rs, 1, W.kt.data(), kKeyBlock, nq, d, kKeyBlock, false, dummy);
+                gemm<S>(dps, kKeyBlock, A.dout.row(h, s.q0 + i0), A.dout.rs, 1, W.vt.data(), kKeyBlock, nq, dvn, kKeyBlock, false, dummy);
+                for (int64_t r = 0; r < nq; ++r) {
+                    const int64_t i = i0 + r;
+                    S* sr = sc + r * kKeyBlock;
+                    S* dr = dps + r * kKeyBlock;
+                    const int64_t a = std::max(j0, lo[r]) - j0, e = std::min(j1, hi[r]) - j0;
+                    if (lse[i] == negInf<S>() || a >= e) {
+                        for (int64_t jj = 0; jj < nk; ++jj) sr[jj] = dr[jj] = 0;
+                        continue;
+                    }
+                    finishScores<S>(sr, spec, s, h, slope, scale, i, j0, a, e);
+                    const S li = lse[i], di = delta[i];
+                    for (int64_t jj = 0; jj < a; ++jj) sr[jj] = dr[jj] = 0;
+                    for (int64_t jj = e; jj < nk; ++jj) sr[jj] = dr[jj] = 0;
+                    // sr <- P * z (weights of dV), dr <- dS = P (z dP - delta) scale.
+                    if (!dropping) {
+                        for (int64_t jj = a; jj < e; ++jj) {
+                            const S p = expS<S>(sr[jj] - li);
+                            sr[jj] = p;
+                            dr[jj] = p * (dr[jj] - di) * scale;
+                        }
+                    } else {
+                        for (int64_t jj = a; jj < e; ++jj) {
+                            const S p = expS<S>(sr[jj] - li);
+                            const S z = keepAt(spec.drop, s.dropBase + (uint64_t)((h * s.sq + i) * s.sk + j0 + jj)) ? keepScale : S(0);
+                            sr[jj] = p * z;
+                            dr[jj] = p * (z * dr[jj] - di) * scale;
+                        }
+                    }
+                }
+                packRows<S>(W.qpk.data(), nq, d, dp, [&](int64_t r) { return A.q.row(h, s.q0 + i0 + r); });
+                packRows<S>(W.dopk.data(), nq, dvn, dvp, [&](int64_t r) { return A.dout.row(h, s.q0 + i0 + r); });
+                // dV += (P z)^T dO, dK += dS^T Q, dQ = dS K.
+                gemm<S>(W.dvb.data(), dvp, sc, 1, kKeyBlock, W.dopk.data(), dvp, nk, nq, dvp, true, dummy);
+                gemm<S>(W.dkb.data(), dp, dps, 1, kKeyBlock, W.qpk.data(), dp, nk, nq, dp, true, dummy);
+                gemm<S>(W.dqb.data(), dp, dps, kKeyBlock, 1, W.kpk.data(), dp, nq, nk, dp, false, dummy);
+                for (int64_t r = 0; r < nq; ++r) {
+                    S* dqi = A.dq.row(h, s.q0 + i0 + r);
+                    const S* src = W.dqb.data() + r * dp;
+                    for (int64_t c = 0; c < d; ++c) dqi[c] += src[c];
+                }
+            }
+            if (!packed) continue;
+            for (int64_t jj = 0; jj < nk; ++jj) {
+                const int64_t kr = keyRow(s, j0 + jj);
+                S* dkr = A.dk.row(kvh, kr);
+                S* dvr = A.dv.row(kvh, kr);
+                const S* sk = W.dkb.data() + jj * dp;
+                const S* sv = W.dvb.data() + jj * dvp;
+                for (int64_t c = 0; c < d; ++c) dkr[c] += sk[c];
+                for (int64_t c = 0; c < dvn; ++c) dvr[c] += sv[c];
             }
         }
     }
@@ -367,7 +514,7 @@ void forward(const Spec& spec, const std::vector<Seq>& seqs, RowsT<S> q, RowsT<S
     const FwdFn<S> fn = pickForward<S>();
     parallelFor((int64_t)tasks.size(), work >= (int64_t(1) << 18) ? 2 : (int64_t)tasks.size() + 1, [&](int64_t tb, int64_t te) {
         Work<S> w;
-        w.reserve(spec);
+        w.reserve(spec, false);
         S m[kQueryBlock], l[kQueryBlock];
         for (int64_t t = tb; t < te; ++t) {
             const Task& tk = tasks[t];
@@ -393,7 +540,7 @@ void backward(const Spec& spec, const std::vector<Seq>& seqs, RowsT<S> q, RowsT<
     const BwdFn<S> fn = pickBackward<S>();
     parallelFor(nTasks, work >= (int64_t(1) << 17) ? 1 : nTasks + 1, [&](int64_t tb, int64_t te) {
         Work<S> w;
-        w.reserve(spec);
+        w.reserve(spec, true);
         std::vector<S> o, lse, delta;
         for (int64_t t = tb; t < te; ++t) {
             const Seq& s = seqs[t / spec.hk];

@@ -175,16 +175,24 @@ inline void moveCopy(const TensorView& dst, const TensorView& src) {
     dispatchBytes(isz, [&](auto tag) {
         using U = typename decltype(tag)::type;
         plan.runAll([&](char** p, int64_t n, const int64_t* st) {
-            if (st[0] == isz && st[1] == isz) {
-                std::memcpy(p[0], p[1], n * isz);
-            } else if (st[1] == 0) {
-                const U v = *reinterpret_cast<const U*>(p[1]);
-                char* o = p[0];
-                for (int64_t i = 0; i < n; ++i, o += st[0]) *reinterpret_cast<U*>(o) = v;
+            // Byte strides are whole elements: typed loops with element strides (the unit-stride forms vectorise).
+            const int64_t so = st[0] / isz, ss = st[1] / isz;
+            U* o = reinterpret_cast<U*>(p[0]);
+            const U* s = reinterpret_cast<const U*>(p[1]);
+            if (so == 1 && ss == 1) {
+                std::memcpy(o, s, n * isz);
+            } else if (so == 1 && ss == 0) {
+                const U v = *s;
+                for (int64_t i = 0; i < n; ++i) o[i] = v;
+            } else if (so == 1 && ss == -1) {  // flips
+                for (int64_t i = 0; i < n; ++i) o[i] = s[-i];
+            } else if (so == 1) {
+                for (int64_t i = 0; i < n; ++i) o[i] = s[i * ss];
+            } else if (ss == 0) {
+                const U v = *s;
+                for (int64_t i = 0; i < n; ++i) o[i * so] = v;
             } else {
-                char* o = p[0];
-                const char* s = p[1];
-                for (int64_t i = 0; i < n; ++i, o += st[0], s += st[1]) *reinterpret_cast<U*>(o) = *reinterpret_cast<const U*>(s);
+                for (int64_t i = 0; i < n; ++i) o[i * so] = s[i * ss];
             }
         });
     });

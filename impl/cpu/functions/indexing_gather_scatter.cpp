@@ -179,6 +179,14 @@ void checkScatterIndex(const TensorView& self, const TensorView& index, const Te
         forEachRow<1>(index.shape, {index.strides}, false, [&](int64_t, std::array<int64_t, 1> off, int64_t len, const std::array<int64_t, 1>& st) {
             if (found) return;
             const I* q = ip + off[0];
+            // A branch-free scan of the row first (vectorises); the first bad value is looked for only on failure.
+            bool ok = true;
+            if (st[0] == 1) {
+                for (int64_t j = 0; j < len; ++j) ok &= (uint64_t)(int64_t)q[j] < (uint64_t)n;
+            } else {
+                for (int64_t j = 0; j < len; ++j) ok &= (uint64_t)(int64_t)q[j * st[0]] < (uint64_t)n;
+            }
+            if (ok) return;
             for (int64_t j = 0; j < len; ++j) {
                 int64_t v = q[j * st[0]];
                 if (v < 0 || v >= n) {
@@ -918,6 +926,21 @@ void indexFill(diopiContextHandle_t ctx, const TensorView& out, const TensorView
         const T v = getValue(tag);
         if (out.dim() == 0) {
             if (!idx.empty()) fillWith<T>(out, v);
+            return;
+        }
+        if (out.isContiguous()) {
+            // (outer, n, inner) view: each index fills one run of `inner` elements per outer position.
+            int64_t outer = 1, inner = 1;
+            for (int64_t j = 0; j < out.dim(); ++j) {
+                if (j < d) outer *= out.shape[j];
+                if (j > d) inner *= out.shape[j];
+            }
+            const int64_t n = out.shape[d];
+            T* p = out.ptr<T>();
+            for (int64_t o = 0; o < outer; ++o) {
+                T* row = p + o * n * inner;
+                for (int64_t i : idx) std::fill_n(row + i * inner, inner, v);
+            }
             return;
         }
         for (int64_t i : idx) fillWith<T>(selectView(out, d, i), v);

@@ -157,6 +157,14 @@ diopiError_t diopiDestIndexCopyKV(diopiContextHandle_t ctx, diopiTensorHandle_t 
         for (size_t i = 0; i < loc.size(); ++i)
             CPU_CHECK(loc[i] >= 0 && loc[i] < o.shape[0], "dest_loc[", i, "] = ", loc[i], " is outside the ", o.shape[0], " rows of out");
         Shape rowShape(K.shape.begin() + 1, K.shape.end()), oStr(o.strides.begin() + 1, o.strides.end()), kStr(K.strides.begin() + 1, K.strides.end());
+        const int64_t rowElems = shapeNumel(rowShape);
+        if (o.dtype == K.dtype && oStr == contiguousStrides(rowShape) && kStr == oStr) {
+            // Dense rows of one dtype: one memcpy per row.
+            const size_t bytes = (size_t)(rowElems * o.itemsize);
+            for (size_t i = 0; i < loc.size(); ++i)
+                std::memcpy(o.data + loc[i] * o.strides[0] * o.itemsize, K.data + (int64_t)i * K.strides[0] * K.itemsize, bytes);
+            return;
+        }
         for (size_t i = 0; i < loc.size(); ++i)
             copyCast(o.restrided(rowShape, oStr, loc[i] * o.strides[0]), K.restrided(rowShape, kStr, (int64_t)i * K.strides[0]));
     });

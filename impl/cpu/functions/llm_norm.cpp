@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
+#include "common/isa.hpp"
 
 namespace impl::cpu {
 
@@ -54,19 +56,109 @@ std::vector<double> paramRow(diopiContextHandle_t ctx, diopiConstTensorHandle_t 
     return v;
 }
 
-// 1 / sqrt(mean(x^2) + eps) of every row of a dense (rows, cols) buffer.
+// ---- row kernels, compiled once per instruction-set level for float buffers (double: once). The sums are
+// reductions in double that `omp simd` may split into lanes.
+struct RowArgs {
+    const void* x;   ///< dense (rows, cols) input
+    const void* g;   ///< dense grad_output (backward) or null
+    void* y;         ///< dense output (forward) / grad_input (backward), or null
+    const double* w;  ///< weight row or null
+    const double* b;  ///< bias row or null
+    double* r;        ///< inverse RMS per row (out in the forward pass, in for grad_input)
+    int64_t i0, i1, cols;
+    double eps;
+};
+
+/// Forward rows [i0, i1): r[i] = 1 / sqrt(mean(x^2) + eps) and, when y is set, y = x * r * w + b.
 template <class C>
-std::vector<double> inverseRms(const C* x, Rows rc, double eps) {
-    std::vector<double> r(rc.rows);
-    parallelFor(rc.rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, rc.cols)), [&](int64_t b, int64_t e) {
-        for (int64_t i = b; i < e; ++i) {
-            const C* row = x + i * rc.cols;
-            double ss = 0;
-            for (int64_t j = 0; j < rc.cols; ++j) ss += double(row[j]) * double(row[j]);
-            r[i] = 1.0 / std::sqrt(ss / double(rc.cols) + eps);
+CPU_FORCE_INLINE void rmsForwardImpl(const RowArgs& a) {
+    const C* x = static_cast<const C*>(a.x);
+    C* y = static_cast<C*>(a.y);
+    const int64_t n = a.cols;
+    const double* w = a.w;
+    const double* b = a.b;
+    for (int64_t i = a.i0; i < a.i1; ++i) {
+        const C* xr = x + i * n;
+        double ss = 0;
+#pragma omp simd reduction(+ : ss)
+        for (int64_t j = 0; j < n; ++j) ss += double(xr[j]) * double(xr[j]);
+        const double r = 1.0 / std::sqrt(ss / double(n) + a.eps);
+        a.r[i] = r;
+        if (!y) continue;
+        C* yr = y + i * n;
+        if (w && b) {
+            for (int64_t j = 0; j < n; ++j) yr[j] = C(double(xr[j]) * r * w[j] + b[j]);
+        } else if (w) {
+            for (int64_t j = 0; j < n; ++j) yr[j] = C(double(xr[j]) * r * w[j]);
+        } else if (b) {
+            for (int64_t j = 0; j < n; ++j) yr[j] = C(double(xr[j]) * r + b[j]);
+        } else {
+            for (int64_t j = 0; j < n; ++j) yr[j] = C(double(xr[j]) * r);
         }
+    }
+}
+
+/// grad_input rows [i0, i1): with xhat = x r and gw = g w, y = r (gw - xhat mean(gw xhat)).
+template <class C>
+CPU_FORCE_INLINE void rmsGradInputImpl(const RowArgs& a) {
+    const C* x = static_cast<const C*>(a.x);
+    const C* g = static_cast<const C*>(a.g);
+    C* y = static_cast<C*>(a.y);
+    const int64_t n = a.cols;
+    const double* w = a.w;
+    for (int64_t i = a.i0; i < a.i1; ++i) {
+        const C* xr = x + i * n;
+        const C* gr = g + i * n;
+        C* yr = y + i * n;
+        const double r = a.r[i];
+        double dot = 0;  // sum(g w x)
+        if (w) {
+#pragma omp simd reduction(+ : dot)
+            for (int64_t j = 0; j < n; ++j) dot += double(gr[j]) * w[j] * double(xr[j]);
+        } else {
+#pragma omp simd reduction(+ : dot)
+            for (int64_t j = 0; j < n; ++j) dot += double(gr[j]) * double(xr[j]);
+        }
+        const double m = dot * r / double(n), rr = r * r * m;
+        if (w) {
+            for (int64_t j = 0; j < n; ++j) yr[j] = C(r * (double(gr[j]) * w[j]) - double(xr[j]) * rr);
+        } else {
+            for (int64_t j = 0; j < n; ++j) yr[j] = C(r * double(gr[j]) - double(xr[j]) * rr);
+        }
+    }
+}
+
+void fwdBaseF(const RowArgs& a) { rmsForwardImpl<float>(a); }
+void fwdBaseD(const RowArgs& a) { rmsForwardImpl<double>(a); }
+void bwdBaseF(const RowArgs& a) { rmsGradInputImpl<float>(a); }
+void bwdBaseD(const RowArgs& a) { rmsGradInputImpl<double>(a); }
+#if CPU_HAVE_X86_LEVELS
+CPU_TARGET_AVX2 void fwdAvx2F(const RowArgs& a) { rmsForwardImpl<float>(a); }
+CPU_TARGET_AVX2 void bwdAvx2F(const RowArgs& a) { rmsGradInputImpl<float>(a); }
+CPU_TARGET_AVX512 void fwdAvx512F(const RowArgs& a) { rmsForwardImpl<float>(a); }
+CPU_TARGET_AVX512 void bwdAvx512F(const RowArgs& a) { rmsGradInputImpl<float>(a); }
+#endif
+
+using RowFn = void (*)(const RowArgs&);
+
+RowFn pickRows(bool dbl, bool backward) {
+    if (dbl) return backward ? bwdBaseD : fwdBaseD;
+#if CPU_HAVE_X86_LEVELS
+    if (isa() == Isa::Avx512) return backward ? bwdAvx512F : fwdAvx512F;
+    if (isa() == Isa::Avx2) return backward ? bwdAvx2F : fwdAvx2F;
+#endif
+    return backward ? bwdBaseF : fwdBaseF;
+}
+
+/// Runs a row kernel over all rows (threads for large inputs only).
+void runRows(RowArgs a, int64_t rows, bool dbl, bool backward) {
+    const RowFn fn = pickRows(dbl, backward);
+    parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, a.cols)), [&](int64_t b, int64_t e) {
+        RowArgs t = a;
+        t.i0 = b;
+        t.i1 = e;
+        fn(t);
     });
-    return r;
 }
 
 // Writes one value per row into `dst` (any shape with that many elements, any strides, any float dtype).
@@ -95,26 +187,16 @@ diopiError_t diopiRMSNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, dio
         std::vector<double> b = paramRow(ctx, bias, normalized_shape, rc.cols, "bias");
         const diopiDtype_t bt = bufferDtype({x.dtype, o.dtype});
         TensorView xf = contiguousAs(ctx, x, bt);
-        withBuffer(bt, [&](auto tag) {
-            using C = typename decltype(tag)::type;
-            const C* xp = xf.ptr<const C>();
-            std::vector<double> r = inverseRms(xp, rc, eps);
-            if (inv_rms != nullptr) storeRowValues(ctx, view(inv_rms, "inv_rms"), r, "inv_rms");
-            if (x.numel == 0) return;
-            TensorView y = newTensor(ctx, x.shape, bt);
-            C* yp = y.ptr<C>();
-            parallelFor(rc.rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, rc.cols)), [&](int64_t bi, int64_t ei) {
-                for (int64_t i = bi; i < ei; ++i) {
-                    for (int64_t j = 0; j < rc.cols; ++j) {
-                        double v = double(xp[i * rc.cols + j]) * r[i];
-                        if (!w.empty()) v *= w[j];
-                        if (!b.empty()) v += b[j];
-                        yp[i * rc.cols + j] = C(v);
-                    }
-                }
-            });
-            copyCast(o, y);
-        });
+        // out itself is the dense output buffer when it can be (no extra pass).
+        const bool direct = o.dtype == bt && o.isContiguous() && o.data != x.data;
+        TensorView y = x.numel == 0 ? o : direct ? o : newTensor(ctx, x.shape, bt);
+        std::vector<double> r((size_t)rc.rows);
+        RowArgs a{xf.data, nullptr, x.numel ? y.data : nullptr, w.empty() ? nullptr : w.data(), b.empty() ? nullptr : b.data(), r.data(), 0, 0,
+                  rc.cols, eps};
+        runRows(a, rc.rows, bt == diopi_dtype_float64, false);
+        if (inv_rms != nullptr) storeRowValues(ctx, view(inv_rms, "inv_rms"), r, "inv_rms");
+        if (x.numel == 0) return;
+        if (!direct) copyCast(o, y);
     });
 }
 
@@ -138,34 +220,25 @@ diopiError_t diopiRMSNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
             CPU_CHECK(saved.numel == rc.rows, "inv_rms must hold one value per normalised row (", rc.rows, "), got shape ", shapeStr(saved.shape));
         const diopiDtype_t bt = bufferDtype({x.dtype, go.dtype});
         TensorView xf = contiguousAs(ctx, x, bt), gf = contiguousAs(ctx, go, bt);
+        std::vector<double> r((size_t)rc.rows);
+        const bool dbl = bt == diopi_dtype_float64;
+        runRows(RowArgs{xf.data, nullptr, nullptr, nullptr, nullptr, r.data(), 0, 0, rc.cols, eps}, rc.rows, dbl, false);
+        const int64_t NC = rc.cols, R = rc.rows;
+        if (grad_input != nullptr) {
+            TensorView gi = view(grad_input, "grad_input");
+            dispatch<FloatTypes>(gi.dtype, "grad_input", [](auto) {});
+            CPU_CHECK(gi.shape == x.shape, "grad_input shape ", shapeStr(gi.shape), " must match input shape ", shapeStr(x.shape));
+            if (x.numel) {
+                const bool direct = gi.dtype == bt && gi.isContiguous() && gi.data != x.data && gi.data != go.data;
+                TensorView t = direct ? gi : newTensor(ctx, x.shape, bt);
+                runRows(RowArgs{xf.data, gf.data, t.data, w.empty() ? nullptr : w.data(), nullptr, r.data(), 0, 0, NC, eps}, R, dbl, true);
+                if (!direct) copyCast(gi, t);
+            }
+        }
         withBuffer(bt, [&](auto tag) {
             using C = typename decltype(tag)::type;
             const C* xp = xf.ptr<const C>();
             const C* gp = gf.ptr<const C>();
-            std::vector<double> r = inverseRms(xp, rc, eps);
-            const int64_t NC = rc.cols, R = rc.rows;
-            const int64_t rowGrain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, NC));
-            if (grad_input != nullptr) {
-                TensorView gi = view(grad_input, "grad_input");
-                dispatch<FloatTypes>(gi.dtype, "grad_input", [](auto) {});
-                CPU_CHECK(gi.shape == x.shape, "grad_input shape ", shapeStr(gi.shape), " must match input shape ", shapeStr(x.shape));
-                TensorView t = newTensor(ctx, x.shape, bt);
-                C* tp = t.ptr<C>();
-                parallelFor(R, rowGrain, [&](int64_t b, int64_t e) {
-                    for (int64_t i = b; i < e; ++i) {
-                        const C* xr = xp + i * NC;
-                        const C* gr = gp + i * NC;
-                        double dot = 0;  // sum(g * xhat)
-                        for (int64_t j = 0; j < NC; ++j) dot += double(gr[j]) * (w.empty() ? 1.0 : double(w[j])) * double(xr[j]) * r[i];
-                        const double m = dot / double(NC);
-                        for (int64_t j = 0; j < NC; ++j) {
-                            double g = double(gr[j]) * (w.empty() ? 1.0 : double(w[j]));
-                            tp[i * NC + j] = C(r[i] * (g - double(xr[j]) * r[i] * m));
-                        }
-                    }
-                });
-                if (x.numel) copyCast(gi, t);
-            }
             // Column sums over rows: every column is summed by one thread in row order, so results are reproducible.
             auto columnSums = [&](diopiTensorHandle_t h, const char* name, bool withXhat) {
                 TensorView d = view(h, name);

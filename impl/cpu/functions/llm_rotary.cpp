@@ -1,6 +1,7 @@
 // Rotary position embedding: the out-of-place operator (half-split or interleaved pairs, conj, partial rotary
 // width) and the in-place query/key variant in the rotate-half form. Both are written as two strided elementwise
 // passes over views of the pair members, so any layout of x, out and the tables works without copies of the tables.
+#include <array>
 #include <vector>
 
 #include "common/common.hpp"
@@ -67,6 +68,43 @@ TensorView tableView(const TensorView& c, int64_t rank, const char* name) {
     return c.restrided(sh, st);
 }
 
+/// Calls f(offsets) for every position of `outer` (row-major) in parallel chunks, offsets[k] being the position's
+/// element offset under strides[k]. f must not throw.
+template <size_t K, class F>
+void forRows(const Shape& outer, const std::array<Shape, K>& strides, int64_t rowWork, F&& f) {
+    const int64_t rows = shapeNumel(outer), nd = (int64_t)outer.size();
+    parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, rowWork)), [&](int64_t b, int64_t e) {
+        std::vector<int64_t> idx((size_t)nd, 0);
+        int64_t rem = b;
+        for (int64_t k = nd - 1; k >= 0; --k) {
+            idx[k] = rem % outer[k];
+            rem /= outer[k];
+        }
+        for (int64_t r = b; r < e; ++r) {
+            std::array<int64_t, K> off{};
+            for (int64_t k = 0; k < nd; ++k)
+                for (size_t q = 0; q < K; ++q) off[q] += idx[k] * strides[q][k];
+            f(off);
+            for (int64_t k = nd - 1; k >= 0; --k) {
+                if (++idx[k] < outer[k]) break;
+                idx[k] = 0;
+            }
+        }
+    });
+}
+
+/// Strides of table t (right-aligned, broadcast) over the leading dims `outer` (0 where t has size 1 or no dim).
+Shape broadcastLeading(const TensorView& t, const Shape& outer) {
+    const int64_t nd = (int64_t)outer.size(), tl = t.dim() - 1, off = nd - tl;
+    CPU_CHECK(off >= 0, "table ", shapeStr(t.shape), " has more dims than the rotated tensor");
+    Shape st((size_t)nd, 0);
+    for (int64_t k = 0; k < tl; ++k) {
+        if (t.shape[k] == outer[k + off]) st[k + off] = t.shape[k] == 1 ? 0 : t.strides[k];
+        else CPU_CHECK(t.shape[k] == 1, "table ", shapeStr(t.shape), " does not broadcast to the leading dims ", shapeStr(outer));
+    }
+    return st;
+}
+
 /// Rotates one head row x[0 .. dim) in place in the rotate-half form (pairs i, i + dim / 2 are read before written).
 template <class T>
 inline void rotateHalfRow(T* x, int64_t half, const T* c1, const T* s1, const T* c2, const T* s2) {
@@ -99,32 +137,15 @@ void rotateInPlace(diopiContextHandle_t ctx, const TensorView& t, const TensorVi
         Shape outer(o.shape.begin(), o.shape.end() - 1);  // leading dims and heads
         Shape ost(o.strides.begin(), o.strides.end() - 1), cst(outer.size(), 0);
         for (size_t k = 0; k < outer.size(); ++k) cst[k] = c.shape[k] == 1 ? 0 : c.strides[k];
-        const int64_t rows = shapeNumel(outer), nd = (int64_t)outer.size();
         dispatch<FloatTypes>(o.dtype, name, [&](auto tag) {
             using T = typename decltype(tag)::type;
             T* op = o.ptr<T>();
             const T* cp = c.ptr<const T>();
             const T* sp = s.ptr<const T>();
             const int64_t second = cw == dim ? half : 0;
-            parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, dim)), [&](int64_t b, int64_t e) {
-                std::vector<int64_t> idx((size_t)nd, 0);
-                int64_t rem = b;
-                for (int64_t k = nd - 1; k >= 0; --k) {
-                    idx[k] = rem % outer[k];
-                    rem /= outer[k];
-                }
-                for (int64_t r = b; r < e; ++r) {
-                    int64_t oo = 0, co = 0;
-                    for (int64_t k = 0; k < nd; ++k) {
-                        oo += idx[k] * ost[k];
-                        co += idx[k] * cst[k];
-                    }
-                    rotateHalfRow<T>(op + oo, half, cp + co, sp + co, cp + co + second, sp + co + second);
-                    for (int64_t k = nd - 1; k >= 0; --k) {
-                        if (++idx[k] < outer[k]) break;
-                        idx[k] = 0;
-                    }
-                }
+            forRows<2>(outer, {ost, cst}, dim, [&](const std::array<int64_t, 2>& off) {
+                const int64_t co = off[1];
+                rotateHalfRow<T>(op + off[0], half, cp + co, sp + co, cp + co + second, sp + co + second);
             });
         });
         return;
@@ -160,10 +181,43 @@ diopiError_t diopiRotaryEmbedding(diopiContextHandle_t ctx, diopiTensorHandle_t 
         const int64_t d = xv.size(-1), half = c.size(-1), r = 2 * half;
         CPU_CHECK(r <= d, "cos / sin last dim ", half, " must be at most half of x's last dim ", d);
         if (o.numel == 0) return;
-        // x and out are distinct tensors for this out-of-place operator, but a caller may pass the same memory.
-        if (o.data == xv.data) xv = denseCopy(ctx, xv);
         c = castTo(ctx, c, xv.dtype);
         s = castTo(ctx, s, xv.dtype);
+        const Shape outer(xv.shape.begin(), xv.shape.end() - 1);
+        if (o.strides.back() == 1 && xv.strides.back() == 1 && (o.data == xv.data ? o.strides == xv.strides : true)) {
+            // Direct path: each row of out from its row of x (pairs are read before written, so out may be x) and
+            // its table row, reached through broadcast strides.
+            c = contiguousAs(ctx, c, c.dtype);
+            s = contiguousAs(ctx, s, s.dtype);
+            const Shape cst = broadcastLeading(c, outer);
+            const Shape ost(o.strides.begin(), o.strides.end() - 1), xst(xv.strides.begin(), xv.strides.end() - 1);
+            dispatch<FloatTypes>(xv.dtype, "x", [&](auto tag) {
+                using T = typename decltype(tag)::type;
+                using A = acc_t<T>;
+                T* op = o.ptr<T>();
+                const T* xp = xv.ptr<const T>();
+                const T* cp = c.ptr<const T>();
+                const T* sp = s.ptr<const T>();
+                const A sign = conj ? A(-1) : A(1);
+                const int64_t p2 = interleaved ? 1 : half, step = interleaved ? 2 : 1;
+                forRows<3>(outer, {ost, xst, cst}, d, [&](const std::array<int64_t, 3>& off) {
+                    T* orow = op + off[0];
+                    const T* xr = xp + off[1];
+                    const T* cr = cp + off[2];
+                    const T* sr = sp + off[2];
+                    for (int64_t i = 0; i < half; ++i) {
+                        const A a = A(xr[i * step]), b = A(xr[i * step + p2]), cc = A(cr[i]), ss = sign * A(sr[i]);
+                        orow[i * step] = T(a * cc - b * ss);
+                        orow[i * step + p2] = T(b * cc + a * ss);
+                    }
+                    if (orow != xr)
+                        for (int64_t i = r; i < d; ++i) orow[i] = xr[i];
+                });
+            });
+            return;
+        }
+        // x and out are distinct tensors for this out-of-place operator, but a caller may pass the same memory.
+        if (o.data == xv.data) xv = denseCopy(ctx, xv);
         const int64_t first2 = interleaved ? 1 : half, step = interleaved ? 2 : 1;
         rotatePairs(lastDimSlice(o, 0, half, step), lastDimSlice(o, first2, half, step), lastDimSlice(xv, 0, half, step),
                     lastDimSlice(xv, first2, half, step), c, s, c, s, conj);

@@ -407,6 +407,7 @@ diopiError_t diopiUnfoldBackward(diopiContextHandle_t ctx, diopiTensorHandle_t g
             if (j < d) outer *= in[j];
             if (j > d) inner *= in[j];
         }
+        // Zeroed first: positions no window covers (and the adds) start from 0.
         std::memset(acc.data, 0, (size_t)(acc.numel * acc.itemsize));
         auto run = [&](auto tag) {
             using S = typename decltype(tag)::type;
@@ -416,6 +417,10 @@ diopiError_t diopiUnfoldBackward(diopiContextHandle_t ctx, diopiTensorHandle_t g
                 for (int64_t o = ob; o < oe; ++o) {
                     S* a = A + o * len * inner;
                     const S* go0 = G + o * n * inner * size;
+                    if (inner == 1 && step == size) {  // windows side by side: one copy, then the uncovered tail
+                        std::memcpy(a, go0, (size_t)(n * size) * sizeof(S));
+                        continue;
+                    }
                     for (int64_t w = 0; w < n; ++w) {
                         S* aw = a + w * step * inner;
                         const S* gw = go0 + w * inner * size;

@@ -383,15 +383,20 @@ diopiError_t diopiSortBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
                         for (int64_t j = 0; j < n; ++j) r[j * s0] = T(0.0f);
                     // Validate the whole line first so the scatter loop has no branch.
                     bool ok = true;
-                    for (int64_t j = 0; j < m; ++j) {
-                        const int64_t p = (int64_t)ix[j * s2];
-                        ok &= (p >= 0) & (p < n);
+                    if (s2 == 1) {
+                        for (int64_t j = 0; j < m; ++j) ok &= (uint64_t)(int64_t)ix[j] < (uint64_t)n;
+                    } else {
+                        for (int64_t j = 0; j < m; ++j) ok &= (uint64_t)(int64_t)ix[j * s2] < (uint64_t)n;
                     }
                     if (!ok) {
                         bad.store(true, std::memory_order_relaxed);
                         return;
                     }
-                    for (int64_t j = 0; j < m; ++j) r[(int64_t)ix[j * s2] * s0] = g[j * s1];
+                    if (s0 == 1 && s1 == 1 && s2 == 1) {
+                        for (int64_t j = 0; j < m; ++j) r[(int64_t)ix[j]] = g[j];
+                    } else {
+                        for (int64_t j = 0; j < m; ++j) r[(int64_t)ix[j * s2] * s0] = g[j * s1];
+                    }
                 });
             });
         });
