@@ -182,10 +182,12 @@ template <class S>
 CPU_FORCE_INLINE S finishScores(S* sr, const Spec& spec, const Seq& s, int64_t h, S slope, S scale, int64_t i, int64_t j0, int64_t a, int64_t e) {
     S bm = negInf<S>();
     if (!s.mask.p && slope == S(0)) {
+        // `omp simd` lets the maximum (and the sums below) run in vector lanes instead of element by element.
+#pragma omp simd reduction(max : bm)
         for (int64_t jj = a; jj < e; ++jj) {
             const S x = sr[jj] * scale;
             sr[jj] = x;
-            bm = std::max(bm, x);
+            bm = bm > x ? bm : x;
         }
         return bm;
     }
@@ -291,6 +293,7 @@ CPU_FORCE_INLINE void forwardBlockImpl(const FwdArgs<S>& A) {
             }
             for (int64_t jj = 0; jj < a; ++jj) sr[jj] = 0;
             S sum = 0;
+#pragma omp simd reduction(+ : sum)
             for (int64_t jj = a; jj < e; ++jj) {
                 const S wgt = expS<S>(sr[jj] - mn);
                 sr[jj] = wgt;

@@ -4,12 +4,15 @@
 // one_hot and embedding. Every index is checked before any element moves;
 // negative positions wrap only where the reference wraps them.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
+#include "common/isa.hpp"
 #include "common/movement.hpp"
 
 namespace impl::cpu {
@@ -157,6 +160,36 @@ void dispatchIndex(const TensorView& index, const char* name, F&& f) {
     else failCode(diopiDtypeNotSupported, name, " must be an int32 or int64 tensor, got ", dtypeName(index.dtype));
 }
 
+/// Smallest and largest value of a dense run of indices (n > 0), compiled per instruction-set level: 64-bit min / max
+/// vectorise only from AVX2 on.
+template <class I>
+CPU_FORCE_INLINE void indexRangeImpl(const I* q, int64_t n, int64_t& lo, int64_t& hi) {
+    I mn = q[0], mx = q[0];
+#pragma omp simd reduction(min : mn) reduction(max : mx)
+    for (int64_t j = 0; j < n; ++j) {
+        mn = mn < q[j] ? mn : q[j];
+        mx = mx > q[j] ? mx : q[j];
+    }
+    lo = mn;
+    hi = mx;
+}
+template <class I>
+void indexRangeBase(const I* q, int64_t n, int64_t& lo, int64_t& hi) { indexRangeImpl<I>(q, n, lo, hi); }
+#if CPU_HAVE_X86_LEVELS
+template <class I>
+CPU_TARGET_AVX2 void indexRangeAvx2(const I* q, int64_t n, int64_t& lo, int64_t& hi) { indexRangeImpl<I>(q, n, lo, hi); }
+template <class I>
+CPU_TARGET_AVX512 void indexRangeAvx512(const I* q, int64_t n, int64_t& lo, int64_t& hi) { indexRangeImpl<I>(q, n, lo, hi); }
+#endif
+template <class I>
+void (*indexRangeFn())(const I*, int64_t, int64_t&, int64_t&) {
+#if CPU_HAVE_X86_LEVELS
+    if (isa() == Isa::Avx512) return indexRangeAvx512<I>;
+    if (isa() == Isa::Avx2) return indexRangeAvx2<I>;
+#endif
+    return indexRangeBase<I>;
+}
+
 /// Checks the shapes of gather/scatter (same rank, index no larger than
 /// `other` anywhere and no larger than `self` except along dim) and that every
 /// index lies in [0, size of self along dim), without copying the index.
@@ -176,17 +209,29 @@ void checkScatterIndex(const TensorView& self, const TensorView& index, const Te
     dispatchIndex(index, "index", [&](auto tag) {
         using I = typename decltype(tag)::type;
         const I* ip = index.ptr<I>();
+        // Fast pass (parallel for large indices): the largest index of each row seen as unsigned, so that a negative
+        // one counts as huge; a vectorisable max. Only a failing tensor is scanned again for the first bad value.
+        std::atomic<bool> anyBad{false};
+        const auto range = indexRangeFn<I>();
+        forEachRow<1>(index.shape, {index.strides}, true, [&](int64_t, std::array<int64_t, 1> off, int64_t len, const std::array<int64_t, 1>& st) {
+            const I* q = ip + off[0];
+            if (len <= 0) return;
+            int64_t lo = 0, hi = 0;
+            if (st[0] == 1) {
+                range(q, len, lo, hi);
+            } else {
+                lo = hi = q[0];
+                for (int64_t j = 0; j < len; ++j) {
+                    lo = std::min<int64_t>(lo, q[j * st[0]]);
+                    hi = std::max<int64_t>(hi, q[j * st[0]]);
+                }
+            }
+            if (lo < 0 || hi >= n) anyBad.store(true, std::memory_order_relaxed);
+        });
+        if (!anyBad.load()) return;
         forEachRow<1>(index.shape, {index.strides}, false, [&](int64_t, std::array<int64_t, 1> off, int64_t len, const std::array<int64_t, 1>& st) {
             if (found) return;
             const I* q = ip + off[0];
-            // A branch-free scan of the row first (vectorises); the first bad value is looked for only on failure.
-            bool ok = true;
-            if (st[0] == 1) {
-                for (int64_t j = 0; j < len; ++j) ok &= (uint64_t)(int64_t)q[j] < (uint64_t)n;
-            } else {
-                for (int64_t j = 0; j < len; ++j) ok &= (uint64_t)(int64_t)q[j * st[0]] < (uint64_t)n;
-            }
-            if (ok) return;
             for (int64_t j = 0; j < len; ++j) {
                 int64_t v = q[j * st[0]];
                 if (v < 0 || v >= n) {

@@ -438,22 +438,26 @@ namespace {
 /// One softmax row of scaled masked softmax: masked where mask[j] != 0 (mask given) or j > lim (fixed triu).
 template <class S>
 CPU_FORCE_INLINE void smsRowImpl(const S* x, const uint8_t* mask, int64_t lim, S* y, int64_t n, S sc) {
+    // `omp simd` reductions let the max and the sum run in vector lanes (a plain loop adds in order, lane by lane).
     S mx = -std::numeric_limits<S>::infinity();
     if (mask) {
+#pragma omp simd reduction(max : mx)
         for (int64_t j = 0; j < n; ++j) {
             const S v = mask[j] ? S(-10000) : x[j] * sc;
             y[j] = v;
-            mx = std::max(mx, v);
+            mx = mx > v ? mx : v;
         }
     } else {
+#pragma omp simd reduction(max : mx)
         for (int64_t j = 0; j < n; ++j) {
             const S v = j > lim ? S(-10000) : x[j] * sc;
             y[j] = v;
-            mx = std::max(mx, v);
+            mx = mx > v ? mx : v;
         }
     }
     S sum = 0;
     if constexpr (std::is_same_v<S, float>) {
+#pragma omp simd reduction(+ : sum)
         for (int64_t j = 0; j < n; ++j) {
             const float e = expF(y[j] - mx);
             y[j] = e;
