@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "common.hpp"
+#include "fastmath.hpp"
+#include "isa.hpp"
 
 namespace impl::cpu {
 
@@ -91,6 +93,42 @@ inline void checkIndices(std::vector<int64_t>& idx, int64_t n, bool wrapNegative
         if (j < 0 || j >= n) fail(name, ": index ", i, " is out of bounds for dimension ", dim, " with size ", n);
         i = j;
     }
+}
+
+/// Smallest and largest value of a dense run of indices (n > 0), compiled per instruction-set level: 64-bit min / max
+/// vectorise only from AVX2 on. indexRangeFn<I>() picks the copy for isa().
+template <class I>
+CPU_FORCE_INLINE void indexRangeImpl(const I* q, int64_t n, int64_t& lo, int64_t& hi) {
+    I mn = q[0], mx = q[0];
+#pragma omp simd reduction(min : mn) reduction(max : mx)
+    for (int64_t j = 0; j < n; ++j) {
+        mn = mn < q[j] ? mn : q[j];
+        mx = mx > q[j] ? mx : q[j];
+    }
+    lo = mn;
+    hi = mx;
+}
+template <class I>
+inline void indexRangeBase(const I* q, int64_t n, int64_t& lo, int64_t& hi) {
+    indexRangeImpl<I>(q, n, lo, hi);
+}
+#if CPU_HAVE_X86_LEVELS
+template <class I>
+CPU_TARGET_AVX2 inline void indexRangeAvx2(const I* q, int64_t n, int64_t& lo, int64_t& hi) {
+    indexRangeImpl<I>(q, n, lo, hi);
+}
+template <class I>
+CPU_TARGET_AVX512 inline void indexRangeAvx512(const I* q, int64_t n, int64_t& lo, int64_t& hi) {
+    indexRangeImpl<I>(q, n, lo, hi);
+}
+#endif
+template <class I>
+inline void (*indexRangeFn())(const I*, int64_t, int64_t&, int64_t&) {
+#if CPU_HAVE_X86_LEVELS
+    if (isa() == Isa::Avx512) return indexRangeAvx512<I>;
+    if (isa() == Isa::Avx2) return indexRangeAvx2<I>;
+#endif
+    return indexRangeBase<I>;
 }
 
 /// Byte offsets of the identity table of dim d of `in` (i -> i * stride).

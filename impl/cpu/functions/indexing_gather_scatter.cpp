@@ -160,36 +160,6 @@ void dispatchIndex(const TensorView& index, const char* name, F&& f) {
     else failCode(diopiDtypeNotSupported, name, " must be an int32 or int64 tensor, got ", dtypeName(index.dtype));
 }
 
-/// Smallest and largest value of a dense run of indices (n > 0), compiled per instruction-set level: 64-bit min / max
-/// vectorise only from AVX2 on.
-template <class I>
-CPU_FORCE_INLINE void indexRangeImpl(const I* q, int64_t n, int64_t& lo, int64_t& hi) {
-    I mn = q[0], mx = q[0];
-#pragma omp simd reduction(min : mn) reduction(max : mx)
-    for (int64_t j = 0; j < n; ++j) {
-        mn = mn < q[j] ? mn : q[j];
-        mx = mx > q[j] ? mx : q[j];
-    }
-    lo = mn;
-    hi = mx;
-}
-template <class I>
-void indexRangeBase(const I* q, int64_t n, int64_t& lo, int64_t& hi) { indexRangeImpl<I>(q, n, lo, hi); }
-#if CPU_HAVE_X86_LEVELS
-template <class I>
-CPU_TARGET_AVX2 void indexRangeAvx2(const I* q, int64_t n, int64_t& lo, int64_t& hi) { indexRangeImpl<I>(q, n, lo, hi); }
-template <class I>
-CPU_TARGET_AVX512 void indexRangeAvx512(const I* q, int64_t n, int64_t& lo, int64_t& hi) { indexRangeImpl<I>(q, n, lo, hi); }
-#endif
-template <class I>
-void (*indexRangeFn())(const I*, int64_t, int64_t&, int64_t&) {
-#if CPU_HAVE_X86_LEVELS
-    if (isa() == Isa::Avx512) return indexRangeAvx512<I>;
-    if (isa() == Isa::Avx2) return indexRangeAvx2<I>;
-#endif
-    return indexRangeBase<I>;
-}
-
 /// Checks the shapes of gather/scatter (same rank, index no larger than
 /// `other` anywhere and no larger than `self` except along dim) and that every
 /// index lies in [0, size of self along dim), without copying the index.

@@ -538,7 +538,9 @@ diopiError_t diopiScaledMaskedSoftmax(diopiContextHandle_t ctx, diopiTensorHandl
         CPU_CHECK(o.shape == x.shape, "output must have the shape ", shapeStr(x.shape), " of input, got ", shapeStr(o.shape));
         const diopiDtype_t ct = computeDtype({x.dtype, o.dtype});
         TensorView xf = contiguousAs(ctx, x, ct);
-        TensorView res = newTensor(ctx, x.shape, ct);
+        // output itself is the result buffer when it is dense of the compute dtype (no extra pass).
+        const bool direct = o.dtype == ct && o.isContiguous();
+        TensorView res = direct ? o : newTensor(ctx, x.shape, ct);
         const int64_t n = x.size(-1), rows = n ? x.numel / n : 0;
         SmsRows a{xf.data, res.data, n, 0, 0, scale, nullptr, nullptr, 1};
         std::vector<int64_t> offs;
@@ -566,7 +568,7 @@ diopiError_t diopiScaledMaskedSoftmax(diopiContextHandle_t ctx, diopiTensorHandl
             t.e = e;
             run(t);
         });
-        copyCast(o, res);
+        if (!direct) copyCast(o, res);
     });
 }
 

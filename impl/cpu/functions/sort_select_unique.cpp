@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/movement.hpp"
 
 namespace impl::cpu {
 
@@ -374,7 +375,8 @@ diopiError_t diopiSortBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
             if (n == 0 || gi.numel == 0) return;
             dispatch<IndexTypes>(idx.dtype, "indices", [&](auto itag) {
                 using I = typename decltype(itag)::type;
-                linesAlong<3>({&gi, &go, &idx}, d, [&bad, n, m, s0, s1, s2](char** b) {
+                const auto range = indexRangeFn<I>();
+                linesAlong<3>({&gi, &go, &idx}, d, [&bad, n, m, s0, s1, s2, range](char** b) {
                     T* r = reinterpret_cast<T*>(b[0]);
                     const T* g = reinterpret_cast<const T*>(b[1]);
                     const I* ix = reinterpret_cast<const I*>(b[2]);
@@ -384,7 +386,9 @@ diopiError_t diopiSortBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
                     // Validate the whole line first so the scatter loop has no branch.
                     bool ok = true;
                     if (s2 == 1) {
-                        for (int64_t j = 0; j < m; ++j) ok &= (uint64_t)(int64_t)ix[j] < (uint64_t)n;
+                        int64_t lo = 0, hi = 0;
+                        if (m > 0) range(ix, m, lo, hi);
+                        ok = lo >= 0 && hi < n;
                     } else {
                         for (int64_t j = 0; j < m; ++j) ok &= (uint64_t)(int64_t)ix[j * s2] < (uint64_t)n;
                     }
