@@ -564,15 +564,28 @@ diopiError_t diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandle_t out, in
         if (n == 0) return;
         // Fisher-Yates from the top: step i swaps position i with a uniform j in [0, i], using block i.
         Stream s = reserve(generator, (uint64_t)n);
-        TensorView v = newTensor(ctx, Shape{n}, diopi_dtype_int64);
+        // The 64 random bits of every block first (batched), then the swaps; j = floor(bits * (i + 1) / 2^64).
+        // Scratch reused across calls (fresh large allocations cost a page fault per 4 KB on every call).
+        thread_local std::vector<int64_t> bitsBuf;
+        bitsBuf.resize((size_t)n);
+        TensorView bits;
+        bits.data = reinterpret_cast<char*>(bitsBuf.data());
+        bits.dtype = diopi_dtype_int64;
+        bits.shape = Shape{n};
+        bits.strides = Shape{1};
+        bits.numel = n;
+        bits.itemsize = 8;
+        drawTo<kInteger, int64_t>(bits, s);
+        const uint64_t* bp = reinterpret_cast<const uint64_t*>(bitsBuf.data());
+        const bool direct = o.dtype == diopi_dtype_int64 && o.isContiguous();
+        TensorView v = direct ? o : newTensor(ctx, Shape{n}, diopi_dtype_int64);
         int64_t* p = v.ptr<int64_t>();
         for (int64_t i = 0; i < n; ++i) p[i] = i;
         for (int64_t i = n - 1; i > 0; --i) {
-            Block r = s.at((uint64_t)i);
-            const int64_t j = (int64_t)(bits64(r.w[0], r.w[1]) % (uint64_t)(i + 1));
+            const int64_t j = (int64_t)(((unsigned __int128)bp[i] * (uint64_t)(i + 1)) >> 64);
             std::swap(p[i], p[j]);
         }
-        copyCast(o, v);
+        if (!direct) copyCast(o, v);
     });
 }
 
