@@ -845,6 +845,16 @@ void maskedFill(diopiContextHandle_t ctx, const TensorView& out, const TensorVie
     dispatch<AllTypes>(out.dtype, "input", [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T v = getValue(tag);
+        if (out.isContiguous() && in.isContiguous() && in.shape == out.shape && mask.isContiguous() && mask.shape == out.shape) {
+            // Dense and unbroadcast: a plain select loop (vectorises), parallel when large.
+            T* op = out.ptr<T>();
+            const T* ip = in.ptr<const T>();
+            const uint8_t* mp = mask.ptr<const uint8_t>();
+            parallelFor(out.numel, kParallelGrain * 4, [&](int64_t lo, int64_t hi) {
+                for (int64_t i = lo; i < hi; ++i) op[i] = mp[i] ? v : ip[i];
+            });
+            return;
+        }
         binaryLoop<T, T, uint8_t>(out, in, mask, [v](T x, uint8_t m) { return m ? v : x; });
     });
 }
@@ -891,6 +901,34 @@ diopiError_t diopiWhere(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopi
         checkShape(o, broadcastShapes(broadcastShapes(c.shape, a.shape), b.shape));
         a = castTo(ctx, a, o.dtype);
         b = castTo(ctx, b, o.dtype);
+        // Dense operands of out's shape or single values: a plain select loop (vectorises), parallel when large.
+        dispatch<AllTypes>(o.dtype, "out", [](auto) {});
+        auto denseOrOne = [&](const TensorView& t) { return t.numel == 1 || (t.shape == o.shape && t.isContiguous()); };
+        if (o.isContiguous() && c.shape == o.shape && c.isContiguous() && denseOrOne(a) && denseOrOne(b) && o.numel > 1) {
+            const uint8_t* cp = c.ptr<const uint8_t>();
+            const bool a1 = a.numel == 1, b1 = b.numel == 1;
+            dispatchBytes(o.itemsize, [&](auto tag) {
+                using U = typename decltype(tag)::type;
+                U* op = o.ptr<U>();
+                const U* ap = a.ptr<const U>();
+                const U* bp = b.ptr<const U>();
+                parallelFor(o.numel, kParallelGrain * 4, [&](int64_t lo, int64_t hi) {
+                    if (a1 && b1) {
+                        const U x = *ap, y = *bp;
+                        for (int64_t i = lo; i < hi; ++i) op[i] = cp[i] ? x : y;
+                    } else if (a1) {
+                        const U x = *ap;
+                        for (int64_t i = lo; i < hi; ++i) op[i] = cp[i] ? x : bp[i];
+                    } else if (b1) {
+                        const U y = *bp;
+                        for (int64_t i = lo; i < hi; ++i) op[i] = cp[i] ? ap[i] : y;
+                    } else {
+                        for (int64_t i = lo; i < hi; ++i) op[i] = cp[i] ? ap[i] : bp[i];
+                    }
+                });
+            });
+            return;
+        }
         dispatch<AllTypes>(o.dtype, "out", [&](auto tag) {
             using T = typename decltype(tag)::type;
             ternaryLoop<T, uint8_t, T, T>(o, c, a, b, [](uint8_t m, T x, T y) { return m ? x : y; });
