@@ -199,6 +199,59 @@ inline void gatherTables(const TensorView& out, const char* inBase, const std::v
     });
 }
 
+/// Copies through square tiles when the destination's innermost dim is dense but the source's is not while another
+/// dim of the source is dense (transposes, permutes): both sides then move whole cache lines. Returns false (and
+/// does nothing) for other layouts.
+inline bool moveTransposed(const StridedPlan<2>& plan, int64_t isz) {
+    const int64_t nd = (int64_t)plan.shape.size();
+    if (nd < 2) return false;
+    const int64_t in = nd - 1;
+    if (plan.strides[0][in] != isz || plan.strides[1][in] == isz || plan.strides[1][in] == 0) return false;
+    int64_t k = -1;
+    for (int64_t d = in - 1; d >= 0; --d)
+        if (plan.strides[1][d] == isz) {
+            k = d;
+            break;
+        }
+    constexpr int64_t T = 16;  // tile edge (elements)
+    if (k < 0 || plan.shape[k] < T || plan.shape[in] < T) return false;
+    // Outer positions: every dim except k and the innermost one.
+    Shape oshape, ost0, ost1;
+    for (int64_t d = 0; d < in; ++d)
+        if (d != k) {
+            oshape.push_back(plan.shape[d]);
+            ost0.push_back(plan.strides[0][d]);
+            ost1.push_back(plan.strides[1][d]);
+        }
+    const int64_t nOuter = shapeNumel(oshape), nk = plan.shape[k], ni = plan.shape[in];
+    const int64_t tk = (nk + T - 1) / T, ti = (ni + T - 1) / T, tiles = nOuter * tk * ti;
+    const int64_t dk = plan.strides[0][k], si = plan.strides[1][in];
+    dispatchBytes(isz, [&](auto tag) {
+        using U = typename decltype(tag)::type;
+        parallelFor(tiles, std::max<int64_t>(1, kParallelGrain / (T * T)), [&](int64_t b, int64_t e) {
+            for (int64_t t = b; t < e; ++t) {
+                int64_t o = t / (tk * ti), r = t % (tk * ti);
+                const int64_t k0 = (r / ti) * T, i0 = (r % ti) * T;
+                char* pd = plan.base[0];
+                const char* ps = plan.base[1];
+                for (int64_t d = (int64_t)oshape.size() - 1; d >= 0; --d) {
+                    const int64_t x = o % oshape[d];
+                    o /= oshape[d];
+                    pd += x * ost0[d];
+                    ps += x * ost1[d];
+                }
+                const int64_t k1 = std::min(k0 + T, nk), i1 = std::min(i0 + T, ni);
+                for (int64_t kk = k0; kk < k1; ++kk) {
+                    U* drow = reinterpret_cast<U*>(pd + kk * dk);
+                    const char* scol = ps + kk * isz;
+                    for (int64_t ii = i0; ii < i1; ++ii) drow[ii] = *reinterpret_cast<const U*>(scol + ii * si);
+                }
+            }
+        });
+    });
+    return true;
+}
+
 /// dst = src (src broadcasts to dst's shape, any strides on both sides).
 /// Same dtype: moves bytes, with memcpy for runs that are dense on both
 /// sides; otherwise converts through copyCast.
@@ -210,6 +263,7 @@ inline void moveCopy(const TensorView& dst, const TensorView& src) {
     }
     StridedPlan<2> plan(dst.shape, {&dst, &src});
     const int64_t isz = dst.itemsize;
+    if (moveTransposed(plan, isz)) return;
     dispatchBytes(isz, [&](auto tag) {
         using U = typename decltype(tag)::type;
         plan.runAll([&](char** p, int64_t n, const int64_t* st) {
