@@ -466,7 +466,12 @@ CPU_FORCE_INLINE void smsRowImpl(const S* x, const uint8_t* mask, int64_t lim, S
     } else {
         for (int64_t j = 0; j < n; ++j) sum += (y[j] = std::exp(y[j] - mx));
     }
-    for (int64_t j = 0; j < n; ++j) y[j] /= sum;
+    if constexpr (std::is_same_v<S, float>) {
+        const float inv = 1.0f / sum;  // float rows: one division per row
+        for (int64_t j = 0; j < n; ++j) y[j] *= inv;
+    } else {
+        for (int64_t j = 0; j < n; ++j) y[j] /= sum;
+    }
 }
 
 /// Rows [b, e) of a dense (rows, n) problem; rowMask(r) gives the mask row (or null) and triu limit of row r.

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
+#include "common/isa.hpp"
 #include "common/movement.hpp"
 
 namespace impl::cpu {
@@ -90,7 +92,7 @@ template <class T>
 using ukey_t = std::conditional_t<(sizeof(T) > 4), uint64_t, uint32_t>;
 
 template <class T>
-inline ukey_t<T> orderKey(T v) {
+CPU_FORCE_INLINE ukey_t<T> orderKey(T v) {
     if constexpr (std::is_same_v<T, double>) {
         uint64_t u;
         if (std::isnan(v)) return ~uint64_t(0);  // every NaN is the largest and they tie
@@ -98,12 +100,13 @@ inline ukey_t<T> orderKey(T v) {
         std::memcpy(&u, &v, 8);
         return (u >> 63) ? ~u : (u | (uint64_t(1) << 63));
     } else if constexpr (is_floating_v<T>) {
-        float f = float(v);
+        // Branch-free (vectorises): sign-magnitude bits to an unsigned order; -0 ties with 0, NaN is the largest.
+        const float f = float(v);
         uint32_t u;
-        if (std::isnan(f)) return ~uint32_t(0);
-        if (f == 0.0f) f = 0.0f;
         std::memcpy(&u, &f, 4);
-        return (u >> 31) ? ~u : (u | 0x80000000u);
+        const uint32_t k = u ^ ((uint32_t)((int32_t)u >> 31) | 0x80000000u);
+        const uint32_t z = f == 0.0f ? 0x80000000u : k;
+        return __builtin_isnan(f) ? ~uint32_t(0) : z;
     } else if constexpr (std::is_same_v<T, int64_t>) {
         return uint64_t(v) ^ (uint64_t(1) << 63);
     } else if constexpr (std::is_signed_v<T>) {
@@ -178,6 +181,30 @@ std::vector<KeyPos<ukey_t<T>>>& orderLine(const T* x, int64_t sx, int64_t n, boo
     }
     radixSortPairs<U>(a, tmp, n);
     return a;
+}
+
+/// Whether any of x[0, n) has an order key (xor flip) below thr: the scan topk runs over most of a long line, compiled
+/// per instruction-set level for float lines (the key transform and compare vectorise).
+template <class T>
+CPU_FORCE_INLINE bool anyKeyBelowImpl(const T* x, int64_t n, ukey_t<T> thr, ukey_t<T> flip) {
+    using U = ukey_t<T>;
+    U hit = 0;
+    for (int64_t t = 0; t < n; ++t) hit |= U(U(orderKey<T>(x[t]) ^ flip) < thr);
+    return hit != 0;
+}
+inline bool anyKeyBelowBase(const float* x, int64_t n, uint32_t thr, uint32_t flip) { return anyKeyBelowImpl<float>(x, n, thr, flip); }
+#if CPU_HAVE_X86_LEVELS
+CPU_TARGET_AVX2 inline bool anyKeyBelowAvx2(const float* x, int64_t n, uint32_t thr, uint32_t flip) { return anyKeyBelowImpl<float>(x, n, thr, flip); }
+CPU_TARGET_AVX512 inline bool anyKeyBelowAvx512(const float* x, int64_t n, uint32_t thr, uint32_t flip) {
+    return anyKeyBelowImpl<float>(x, n, thr, flip);
+}
+#endif
+inline bool (*anyKeyBelowF())(const float*, int64_t, uint32_t, uint32_t) {
+#if CPU_HAVE_X86_LEVELS
+    if (isa() == Isa::Avx512) return anyKeyBelowAvx512;
+    if (isa() == Isa::Avx2) return anyKeyBelowAvx2;
+#endif
+    return anyKeyBelowBase;
 }
 
 template <class U>
@@ -290,6 +317,7 @@ diopiError_t diopiTopk(diopiContextHandle_t ctx, diopiTensorHandle_t values, dio
                         // Few results: keep the k best in a heap while scanning; most elements fail one compare.
                         using U = ukey_t<T>;
                         const U flip = largest ? ~U(0) : U(0);  // the best elements have the smallest keys
+                        const auto scanF = anyKeyBelowF();
                         auto& h = topkHeap<U>(k);
                         for (int64_t j = 0; j < k; ++j) h[j] = {U(orderKey<T>(x[j * si]) ^ flip), (uint32_t)j};
                         std::make_heap(h.begin(), h.end(), keyPosLess<U>);
@@ -306,8 +334,9 @@ diopiError_t diopiTopk(diopiContextHandle_t ctx, diopiTensorHandle_t values, dio
                             constexpr int64_t kChunk = 64;
                             for (; j + kChunk <= n; j += kChunk) {
                                 const U thr = h.front().k;
-                                bool any = false;
-                                for (int64_t t = 0; t < kChunk; ++t) any |= U(orderKey<T>(x[j + t]) ^ flip) < thr;
+                                bool any;
+                                if constexpr (std::is_same_v<T, float>) any = scanF(x + j, kChunk, thr, flip);
+                                else any = anyKeyBelowImpl<T>(x + j, kChunk, thr, flip);
                                 if (!any) continue;
                                 for (int64_t t = 0; t < kChunk; ++t) offer(U(orderKey<T>(x[j + t]) ^ flip), j + t);
                             }
