@@ -137,8 +137,8 @@ CPU_FORCE_INLINE void micro4(const S* a0, const S* a1, const S* a2, const S* a3,
 /// C (m x n, row stride ldc) (+)= A (m x k: element (i, p) at A[i * ra + p * sa]) times B (k x n, row stride ldb).
 /// n is a multiple of kTileW; `dummy` (kTileW values) absorbs the rows of the last tile beyond m.
 template <class S>
-CPU_FORCE_INLINE void gemm(S* C, int64_t ldc, const S* A, int64_t ra, int64_t sa, const S* B, int64_t ldb, int64_t m, int64_t k, int64_t n,
-                           bool accumulate, S* dummy) {
+CPU_FORCE_INLINE void gemmImpl(S* C, int64_t ldc, const S* A, int64_t ra, int64_t sa, const S* B, int64_t ldb, int64_t m, int64_t k, int64_t n,
+                               bool accumulate, S* dummy) {
     constexpr int64_t W = kTileW<S>;
     for (int64_t i0 = 0; i0 < m; i0 += 4) {
         const S* a[4];
@@ -148,6 +148,36 @@ CPU_FORCE_INLINE void gemm(S* C, int64_t ldc, const S* A, int64_t ra, int64_t sa
             for (int64_t i = 0; i < 4; ++i) c[i] = i0 + i < m ? C + (i0 + i) * ldc + j0 : dummy;
             micro4<S>(a[0], a[1], a[2], a[3], sa, k, B + j0, ldb, c[0], c[1], c[2], c[3], accumulate);
         }
+    }
+}
+
+// One compiled copy of the GEMM per level (float) and one for double; the block kernels call it through a pointer,
+// so its unrolled micro tile is not inlined into every call site (compile time).
+template <class S>
+using GemmFn = void (*)(S*, int64_t, const S*, int64_t, int64_t, const S*, int64_t, int64_t, int64_t, int64_t, bool, S*);
+#define CPU_ATTN_GEMM(name, S, attr)                                                                                                  \
+    attr void name(S* C, int64_t ldc, const S* A, int64_t ra, int64_t sa, const S* B, int64_t ldb, int64_t m, int64_t k, int64_t n, \
+                   bool accumulate, S* dummy) {                                                                                     \
+        gemmImpl<S>(C, ldc, A, ra, sa, B, ldb, m, k, n, accumulate, dummy);                                                        \
+    }
+CPU_ATTN_GEMM(gemmBaseF, float, )
+CPU_ATTN_GEMM(gemmBaseD, double, )
+#if CPU_HAVE_X86_LEVELS
+CPU_ATTN_GEMM(gemmAvx2F, float, CPU_TARGET_AVX2)
+CPU_ATTN_GEMM(gemmAvx512F, float, CPU_TARGET_AVX512)
+#endif
+#undef CPU_ATTN_GEMM
+
+template <class S>
+GemmFn<S> pickGemm() {
+    if constexpr (std::is_same_v<S, double>) {
+        return gemmBaseD;
+    } else {
+#if CPU_HAVE_X86_LEVELS
+        if (isa() == Isa::Avx512) return gemmAvx512F;
+        if (isa() == Isa::Avx2) return gemmAvx2F;
+#endif
+        return gemmBaseF;
     }
 }
 
@@ -206,8 +236,10 @@ CPU_FORCE_INLINE S finishScores(S* sr, const Spec& spec, const Seq& s, int64_t h
 template <class S>
 struct Work {
     int64_t dp = 0, dvp = 0;
+    GemmFn<S> gemm = nullptr;
     std::vector<S> acc, kt, vt, sc, dps, vpk, kpk, qpk, dopk, dkb, dvb, dqb, dummy;
     void reserve(const Spec& spec, bool backward) {
+        gemm = pickGemm<S>();
         dp = roundUp(std::max<int64_t>(spec.d, 1), kTileW<S>);
         dvp = roundUp(std::max<int64_t>(spec.dv, 1), kTileW<S>);
         const int64_t d = std::max<int64_t>(spec.d, 1), dv = std::max<int64_t>(spec.dv, 1);
@@ -271,7 +303,7 @@ CPU_FORCE_INLINE void forwardBlockImpl(const FwdArgs<S>& A) {
         const int64_t j1 = std::min(j0 + kKeyBlock, blockHi), nk = j1 - j0;
         transposeBlock<S>(W.kt.data(), A.k, kvh, s, j0, nk, d);
         // Raw scores of the whole block: (nq x d) query rows times the (d x 64) transposed keys.
-        gemm<S>(sc, kKeyBlock, A.q.row(h, s.q0 + i0), A.q.rs, 1, W.kt.data(), kKeyBlock, nq, d, kKeyBlock, false, W.dummy.data());
+        W.gemm(sc, kKeyBlock, A.q.row(h, s.q0 + i0), A.q.rs, 1, W.kt.data(), kKeyBlock, nq, d, kKeyBlock, false, W.dummy.data());
         bool any = false;
         for (int64_t r = 0; r < nq; ++r) {
             S* sr = sc + r * kKeyBlock;
@@ -308,7 +340,7 @@ CPU_FORCE_INLINE void forwardBlockImpl(const FwdArgs<S>& A) {
         if (!any) continue;
         // acc (nq x dv) += P (nq x nk) times the block's value rows.
         packRows<S>(W.vpk.data(), nk, dv, dvp, [&](int64_t jj) { return A.v.row(kvh, keyRow(s, j0 + jj)); });
-        gemm<S>(acc, dvp, sc, kKeyBlock, 1, W.vpk.data(), dvp, nq, nk, dvp, true, W.dummy.data());
+        W.gemm(acc, dvp, sc, kKeyBlock, 1, W.vpk.data(), dvp, nq, nk, dvp, true, W.dummy.data());
     }
     for (int64_t r = 0; r < nq; ++r) {
         S* o = A.out + r * A.outRs;
@@ -379,8 +411,8 @@ CPU_FORCE_INLINE void backwardTaskImpl(const BwdArgs<S>& A) {
                     packed = true;
                 }
                 // S = Q K^T and dP = dO V^T of the (nq x nk) block.
-                gemm<S>(sc, kKeyBlock, A.q.row(h, s.q0 + i0), A.q.rs, 1, W.kt.data(), kKeyBlock, nq, d, kKeyBlock, false, dummy);
-                gemm<S>(dps, kKeyBlock, A.dout.row(h, s.q0 + i0), A.dout.rs, 1, W.vt.data(), kKeyBlock, nq, dvn, kKeyBlock, false, dummy);
+                W.gemm(sc, kKeyBlock, A.q.row(h, s.q0 + i0), A.q.rs, 1, W.kt.data(), kKeyBlock, nq, d, kKeyBlock, false, dummy);
+                W.gemm(dps, kKeyBlock, A.dout.row(h, s.q0 + i0), A.dout.rs, 1, W.vt.data(), kKeyBlock, nq, dvn, kKeyBlock, false, dummy);
                 for (int64_t r = 0; r < nq; ++r) {
                     const int64_t i = i0 + r;
                     S* sr = sc + r * kKeyBlock;
@@ -413,9 +445,9 @@ CPU_FORCE_INLINE void backwardTaskImpl(const BwdArgs<S>& A) {
                 packRows<S>(W.qpk.data(), nq, d, dp, [&](int64_t r) { return A.q.row(h, s.q0 + i0 + r); });
                 packRows<S>(W.dopk.data(), nq, dvn, dvp, [&](int64_t r) { return A.dout.row(h, s.q0 + i0 + r); });
                 // dV += (P z)^T dO, dK += dS^T Q, dQ = dS K.
-                gemm<S>(W.dvb.data(), dvp, sc, 1, kKeyBlock, W.dopk.data(), dvp, nk, nq, dvp, true, dummy);
-                gemm<S>(W.dkb.data(), dp, dps, 1, kKeyBlock, W.qpk.data(), dp, nk, nq, dp, true, dummy);
-                gemm<S>(W.dqb.data(), dp, dps, kKeyBlock, 1, W.kpk.data(), dp, nq, nk, dp, false, dummy);
+                W.gemm(W.dvb.data(), dvp, sc, 1, kKeyBlock, W.dopk.data(), dvp, nk, nq, dvp, true, dummy);
+                W.gemm(W.dkb.data(), dp, dps, 1, kKeyBlock, W.qpk.data(), dp, nk, nq, dp, true, dummy);
+                W.gemm(W.dqb.data(), dp, dps, kKeyBlock, 1, W.kpk.data(), dp, nq, nk, dp, false, dummy);
                 for (int64_t r = 0; r < nq; ++r) {
                     S* dqi = A.dq.row(h, s.q0 + i0 + r);
                     const S* src = W.dqb.data() + r * dp;
