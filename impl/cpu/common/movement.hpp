@@ -266,7 +266,7 @@ inline void moveCopy(const TensorView& dst, const TensorView& src) {
     if (moveTransposed(plan, isz)) return;
     dispatchBytes(isz, [&](auto tag) {
         using U = typename decltype(tag)::type;
-        plan.runAll([&](char** p, int64_t n, const int64_t* st) {
+        auto runOne = [&](char** p, int64_t n, const int64_t* st) {
             // Byte strides are whole elements: typed loops with element strides (the unit-stride forms vectorise).
             const int64_t so = st[0] / isz, ss = st[1] / isz;
             U* o = reinterpret_cast<U*>(p[0]);
@@ -286,7 +286,21 @@ inline void moveCopy(const TensorView& dst, const TensorView& src) {
             } else {
                 for (int64_t i = 0; i < n; ++i) o[i * so] = s[i * ss];
             }
-        });
+        };
+        if (plan.shape.size() == 2) {
+            // Rows of a 2-d plan (expands, row slices) reached by pointer steps, without per-run index arithmetic.
+            const int64_t rows = plan.shape[0], n = plan.shape[1];
+            const int64_t r0 = plan.strides[0][0], r1 = plan.strides[1][0];
+            const int64_t st[2] = {plan.strides[0][1], plan.strides[1][1]};
+            parallelFor(rows, std::max<int64_t>(1, kParallelGrain / n), [&](int64_t b, int64_t e) {
+                for (int64_t r = b; r < e; ++r) {
+                    char* p[2] = {plan.base[0] + r * r0, plan.base[1] + r * r1};
+                    runOne(p, n, st);
+                }
+            });
+            return;
+        }
+        plan.runAll(runOne);
     });
 }
 
