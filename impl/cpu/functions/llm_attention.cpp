@@ -441,16 +441,21 @@ CPU_FORCE_INLINE void smsRowImpl(const S* x, const uint8_t* mask, int64_t lim, S
     // `omp simd` reductions let the max and the sum run in vector lanes (a plain loop adds in order, lane by lane).
     S mx = -std::numeric_limits<S>::infinity();
     if (mask) {
+        // x is read unconditionally so that the select is a vector blend (a load under the mask stays scalar).
 #pragma omp simd reduction(max : mx)
         for (int64_t j = 0; j < n; ++j) {
-            const S v = mask[j] ? S(-10000) : x[j] * sc;
+            const S xs = x[j] * sc;
+            S v;
+            if constexpr (std::is_same_v<S, float>) v = selectF(mask[j] != 0, -10000.0f, xs);  // a bit select (vectorises)
+            else v = mask[j] ? S(-10000) : xs;
             y[j] = v;
             mx = mx > v ? mx : v;
         }
     } else {
 #pragma omp simd reduction(max : mx)
         for (int64_t j = 0; j < n; ++j) {
-            const S v = j > lim ? S(-10000) : x[j] * sc;
+            const S xs = x[j] * sc;
+            const S v = j > lim ? S(-10000) : xs;
             y[j] = v;
             mx = mx > v ? mx : v;
         }
