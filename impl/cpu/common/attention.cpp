@@ -70,6 +70,15 @@ CPU_FORCE_INLINE S expS(S x) {
     else return std::exp(x);
 }
 
+/// a . b with the sum split across vector lanes.
+template <class S>
+CPU_FORCE_INLINE S dotSimd(const S* a, const S* b, int64_t n) {
+    S s = 0;
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += a[i] * b[i];
+    return s;
+}
+
 template <class S>
 CPU_FORCE_INLINE S dot(const S* a, const S* b, int64_t n) {
     S s = 0;
@@ -134,21 +143,38 @@ CPU_FORCE_INLINE void micro4(const S* a0, const S* a1, const S* a2, const S* a3,
     vstore<S>(c3, x30), vstore<S>(c3 + L, x31), vstore<S>(c3 + 2 * L, x32), vstore<S>(c3 + 3 * L, x33);
 }
 
+/// One row of micro4 (the rows left over after the groups of four).
+template <class S>
+CPU_FORCE_INLINE void micro1(const S* a0, int64_t sa, int64_t k, const S* B, int64_t ldb, S* c0, bool accumulate) {
+    using V = Vec<S>;
+    constexpr int64_t L = kLanes<S>;
+    V x0{}, x1{}, x2{}, x3{};
+    for (int64_t p = 0; p < k; ++p) {
+        const S* b = B + p * ldb;
+        const V a = V{} + a0[p * sa];
+        x0 += a * vload<S>(b), x1 += a * vload<S>(b + L), x2 += a * vload<S>(b + 2 * L), x3 += a * vload<S>(b + 3 * L);
+    }
+    if (accumulate) x0 += vload<S>(c0), x1 += vload<S>(c0 + L), x2 += vload<S>(c0 + 2 * L), x3 += vload<S>(c0 + 3 * L);
+    vstore<S>(c0, x0), vstore<S>(c0 + L, x1), vstore<S>(c0 + 2 * L, x2), vstore<S>(c0 + 3 * L, x3);
+}
+
 /// C (m x n, row stride ldc) (+)= A (m x k: element (i, p) at A[i * ra + p * sa]) times B (k x n, row stride ldb).
 /// n is a multiple of kTileW; `dummy` (kTileW values) absorbs the rows of the last tile beyond m.
 template <class S>
 CPU_FORCE_INLINE void gemmImpl(S* C, int64_t ldc, const S* A, int64_t ra, int64_t sa, const S* B, int64_t ldb, int64_t m, int64_t k, int64_t n,
                                bool accumulate, S* dummy) {
     constexpr int64_t W = kTileW<S>;
-    for (int64_t i0 = 0; i0 < m; i0 += 4) {
-        const S* a[4];
-        for (int64_t i = 0; i < 4; ++i) a[i] = A + std::min(i0 + i, m - 1) * ra;
+    int64_t i0 = 0;
+    for (; i0 + 4 <= m; i0 += 4) {
+        const S* a0 = A + i0 * ra;
         for (int64_t j0 = 0; j0 < n; j0 += W) {
-            S* c[4];
-            for (int64_t i = 0; i < 4; ++i) c[i] = i0 + i < m ? C + (i0 + i) * ldc + j0 : dummy;
-            micro4<S>(a[0], a[1], a[2], a[3], sa, k, B + j0, ldb, c[0], c[1], c[2], c[3], accumulate);
+            S* c0 = C + i0 * ldc + j0;
+            micro4<S>(a0, a0 + ra, a0 + 2 * ra, a0 + 3 * ra, sa, k, B + j0, ldb, c0, c0 + ldc, c0 + 2 * ldc, c0 + 3 * ldc, accumulate);
         }
     }
+    for (; i0 < m; ++i0)
+        for (int64_t j0 = 0; j0 < n; j0 += W) micro1<S>(A + i0 * ra, sa, k, B + j0, ldb, C + i0 * ldc + j0, accumulate);
+    (void)dummy;
 }
 
 // One compiled copy of the GEMM per level (float) and one for double; the block kernels call it through a pointer,
@@ -301,9 +327,15 @@ CPU_FORCE_INLINE void forwardBlockImpl(const FwdArgs<S>& A) {
     }
     for (int64_t j0 = blockLo; j0 < blockHi; j0 += kKeyBlock) {
         const int64_t j1 = std::min(j0 + kKeyBlock, blockHi), nk = j1 - j0;
-        transposeBlock<S>(W.kt.data(), A.k, kvh, s, j0, nk, d);
-        // Raw scores of the whole block: (nq x d) query rows times the (d x 64) transposed keys.
-        W.gemm(sc, kKeyBlock, A.q.row(h, s.q0 + i0), A.q.rs, 1, W.kt.data(), kKeyBlock, nq, d, kKeyBlock, false, W.dummy.data());
+        const bool single = nq == 1;  // one query (decoding): dot products and axpys, no packing
+        if (single) {
+            const S* qi = A.q.row(h, s.q0 + i0);
+            for (int64_t jj = 0; jj < nk; ++jj) sc[jj] = dotSimd<S>(qi, A.k.row(kvh, keyRow(s, j0 + jj)), d);
+        } else {
+            transposeBlock<S>(W.kt.data(), A.k, kvh, s, j0, nk, d);
+            // Raw scores of the whole block: (nq x d) query rows times the (d x 64) transposed keys.
+            W.gemm(sc, kKeyBlock, A.q.row(h, s.q0 + i0), A.q.rs, 1, W.kt.data(), kKeyBlock, nq, d, kKeyBlock, false, W.dummy.data());
+        }
         bool any = false;
         for (int64_t r = 0; r < nq; ++r) {
             S* sr = sc + r * kKeyBlock;
@@ -338,6 +370,15 @@ CPU_FORCE_INLINE void forwardBlockImpl(const FwdArgs<S>& A) {
                     sr[jj] = keepAt(spec.drop, s.dropBase + (uint64_t)((h * s.sq + i) * s.sk + j0 + jj)) ? sr[jj] * keepScale : S(0);
         }
         if (!any) continue;
+        if (single) {
+            for (int64_t jj = 0; jj < nk; ++jj) {
+                const S wgt = sc[jj];
+                if (wgt == S(0)) continue;
+                const S* vr = A.v.row(kvh, keyRow(s, j0 + jj));
+                for (int64_t c = 0; c < dv; ++c) acc[c] += wgt * vr[c];
+            }
+            continue;
+        }
         // acc (nq x dv) += P (nq x nk) times the block's value rows.
         packRows<S>(W.vpk.data(), nk, dv, dvp, [&](int64_t jj) { return A.v.row(kvh, keyRow(s, j0 + jj)); });
         W.gemm(acc, dvp, sc, kKeyBlock, 1, W.vpk.data(), dvp, nq, nk, dvp, true, W.dummy.data());
