@@ -102,65 +102,110 @@ using RowId = std::conditional_t<std::is_same_v<A, double>, int64_t, int32_t>;
 template <class A>
 struct Prims {
     using I = RowId<A>;
+    // Vertical folds of one input row into the column buffer.
     void (*colMax)(const A*, A*, I*, int64_t, I);  ///< col = max(col, row), remembering the winning row id
     void (*colMaxV)(const A*, A*, int64_t);        ///< col = max(col, row), value only
     void (*addTo)(const A*, A*, int64_t);          ///< dst += src
-    A (*spanMax)(const A*, int64_t);               ///< max of a run (NaN if any)
-    A (*spanSum)(const A*, int64_t);               ///< sum of a run
+    // Horizontal taps of fixed windows: for ow in [lo, hi), tap col[ow * s + off].
+    void (*hMax)(const A*, A*, int64_t, int64_t, int64_t, int64_t);
+    void (*hMaxIdx)(const A*, const I*, A*, int64_t*, int64_t, int64_t, int64_t, int64_t, int64_t);
+    void (*hSum)(const A*, A*, int64_t, int64_t, int64_t, int64_t);
+    // Reductions of one contiguous run of n >= kLanes columns (adaptive windows).
+    A (*spanMax)(const A*, int64_t);                                ///< NaN if any
+    A (*spanArgMax)(const A*, int64_t, int64_t*);  ///< max and its first position (one input row)
+    A (*spanSum)(const A*, int64_t);
 };
 
+constexpr int kLanes = 16;
+
 namespace body {
-// NaN wins a max (as in PyTorch): "take if greater or NaN" keeps it sticky.
+/// c ? a : b without a branch (the compiler may otherwise split loops into paths).
+template <class A>
+CPU_FORCE_INLINE A sel(bool c, A a, A b) {
+    using U = std::conditional_t<sizeof(A) == 8, uint64_t, uint32_t>;
+    U ua, ub;
+    std::memcpy(&ua, &a, sizeof(A));
+    std::memcpy(&ub, &b, sizeof(A));
+    const U m = U(0) - U(c);
+    const U r = (ua & m) | (ub & ~m);
+    A out;
+    std::memcpy(&out, &r, sizeof(A));
+    return out;
+}
+/// The max step of PyTorch's scan: take v if greater or NaN (NaN stays).
+template <class A>
+CPU_FORCE_INLINE A maxStep(A best, A v) {
+    return ((v > best) | (v != v)) ? v : best;
+}
+/// The same with flat indices: the first maximum in scan order, the last NaN,
+/// whatever order the candidates come in (fi is the candidate's flat index).
+template <class A>
+CPU_FORCE_INLINE bool takeIdx(A best, int64_t bi, A v, int64_t fi) {
+    return (v > best) | ((v == best) & (fi < bi)) | ((v != v) & ((best == best) | (fi > bi)));
+}
+
 template <class A, class I>
 CPU_FORCE_INLINE void colMax(const A* __restrict r, A* __restrict c, I* __restrict ci, int64_t n, I rid) {
     for (int64_t w = 0; w < n; ++w) {
         const A v = r[w];
-        const bool take = v > c[w] || v != v;
+        const bool take = (v > c[w]) | (v != v);
         c[w] = take ? v : c[w];
         ci[w] = take ? rid : ci[w];
     }
 }
 template <class A>
 CPU_FORCE_INLINE void colMaxV(const A* __restrict r, A* __restrict c, int64_t n) {
-    for (int64_t w = 0; w < n; ++w) {
-        const A v = r[w];
-        c[w] = (v > c[w] || v != v) ? v : c[w];
-    }
+    for (int64_t w = 0; w < n; ++w) c[w] = maxStep(c[w], r[w]);
 }
 template <class A>
 CPU_FORCE_INLINE void addTo(const A* __restrict s, A* __restrict d, int64_t n) {
     for (int64_t w = 0; w < n; ++w) d[w] += s[w];
 }
-// Reductions keep 16 independent lanes (the compiler vectorises the lane
-// array; it may not reorder a single accumulator).
-constexpr int kLanes = 16;
-template <class A>
-CPU_FORCE_INLINE A spanMax(const A* __restrict p, int64_t n) {
-    A acc[kLanes];
-    for (int j = 0; j < kLanes; ++j) acc[j] = -std::numeric_limits<A>::infinity();
-    int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes)
-        for (int j = 0; j < kLanes; ++j) {
-            const A v = p[i + j];
-            acc[j] = (v > acc[j] || v != v) ? v : acc[j];
-        }
-    A best = -std::numeric_limits<A>::infinity();
-    for (; i < n; ++i) best = (p[i] > best || p[i] != p[i]) ? p[i] : best;
-    for (int j = 0; j < kLanes; ++j) best = (acc[j] > best || acc[j] != acc[j]) ? acc[j] : best;
-    return best;
+
+// Strided taps with the common strides 1 and 2 as constants (vectorisable
+// shuffles) and any other stride at run time.
+template <int S, class A>
+CPU_FORCE_INLINE void hMaxS(const A* __restrict col, A* __restrict acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    const int64_t st = S ? S : s;
+    for (int64_t ow = lo; ow < hi; ++ow) acc[ow] = maxStep(acc[ow], col[ow * st + off]);
 }
 template <class A>
-CPU_FORCE_INLINE A spanSum(const A* __restrict p, int64_t n) {
-    A acc[kLanes] = {};
-    int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes)
-        for (int j = 0; j < kLanes; ++j) acc[j] += p[i + j];
-    A s = 0;
-    for (; i < n; ++i) s += p[i];
-    for (int w = kLanes / 2; w > 0; w /= 2)
-        for (int j = 0; j < w; ++j) acc[j] += acc[j + w];
-    return s + acc[0];
+CPU_FORCE_INLINE void hMax(const A* col, A* acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    if (s == 1) hMaxS<1>(col, acc, lo, hi, s, off);
+    else if (s == 2) hMaxS<2>(col, acc, lo, hi, s, off);
+    else hMaxS<0>(col, acc, lo, hi, s, off);
 }
+template <int S, class A, class I>
+CPU_FORCE_INLINE void hMaxIdxS(const A* __restrict col, const I* __restrict cr, A* __restrict acc, int64_t* __restrict ai, int64_t lo, int64_t hi,
+                               int64_t s, int64_t off, int64_t I2) {
+    const int64_t st = S ? S : s;
+    for (int64_t ow = lo; ow < hi; ++ow) {
+        const int64_t p = ow * st + off;
+        const A v = col[p];
+        const int64_t fi = int64_t(cr[p]) * I2 + p;
+        const bool take = takeIdx(acc[ow], ai[ow], v, fi);
+        acc[ow] = take ? v : acc[ow];
+        ai[ow] = take ? fi : ai[ow];
+    }
+}
+template <class A, class I>
+CPU_FORCE_INLINE void hMaxIdx(const A* col, const I* cr, A* acc, int64_t* ai, int64_t lo, int64_t hi, int64_t s, int64_t off, int64_t I2) {
+    if (s == 1) hMaxIdxS<1>(col, cr, acc, ai, lo, hi, s, off, I2);
+    else if (s == 2) hMaxIdxS<2>(col, cr, acc, ai, lo, hi, s, off, I2);
+    else hMaxIdxS<0>(col, cr, acc, ai, lo, hi, s, off, I2);
+}
+template <int S, class A>
+CPU_FORCE_INLINE void hSumS(const A* __restrict col, A* __restrict acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    const int64_t st = S ? S : s;
+    for (int64_t ow = lo; ow < hi; ++ow) acc[ow] += col[ow * st + off];
+}
+template <class A>
+CPU_FORCE_INLINE void hSum(const A* col, A* acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    if (s == 1) hSumS<1>(col, acc, lo, hi, s, off);
+    else if (s == 2) hSumS<2>(col, acc, lo, hi, s, off);
+    else hSumS<0>(col, acc, lo, hi, s, off);
+}
+
 }  // namespace body
 
 #define POOL_PRIMS_LEVEL(NS, ATTR)                                                                                                   \
@@ -178,16 +223,111 @@ CPU_FORCE_INLINE A spanSum(const A* __restrict p, int64_t n) {
         body::addTo(s, d, n);                                                                                                        \
     }                                                                                                                                \
     template <class A>                                                                                                               \
+    ATTR void hMax(const A* col, A* acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {                                          \
+        body::hMax(col, acc, lo, hi, s, off);                                                                                        \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void hMaxIdx(const A* col, const RowId<A>* cr, A* acc, int64_t* ai, int64_t lo, int64_t hi, int64_t s, int64_t off,         \
+                      int64_t I2) {                                                                                                  \
+        body::hMaxIdx(col, cr, acc, ai, lo, hi, s, off, I2);                                                                         \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void hSum(const A* col, A* acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {                                          \
+        body::hSum(col, acc, lo, hi, s, off);                                                                                        \
+    }                                                                                                                                \
+    /* Run reductions in GCC vector types written here, inside the level's */                                                     \
+    /* function (vector types are lowered per function before inlining). The */                                                   \
+    /* last partial block re-reads the run's final lanes: harmless for a max, */                                                  \
+    /* masked for a sum. n >= 64 / sizeof(A). */                                                                                  \
+    template <class A>                                                                                                               \
     ATTR A spanMax(const A* p, int64_t n) {                                                                                          \
-        return body::spanMax(p, n);                                                                                                  \
+        typedef A V __attribute__((vector_size(64)));                                                                                \
+        typedef A V2 __attribute__((vector_size(32)));                                                                               \
+        typedef A V1 __attribute__((vector_size(16)));                                                                               \
+        constexpr int L = 64 / int(sizeof(A));                                                                                       \
+        V acc, v;                                                                                                                    \
+        std::memcpy(&acc, p, sizeof acc);                                                                                            \
+        int64_t i = L;                                                                                                               \
+        for (; i + L <= n; i += L) {                                                                                                 \
+            std::memcpy(&v, p + i, sizeof v);                                                                                        \
+            acc = ((v > acc) | (v != v)) ? v : acc;                                                                                  \
+        }                                                                                                                            \
+        if (i < n) {                                                                                                                 \
+            std::memcpy(&v, p + n - L, sizeof v);                                                                                    \
+            acc = ((v > acc) | (v != v)) ? v : acc;                                                                                  \
+        }                                                                                                                            \
+        V2 x, y;                                                                                                                     \
+        std::memcpy(&x, &acc, 32);                                                                                                   \
+        std::memcpy(&y, reinterpret_cast<const char*>(&acc) + 32, 32);                                                               \
+        x = ((y > x) | (y != y)) ? y : x;                                                                                            \
+        V1 s, u;                                                                                                                     \
+        std::memcpy(&s, &x, 16);                                                                                                     \
+        std::memcpy(&u, reinterpret_cast<const char*>(&x) + 16, 16);                                                                 \
+        s = ((u > s) | (u != u)) ? u : s;                                                                                            \
+        A best = s[0];                                                                                                               \
+        for (int j = 1; j < 16 / int(sizeof(A)); ++j) best = body::maxStep(best, A(s[j]));                                           \
+        return best;                                                                                                                 \
+    }                                                                                                                                \
+    /* Max and its first position in the run (NaN: position unspecified). */                                                       \
+    template <class A>                                                                                                               \
+    ATTR A spanArgMax(const A* p, int64_t n, int64_t* pos) {                                                                         \
+        typedef A V __attribute__((vector_size(64)));                                                                                \
+        typedef RowId<A> VI __attribute__((vector_size(64)));                                                                        \
+        constexpr int L = 64 / int(sizeof(A));                                                                                       \
+        V acc, v;                                                                                                                    \
+        VI at, cur;                                                                                                                  \
+        for (int j = 0; j < L; ++j) cur[j] = RowId<A>(j);                                                                            \
+        std::memcpy(&acc, p, sizeof acc);                                                                                            \
+        at = cur;                                                                                                                    \
+        int64_t i = L;                                                                                                               \
+        for (; i + L <= n; i += L) {                                                                                                 \
+            cur += L;                                                                                                                \
+            std::memcpy(&v, p + i, sizeof v);                                                                                        \
+            const auto take = (v > acc) | (v != v);                                                                                  \
+            acc = take ? v : acc;                                                                                                    \
+            at = take ? cur : at;                                                                                                    \
+        }                                                                                                                            \
+        if (i < n) {                                                                                                                 \
+            cur += RowId<A>(n - L - (i - L));                                                                                        \
+            std::memcpy(&v, p + n - L, sizeof v);                                                                                    \
+            const auto take = (v > acc) | (v != v);                                                                                  \
+            acc = take ? v : acc;                                                                                                    \
+            at = take ? cur : at;                                                                                                    \
+        }                                                                                                                            \
+        A a[L];                                                                                                                      \
+        RowId<A> q[L];                                                                                                               \
+        std::memcpy(a, &acc, sizeof acc);                                                                                            \
+        std::memcpy(q, &at, sizeof at);                                                                                              \
+        A best = a[0];                                                                                                               \
+        for (int j = 1; j < L; ++j) best = body::maxStep(best, a[j]);                                                                \
+        int64_t first = n;                                                                                                           \
+        for (int j = 0; j < L; ++j)                                                                                                  \
+            if (a[j] == best) first = std::min<int64_t>(first, q[j]);                                                                \
+        *pos = first;                                                                                                                \
+        return best;                                                                                                                 \
     }                                                                                                                                \
     template <class A>                                                                                                               \
     ATTR A spanSum(const A* p, int64_t n) {                                                                                          \
-        return body::spanSum(p, n);                                                                                                  \
+        typedef A V __attribute__((vector_size(64)));                                                                                \
+        constexpr int L = 64 / int(sizeof(A));                                                                                       \
+        V acc, v;                                                                                                                    \
+        std::memcpy(&acc, p, sizeof acc);                                                                                            \
+        int64_t i = L;                                                                                                               \
+        for (; i + L <= n; i += L) {                                                                                                 \
+            std::memcpy(&v, p + i, sizeof v);                                                                                        \
+            acc += v;                                                                                                                \
+        }                                                                                                                            \
+        A a[L];                                                                                                                      \
+        std::memcpy(a, &acc, sizeof acc);                                                                                            \
+        A s = 0;                                                                                                                     \
+        for (; i < n; ++i) s += p[i];                                                                                                \
+        for (int w = L / 2; w > 0; w /= 2)                                                                                           \
+            for (int j = 0; j < w; ++j) a[j] += a[j + w];                                                                            \
+        return a[0] + s;                                                                                                             \
     }                                                                                                                                \
     template <class A>                                                                                                               \
     Prims<A> prims() {                                                                                                               \
-        return {&colMax<A>, &colMaxV<A>, &addTo<A>, &spanMax<A>, &spanSum<A>};                                                      \
+        return {&colMax<A>, &colMaxV<A>, &addTo<A>, &hMax<A>, &hMaxIdx<A>, &hSum<A>, &spanMax<A>, &spanArgMax<A>, &spanSum<A>};     \
     }                                                                                                                                \
     }
 
@@ -268,6 +408,22 @@ void forwardPlanes(const PoolGeo& g, const DimWindows& W, const TensorView& x, c
     const int64_t units = g.N * C * O0 * O1;
     const int64_t work = std::max<int64_t>(1, W.maxLen[0] * W.maxLen[1] * I2 + O2 * W.maxLen[2]);
     const A ninf = -std::numeric_limits<A>::infinity();
+    const int64_t kNone = std::numeric_limits<int64_t>::max();
+    // Fixed windows: tap j of output ow reads column ow * s + j * d - p when inside the input.
+    const bool fixed = g.kind == Kind::Max || g.kind == Kind::Avg;
+    struct Tap {
+        int64_t off, lo, hi;
+    };
+    std::vector<Tap> wtaps;
+    if (fixed) {
+        const int64_t s2 = g.s[2];
+        for (int64_t j = 0; j < g.k[2]; ++j) {
+            const int64_t off = j * g.d[2] - g.p[2];
+            const int64_t lo = off >= 0 ? 0 : (-off + s2 - 1) / s2;
+            const int64_t hi = I2 - 1 - off >= 0 ? std::min(O2, (I2 - 1 - off) / s2 + 1) : 0;
+            if (lo < hi) wtaps.push_back({off, lo, hi});
+        }
+    }
     parallelFor(units, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
         std::vector<A> col(I2), buf(direct ? 0 : I2), orow(directOut ? 0 : O2);
         std::vector<I> colr(wantIdx ? I2 : 0);
@@ -314,75 +470,76 @@ void forwardPlanes(const PoolGeo& g, const DimWindows& W, const TensorView& x, c
             const I* cr = colr.data();
             char* ydst = y.data + (n * ys.n + c * ys.c + od * ys.d + oh * ys.h) * y.itemsize;
             A* out = directOut ? reinterpret_cast<A*>(ydst) : orow.data();
-            const int64_t st2 = W.step[2];
-            if (isMax) {
+            const int64_t firstIdx = (std::max<int64_t>(s0, 0) * I1 + std::max<int64_t>(s1, 0)) * I2;  // + the window's first column
+            if (fixed) {
+                // Tap-major over the kernel's W taps, each over the outputs it reaches.
+                std::fill(out, out + O2, isMax ? ninf : A(0));
+                if (wantIdx) std::fill(irow.begin(), irow.end(), kNone);
+                for (const Tap& tp : wtaps) {
+                    if (!isMax) P.hSum(cp, out, tp.lo, tp.hi, g.s[2], tp.off);
+                    else if (wantIdx) P.hMaxIdx(cp, cr, out, irow.data(), tp.lo, tp.hi, g.s[2], tp.off, I2);
+                    else P.hMax(cp, out, tp.lo, tp.hi, g.s[2], tp.off);
+                }
+                if (wantIdx)
+                    for (int64_t ow = 0; ow < O2; ++ow)
+                        if (irow[ow] == kNone) irow[ow] = firstIdx + std::max<int64_t>(W.start[2][ow], 0);
+            } else if (isMax) {
                 for (int64_t ow = 0; ow < O2; ++ow) {
                     const int64_t s2 = W.start[2][ow], e2 = W.end[2][ow];
-                    if (s2 >= e2) {
-                        out[ow] = ninf;
-                        if (wantIdx) irow[ow] = (std::max<int64_t>(s0, 0) * I1 + std::max<int64_t>(s1, 0)) * I2 + std::max<int64_t>(s2, 0);
-                        continue;
-                    }
-                    const bool longRun = st2 == 1 && e2 - s2 >= 16;
-                    if (!wantIdx) {
-                        A best;
-                        if (longRun) {
-                            best = P.spanMax(cp + s2, e2 - s2);
-                        } else {
-                            best = cp[s2];
-                            for (int64_t p2 = s2 + st2; p2 < e2; p2 += st2) {
-                                const A v = cp[p2];
-                                best = (v > best || v != v) ? v : best;
-                            }
+                    A best = ninf;
+                    int64_t bi = kNone;
+                    if (e2 - s2 >= kLanes && wantIdx && nrows <= 1) {
+                        int64_t at = 0;
+                        best = P.spanArgMax(cp + s2, e2 - s2, &at);
+                        bi = int64_t(cr[s2 + at]) * I2 + s2 + at;
+                    } else if (e2 - s2 >= kLanes) {
+                        best = P.spanMax(cp + s2, e2 - s2);
+                        if (wantIdx && best == best) {
+                            // The least flat index holding the maximum (a predictable scan).
+                            int64_t p2 = s2;
+                            while (cp[p2] != best) ++p2;  // the first column holding it (there is one)
+                            bi = int64_t(cr[p2]) * I2 + p2;
+                            if (nrows > 1)  // another column may hold it in an earlier row
+                                for (++p2; p2 < e2; ++p2)
+                                    if (cp[p2] == best) bi = std::min<int64_t>(bi, int64_t(cr[p2]) * I2 + p2);
                         }
-                        out[ow] = best;
-                        continue;
                     }
-                    // With indices: the first maximum in row-major window order
-                    // (the last NaN if there is one), as PyTorch scans.
-                    A best = cp[s2];
-                    I br = cr[s2];
-                    int64_t bc = s2;
-                    const A m = longRun ? P.spanMax(cp + s2, e2 - s2) : A(0);
-                    if (longRun && m == m) {
-                        for (int64_t p2 = s2 + 1; p2 < e2; ++p2)
-                            if (cp[p2] == m && (best != m || cr[p2] < br)) {
-                                best = m;
-                                br = cr[p2];
-                                bc = p2;
-                            }
-                    } else {
-                        for (int64_t p2 = s2 + st2; p2 < e2; p2 += st2) {
-                            const A v = cp[p2];
-                            const I r = cr[p2];
-                            const bool take = v > best || (v == best && r < br) || (v != v && (best == best || r >= br));
-                            if (take) {
-                                best = v;
-                                br = r;
-                                bc = p2;
+                    if (e2 - s2 < kLanes || (wantIdx && best != best)) {
+                        best = ninf;
+                        bi = kNone;
+                        if (!wantIdx) {
+                            for (int64_t p2 = s2; p2 < e2; ++p2) best = body::maxStep(best, cp[p2]);
+                        } else {
+                            for (int64_t p2 = s2; p2 < e2; ++p2) {
+                                const A v = cp[p2];
+                                const int64_t fi = int64_t(cr[p2]) * I2 + p2;
+                                const bool take = body::takeIdx(best, bi, v, fi);
+                                best = body::sel(take, v, best);
+                                bi = take ? fi : bi;
                             }
                         }
                     }
                     out[ow] = best;
-                    irow[ow] = int64_t(br) * I2 + bc;
+                    if (wantIdx) irow[ow] = bi == kNone ? firstIdx + s2 : bi;
                 }
             } else {
-                const int64_t f01 = W.fac[0][od] * W.fac[1][oh], c01 = W.cnt[0][od] * W.cnt[1][oh];
                 for (int64_t ow = 0; ow < O2; ++ow) {
                     const int64_t s2 = W.start[2][ow], e2 = W.end[2][ow];
-                    if (c01 == 0 || s2 >= e2) {
-                        out[ow] = A(0);
-                        continue;
-                    }
-                    A sum;
-                    if (e2 - s2 >= 16) {
+                    A sum = 0;
+                    if (e2 - s2 >= kLanes) {
                         sum = P.spanSum(cp + s2, e2 - s2);
                     } else {
-                        sum = cp[s2];
-                        for (int64_t p2 = s2 + 1; p2 < e2; ++p2) sum += cp[p2];
+                        for (int64_t p2 = s2; p2 < e2; ++p2) sum += cp[p2];
                     }
+                    out[ow] = sum;
+                }
+            }
+            if (!isMax) {
+                // Average: divide by the window's divisor (0 for a window of padding only).
+                const int64_t f01 = W.fac[0][od] * W.fac[1][oh], c01 = W.cnt[0][od] * W.cnt[1][oh];
+                for (int64_t ow = 0; ow < O2; ++ow) {
                     const int64_t dv = g.divisor ? g.divisor : f01 * W.fac[2][ow];
-                    out[ow] = sum / A(dv);
+                    out[ow] = (c01 == 0 || W.cnt[2][ow] == 0) ? A(0) : out[ow] / A(dv);
                 }
             }
             if (!directOut) storeRow(orow.data(), ydst, ys.w, O2, y.dtype);
