@@ -110,6 +110,7 @@ struct Prims {
     void (*hMax)(const A*, A*, int64_t, int64_t, int64_t, int64_t);
     void (*hMaxIdx)(const A*, const I*, A*, int64_t*, int64_t, int64_t, int64_t, int64_t, int64_t);
     void (*hSum)(const A*, A*, int64_t, int64_t, int64_t, int64_t);
+    void (*hAdd)(const A*, A*, int64_t, int64_t, int64_t, int64_t);  ///< backward of hSum: col[ow * s + off] += v[ow]
     // Reductions of one contiguous run of n >= kLanes columns (adaptive windows).
     A (*spanMax)(const A*, int64_t);                                ///< NaN if any
     A (*spanArgMax)(const A*, int64_t, int64_t*);  ///< max and its first position (one input row)
@@ -206,6 +207,18 @@ CPU_FORCE_INLINE void hSum(const A* col, A* acc, int64_t lo, int64_t hi, int64_t
     else hSumS<0>(col, acc, lo, hi, s, off);
 }
 
+// Backward of hSum: col[ow * s + off] += v[ow] (one tap: distinct columns).
+template <int S, class A>
+CPU_FORCE_INLINE void hAddS(const A* __restrict v, A* __restrict col, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    const int64_t st = S ? S : s;
+    for (int64_t ow = lo; ow < hi; ++ow) col[ow * st + off] += v[ow];
+}
+template <class A>
+CPU_FORCE_INLINE void hAdd(const A* v, A* col, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    if (s == 1) hAddS<1>(v, col, lo, hi, s, off);
+    else if (s == 2) hAddS<2>(v, col, lo, hi, s, off);
+    else hAddS<0>(v, col, lo, hi, s, off);
+}
 }  // namespace body
 
 #define POOL_PRIMS_LEVEL(NS, ATTR)                                                                                                   \
@@ -234,6 +247,10 @@ CPU_FORCE_INLINE void hSum(const A* col, A* acc, int64_t lo, int64_t hi, int64_t
     template <class A>                                                                                                               \
     ATTR void hSum(const A* col, A* acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {                                          \
         body::hSum(col, acc, lo, hi, s, off);                                                                                        \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void hAdd(const A* v, A* col, int64_t lo, int64_t hi, int64_t s, int64_t off) {                                            \
+        body::hAdd(v, col, lo, hi, s, off);                                                                                          \
     }                                                                                                                                \
     /* Run reductions in GCC vector types written here, inside the level's */                                                     \
     /* function (vector types are lowered per function before inlining). The */                                                   \
@@ -327,7 +344,7 @@ CPU_FORCE_INLINE void hSum(const A* col, A* acc, int64_t lo, int64_t hi, int64_t
     }                                                                                                                                \
     template <class A>                                                                                                               \
     Prims<A> prims() {                                                                                                               \
-        return {&colMax<A>, &colMaxV<A>, &addTo<A>, &hMax<A>, &hMaxIdx<A>, &hSum<A>, &spanMax<A>, &spanArgMax<A>, &spanSum<A>};     \
+        return {&colMax<A>, &colMaxV<A>, &addTo<A>, &hMax<A>, &hMaxIdx<A>, &hSum<A>, &hAdd<A>, &spanMax<A>, &spanArgMax<A>, &spanSum<A>};     \
     }                                                                                                                                \
     }
 
@@ -394,6 +411,24 @@ inline int64_t taps(int64_t s, int64_t e, int64_t st) { return e > s ? (e - s + 
 
 // ---------------------------------------------------------------- forward
 
+/// Tap j of a fixed window along W: output ow reads column ow * s + off for
+/// ow in [lo, hi) (the outputs for which that column is inside the input).
+struct Tap {
+    int64_t off, lo, hi;
+};
+std::vector<Tap> widthTaps(const PoolGeo& g) {
+    std::vector<Tap> taps;
+    const int64_t s = g.s[2], I2 = g.I[2], O2 = g.O[2];
+    for (int64_t j = 0; j < g.k[2]; ++j) {
+        const int64_t off = j * g.d[2] - g.p[2];
+        const int64_t lo = off >= 0 ? 0 : (-off + s - 1) / s;
+        const int64_t hi = I2 - 1 - off >= 0 ? std::min(O2, (I2 - 1 - off) / s + 1) : 0;
+        if (lo < hi) taps.push_back({off, lo, hi});
+    }
+    return taps;
+}
+
+
 /// Plane-wise forward: one task unit is one output row (n, c, od, oh).
 template <class A>
 void forwardPlanes(const PoolGeo& g, const DimWindows& W, const TensorView& x, const TensorView& y, const TensorView& idx) {
@@ -409,21 +444,8 @@ void forwardPlanes(const PoolGeo& g, const DimWindows& W, const TensorView& x, c
     const int64_t work = std::max<int64_t>(1, W.maxLen[0] * W.maxLen[1] * I2 + O2 * W.maxLen[2]);
     const A ninf = -std::numeric_limits<A>::infinity();
     const int64_t kNone = std::numeric_limits<int64_t>::max();
-    // Fixed windows: tap j of output ow reads column ow * s + j * d - p when inside the input.
     const bool fixed = g.kind == Kind::Max || g.kind == Kind::Avg;
-    struct Tap {
-        int64_t off, lo, hi;
-    };
-    std::vector<Tap> wtaps;
-    if (fixed) {
-        const int64_t s2 = g.s[2];
-        for (int64_t j = 0; j < g.k[2]; ++j) {
-            const int64_t off = j * g.d[2] - g.p[2];
-            const int64_t lo = off >= 0 ? 0 : (-off + s2 - 1) / s2;
-            const int64_t hi = I2 - 1 - off >= 0 ? std::min(O2, (I2 - 1 - off) / s2 + 1) : 0;
-            if (lo < hi) wtaps.push_back({off, lo, hi});
-        }
-    }
+    const std::vector<Tap> wtaps = fixed ? widthTaps(g) : std::vector<Tap>{};
     parallelFor(units, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
         std::vector<A> col(I2), buf(direct ? 0 : I2), orow(directOut ? 0 : O2);
         std::vector<I> colr(wantIdx ? I2 : 0);
@@ -634,40 +656,58 @@ bool backwardPlanes(const PoolGeo& g, const DimWindows& W, const TensorView& gx,
     const Strides5 is = idx.defined() ? strides5(idx) : Strides5{};
     const int64_t C = g.C, I0 = g.I[0], I1 = g.I[1], I2 = g.I[2], O0 = g.O[0], O1 = g.O[1], O2 = g.O[2], ISP = g.ISP();
     const bool isMax = g.isMax();
+    const bool fixed = g.kind == Kind::Avg;
+    const std::vector<Tap> wtaps = fixed ? widthTaps(g) : std::vector<Tap>{};
     const bool dense = gx.dtype == dtypeOf<A>() && (I2 == 1 || xs.w == 1) && (I1 == 1 || xs.h == I2) && (I0 == 1 || xs.d == I1 * I2);
     const int64_t work = std::max<int64_t>(1, ISP + g.OSP() * (isMax ? 1 : W.maxLen[2] + 1));
+    const bool directGo = gy.dtype == dtypeOf<A>() && (ys.w == 1 || O2 == 1);
+    const bool directIdx = isMax && idx.dtype == diopi_dtype_int64 && (is.w == 1 || O2 == 1);
     std::atomic<bool> bad{false};
     parallelFor(g.N * C, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
-        std::vector<A> scratch(dense ? 0 : ISP), go(O2), contrib(isMax ? 0 : I2);
-        std::vector<int64_t> ix(isMax ? O2 : 0);
+        std::vector<A> scratch(dense ? 0 : ISP), go(directGo ? 0 : O2), contrib(isMax ? 0 : I2), share(isMax ? 0 : O2);
+        std::vector<int64_t> ix(isMax && !directIdx ? O2 : 0);
         for (int64_t nc = b; nc < e; ++nc) {
             const int64_t n = nc / C, c = nc % C;
             A* plane = dense ? reinterpret_cast<A*>(gx.data + (n * xs.n + c * xs.c) * gx.itemsize) : scratch.data();
             std::fill(plane, plane + ISP, A(0));
             for (int64_t od = 0; od < O0; ++od)
                 for (int64_t oh = 0; oh < O1; ++oh) {
-                    loadRow(gy.data + (n * ys.n + c * ys.c + od * ys.d + oh * ys.h) * gy.itemsize, ys.w, O2, gy.dtype, go.data());
+                    const char* gsrc = gy.data + (n * ys.n + c * ys.c + od * ys.d + oh * ys.h) * gy.itemsize;
+                    const A* gr = reinterpret_cast<const A*>(gsrc);
+                    if (!directGo) {
+                        loadRow(gsrc, ys.w, O2, gy.dtype, go.data());
+                        gr = go.data();
+                    }
                     if (isMax) {
-                        loadIndexRow(idx.data + (n * is.n + c * is.c + od * is.d + oh * is.h) * idx.itemsize, is.w, O2, idx.dtype, ix.data());
-                        for (int64_t ow = 0; ow < O2; ++ow) {
-                            const int64_t k = ix[ow];
-                            if (k < 0 || k >= ISP) {
-                                bad.store(true, std::memory_order_relaxed);
-                                continue;
-                            }
-                            plane[k] += go[ow];
+                        const char* isrc = idx.data + (n * is.n + c * is.c + od * is.d + oh * is.h) * idx.itemsize;
+                        const int64_t* ir = reinterpret_cast<const int64_t*>(isrc);
+                        if (!directIdx) {
+                            loadIndexRow(isrc, is.w, O2, idx.dtype, ix.data());
+                            ir = ix.data();
                         }
+                        bool rowBad = false;
+                        for (int64_t ow = 0; ow < O2; ++ow) {
+                            const int64_t k = ir[ow];
+                            const bool out = k < 0 || k >= ISP;
+                            rowBad |= out;
+                            plane[out ? 0 : k] += out ? A(0) : gr[ow];
+                        }
+                        if (rowBad) bad.store(true, std::memory_order_relaxed);
                         continue;
                     }
                     if (W.cnt[0][od] * W.cnt[1][oh] == 0) continue;
                     const int64_t f01 = W.fac[0][od] * W.fac[1][oh];
-                    std::fill(contrib.begin(), contrib.end(), A(0));
                     for (int64_t ow = 0; ow < O2; ++ow) {
-                        const int64_t s2 = W.start[2][ow], e2 = W.end[2][ow];
-                        if (s2 >= e2) continue;
                         const int64_t dv = g.divisor ? g.divisor : f01 * W.fac[2][ow];
-                        const A v = go[ow] / A(dv);
-                        for (int64_t p2 = s2; p2 < e2; ++p2) contrib[p2] += v;
+                        share[ow] = W.cnt[2][ow] == 0 ? A(0) : gr[ow] / A(dv);
+                    }
+                    std::fill(contrib.begin(), contrib.end(), A(0));
+                    if (fixed) {
+                        // Tap-major (as the forward): one tap's columns are distinct.
+                        for (const Tap& tp : wtaps) P.hAdd(share.data(), contrib.data(), tp.lo, tp.hi, g.s[2], tp.off);
+                    } else {
+                        for (int64_t ow = 0; ow < O2; ++ow)
+                            for (int64_t p2 = W.start[2][ow]; p2 < W.end[2][ow]; ++p2) contrib[p2] += share[ow];
                     }
                     for (int64_t p0 = W.start[0][od]; p0 < W.end[0][od]; ++p0)
                         for (int64_t p1 = W.start[1][oh]; p1 < W.end[1][oh]; ++p1) P.addTo(contrib.data(), plane + (p0 * I1 + p1) * I2, I2);
