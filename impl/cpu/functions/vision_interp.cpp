@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
 
 namespace impl::cpu {
 
@@ -161,34 +162,232 @@ AxisOp cubicOp(int64_t in, int64_t out, bool alignCorners) {
     return a;
 }
 
-// dst = op applied along `axis` of the dense buffer src.
-Buffer applyAxis(const Buffer& src, int64_t axis, const AxisOp& op) {
-    Shape sh = src.shape;
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < axis; ++d) outer *= sh[d];
-    for (int64_t d = axis + 1; d < (int64_t)sh.size(); ++d) inner *= sh[d];
-    sh[axis] = op.rows;
-    Buffer dst = zeros(sh);
-    const int64_t n = outer * op.rows;
-    const double* s = src.v.data();
-    double* o = dst.v.data();
-    parallelFor(n, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, inner * 2)), [&](int64_t b, int64_t e) {
-        for (int64_t q = b; q < e; ++q) {
-            const int64_t p = q / op.rows, r = q % op.rows;
-            double* y = o + q * inner;
-            for (int64_t k = op.start[r]; k < op.start[r + 1]; ++k) {
-                const double* x = s + (p * op.cols + op.idx[k]) * inner;
-                const double w = op.w[k];
-                for (int64_t i = 0; i < inner; ++i) y[i] += w * x[i];
-            }
-        }
+// dst[i] = element i (stride in elements) of a float row of dtype dt.
+template <class A>
+void loadRow(const char* p, int64_t stride, int64_t n, diopiDtype_t dt, A* dst) {
+    dispatch<FloatTypes>(dt, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* s = reinterpret_cast<const T*>(p);
+        for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<A>(static_cast<acc_t<T>>(s[i * stride]));
     });
-    return dst;
 }
 
-Buffer applyAll(Buffer b, const std::vector<AxisOp>& ops) {
-    for (size_t a = 0; a < ops.size(); ++a) b = applyAxis(b, 2 + (int64_t)a, ops[a]);
-    return b;
+// Element i of a float row of dtype dt = src[i], rounded once.
+template <class A>
+void storeRow(const A* src, char* p, int64_t stride, int64_t n, diopiDtype_t dt) {
+    dispatch<FloatTypes>(dt, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* d = reinterpret_cast<T*>(p);
+        for (int64_t i = 0; i < n; ++i) d[i * stride] = T(static_cast<acc_t<T>>(src[i]));
+    });
+}
+
+// ---------------------------------------------------------------- per-level loops of the resize engine
+//
+// The loops touching every element, compiled once per instruction-set level (GCC vectorises them; the gathers use
+// the level's gather instructions) and picked once from isa().
+template <class A>
+struct ResizePrims {
+    void (*scale)(const A*, A, A*, int64_t);       ///< d = w * s
+    void (*axpy)(const A*, A, A*, int64_t);        ///< d += w * s
+    void (*gather1)(const A*, const int32_t*, A*, int64_t);                 ///< out[o] = t[ix[o]]
+    void (*gather2)(const A*, const int32_t*, const A*, A*, int64_t);       ///< out[o] = sum of 2 weighted taps
+    void (*gather4)(const A*, const int32_t*, const A*, A*, int64_t);       ///< out[o] = sum of 4 weighted taps
+};
+
+namespace rbody {
+template <class A>
+CPU_FORCE_INLINE void scale(const A* __restrict s, A w, A* __restrict d, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) d[i] = w * s[i];
+}
+template <class A>
+CPU_FORCE_INLINE void axpy(const A* __restrict s, A w, A* __restrict d, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) d[i] += w * s[i];
+}
+template <class A>
+CPU_FORCE_INLINE void gather1(const A* __restrict t, const int32_t* __restrict ix, A* __restrict out, int64_t n) {
+    for (int64_t o = 0; o < n; ++o) out[o] = t[ix[o]];
+}
+template <int K, class A>
+CPU_FORCE_INLINE void gatherK(const A* __restrict t, const int32_t* __restrict ix, const A* __restrict w, A* __restrict out, int64_t n) {
+    for (int64_t o = 0; o < n; ++o) {
+        A acc = w[o * K] * t[ix[o * K]];
+        for (int k = 1; k < K; ++k) acc += w[o * K + k] * t[ix[o * K + k]];
+        out[o] = acc;
+    }
+}
+}  // namespace rbody
+
+#define RESIZE_PRIMS_LEVEL(NS, ATTR)                                                                                                 \
+    namespace NS {                                                                                                                   \
+    template <class A>                                                                                                               \
+    ATTR void scale(const A* s, A w, A* d, int64_t n) {                                                                              \
+        rbody::scale(s, w, d, n);                                                                                                    \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void axpy(const A* s, A w, A* d, int64_t n) {                                                                               \
+        rbody::axpy(s, w, d, n);                                                                                                     \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void gather1(const A* t, const int32_t* ix, A* out, int64_t n) {                                                            \
+        rbody::gather1(t, ix, out, n);                                                                                               \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void gather2(const A* t, const int32_t* ix, const A* w, A* out, int64_t n) {                                                \
+        rbody::gatherK<2>(t, ix, w, out, n);                                                                                         \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void gather4(const A* t, const int32_t* ix, const A* w, A* out, int64_t n) {                                                \
+        rbody::gatherK<4>(t, ix, w, out, n);                                                                                         \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ResizePrims<A> prims() {                                                                                                         \
+        return {&scale<A>, &axpy<A>, &gather1<A>, &gather2<A>, &gather4<A>};                                                         \
+    }                                                                                                                                \
+    }
+
+RESIZE_PRIMS_LEVEL(lvl_base, )
+#if CPU_HAVE_X86_LEVELS
+RESIZE_PRIMS_LEVEL(lvl_avx2, CPU_TARGET_AVX2)
+RESIZE_PRIMS_LEVEL(lvl_avx512, CPU_TARGET_AVX512)
+#endif
+#undef RESIZE_PRIMS_LEVEL
+
+template <class A>
+const ResizePrims<A>& resizePrims() {
+    static const ResizePrims<A> p = [] {
+#if CPU_HAVE_X86_LEVELS
+        if (isa() >= Isa::Avx512) return lvl_avx512::prims<A>();
+        if (isa() >= Isa::Avx2) return lvl_avx2::prims<A>();
+#endif
+        return lvl_base::prims<A>();
+    }();
+    return p;
+}
+
+// y = x resized by one operator per spatial axis (ops[a] maps x's size of spatial axis a to y's), computed in A
+// straight from the caller's tensors (any strides and float dtype). One task unit is one output row (all spatial
+// axes but the last): the leading axes' taps combine whole input rows into a row buffer (vectorised axpy), then the
+// last axis' taps gather from it. Backward passes call this with the transposed operators (a fixed-order gather).
+template <class A>
+void resizeRows(const TensorView& x, const TensorView& y, const std::vector<AxisOp>& ops) {
+    const int64_t nd = (int64_t)ops.size(), lead = nd - 1, C = x.shape[1];
+    const int64_t Wi = x.shape.back(), Wo = y.shape.back();
+    const int64_t xsw = x.strides.back(), ysw = y.strides.back();
+    int64_t R = 1;  // output rows per plane
+    for (int64_t a = 0; a < lead; ++a) R *= ops[a].rows;
+    const int64_t units = y.shape[0] * C * R;
+    if (units == 0 || Wo == 0) return;
+    // The operators' weights in A; the last axis as a gather when it only copies (nearest, equal sizes).
+    std::vector<std::vector<A>> wa(nd);
+    for (int64_t a = 0; a < nd; ++a) wa[a].assign(ops[a].w.begin(), ops[a].w.end());
+    const AxisOp& last = ops[nd - 1];
+    const ResizePrims<A>& P = resizePrims<A>();
+    // The last axis with the same tap count K on every output (1 nearest, 2 linear, 4 cubic) runs a fixed gather.
+    int64_t K = Wo > 0 ? last.start[1] - last.start[0] : 0;
+    for (int64_t o = 0; o < Wo && K > 0; ++o)
+        if (last.start[o + 1] - last.start[o] != K) K = 0;
+    if (K != 1 && K != 2 && K != 4) K = 0;
+    bool copyOnly = K == 1;
+    for (int64_t o = 0; o < Wo && copyOnly; ++o) copyOnly = last.w[o] == 1.0;
+    std::vector<int32_t> ix32(K ? last.idx.size() : 0);
+    CPU_CHECK(Wi < (int64_t(1) << 31), "the last spatial dim is too large");
+    for (size_t k = 0; k < ix32.size(); ++k) ix32[k] = (int32_t)last.idx[k];
+    const bool direct = x.dtype == dtypeOf<A>() && (xsw == 1 || Wi == 1);
+    const bool directOut = y.dtype == dtypeOf<A>() && (ysw == 1 || Wo == 1);
+    int64_t rowTaps = 1;
+    for (int64_t a = 0; a < lead; ++a) {
+        int64_t m = 0;
+        for (int64_t r = 0; r < ops[a].rows; ++r) m = std::max(m, ops[a].start[r + 1] - ops[a].start[r]);
+        rowTaps *= std::max<int64_t>(m, 1);
+    }
+    const int64_t work = std::max<int64_t>(1, rowTaps * Wi + (int64_t)last.idx.size());
+    parallelFor(units, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
+        std::vector<A> tmp(Wi), buf(direct ? 0 : Wi), orow(directOut ? 0 : Wo);
+        std::vector<int64_t> toff, no, poff;  // input row offsets (elements) of the current output row's taps
+        std::vector<A> tw, nw, pw;            // and their weights
+        int64_t pnc = -1;                     // plane of the previous row (whose taps are poff, pw)
+        A* prevOut = nullptr;
+        for (int64_t u = b; u < e; ++u) {
+            int64_t r = u % R;
+            const int64_t nc = u / R, n = nc / C, c = nc % C;
+            // Output row r -> per-axis output index (last leading axis fastest).
+            int64_t oi[2] = {0, 0};
+            for (int64_t a = lead - 1; a >= 0; --a) {
+                oi[a] = r % ops[a].rows;
+                r /= ops[a].rows;
+            }
+            toff.assign(1, 0);
+            tw.assign(1, A(1));
+            for (int64_t a = 0; a < lead; ++a) {
+                const AxisOp& op = ops[a];
+                const int64_t st = x.strides[2 + a];
+                no.clear();
+                nw.clear();
+                for (size_t q = 0; q < toff.size(); ++q)
+                    for (int64_t k = op.start[oi[a]]; k < op.start[oi[a] + 1]; ++k) {
+                        no.push_back(toff[q] + op.idx[k] * st);
+                        nw.push_back(tw[q] * wa[a][k]);
+                    }
+                toff.swap(no);
+                tw.swap(nw);
+            }
+            const char* plane = x.data + (n * x.strides[0] + c * x.strides[1]) * x.itemsize;
+            char* ydst = y.data + (n * y.strides[0] + c * y.strides[1]) * y.itemsize;
+            for (int64_t a = 0; a < lead; ++a) ydst += oi[a] * y.strides[2 + a] * y.itemsize;
+            A* out = directOut ? reinterpret_cast<A*>(ydst) : orow.data();
+            // An output row with the previous row's taps (nearest / upsampling) is a copy of it.
+            if (nc == pnc && toff == poff && tw == pw) {
+                if (directOut) std::memcpy(out, prevOut, Wo * sizeof(A));
+                else storeRow(orow.data(), ydst, ysw, Wo, y.dtype);
+                prevOut = out;
+                continue;
+            }
+            pnc = nc;
+            poff = toff;
+            pw = tw;
+            prevOut = out;
+            auto row = [&](int64_t off) -> const A* {
+                const char* src = plane + off * x.itemsize;
+                if (direct) return reinterpret_cast<const A*>(src);
+                loadRow(src, xsw, Wi, x.dtype, buf.data());
+                return buf.data();
+            };
+            // Combine the input rows.
+            const A* t = tmp.data();
+            if (toff.empty()) {
+                std::fill(tmp.begin(), tmp.end(), A(0));
+            } else if (toff.size() == 1 && tw[0] == A(1)) {
+                t = row(toff[0]);
+            } else {
+                P.scale(row(toff[0]), tw[0], tmp.data(), Wi);
+                for (size_t q = 1; q < toff.size(); ++q) P.axpy(row(toff[q]), tw[q], tmp.data(), Wi);
+            }
+            // Gather along the last axis.
+            if (copyOnly) {
+                P.gather1(t, ix32.data(), out, Wo);
+            } else if (K == 2) {
+                P.gather2(t, ix32.data(), wa[nd - 1].data(), out, Wo);
+            } else if (K == 4) {
+                P.gather4(t, ix32.data(), wa[nd - 1].data(), out, Wo);
+            } else {
+                const int64_t* st = last.start.data();
+                const int64_t* ix = last.idx.data();
+                const A* w = wa[nd - 1].data();
+                for (int64_t o = 0; o < Wo; ++o) {
+                    A acc = 0;
+                    for (int64_t k = st[o]; k < st[o + 1]; ++k) acc += w[k] * t[ix[k]];
+                    out[o] = acc;
+                }
+            }
+            if (!directOut) storeRow(orow.data(), ydst, ysw, Wo, y.dtype);
+        }
+    });
+}
+
+void resize(const TensorView& x, const TensorView& y, const std::vector<AxisOp>& ops) {
+    if (y.dtype == diopi_dtype_float64) resizeRows<double>(x, y, ops);
+    else resizeRows<float>(x, y, ops);
 }
 
 void requireInterpRank(const TensorView& x, const char* name) {
@@ -274,8 +473,7 @@ void resizeForward(const TensorView& o, const TensorView& x, diopiSize_t size, M
     for (int64_t d = 2; d < x.dim(); ++d) CPU_CHECK(x.shape[d] > 0, "input spatial dims must be non-empty, got ", shapeStr(x.shape));
     if (o.numel == 0) return;
     std::vector<AxisOp> ops = makeOps(x.shape, want);
-    Buffer y = applyAll(readDouble(x), ops);
-    writeOut(o, y);
+    resize(x, o, ops);
 }
 
 template <class MakeOps>
@@ -289,8 +487,7 @@ void resizeBackward(const TensorView& gi, const TensorView& go, diopiSize_t out_
     for (int64_t d = 2; d < go.dim(); ++d) CPU_CHECK(in[d] > 0 && go.shape[d] > 0, "spatial sizes must be positive");
     if (gi.numel == 0) return;
     std::vector<AxisOp> ops = transposedAll(makeOps(in, go.shape));
-    Buffer g = applyAll(readDouble(go), ops);
-    writeOut(gi, g);
+    resize(go, gi, ops);
 }
 
 // ---------------------------------------------------------------- RoIAlign
