@@ -57,6 +57,23 @@ void writeOut(const TensorView& out, Buffer& b) {
     if (out.numel) copyCast(out, b.view());
 }
 
+// One float element (offset in elements) as double, and back with one rounding.
+double readElem(const TensorView& t, int64_t off) {
+    double v = 0;
+    dispatch<FloatTypes>(t.dtype, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        v = double(acc_t<T>(t.ptr<T>()[off]));
+    });
+    return v;
+}
+
+void writeElem(const TensorView& t, int64_t off, double v) {
+    dispatch<FloatTypes>(t.dtype, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        t.ptr<T>()[off] = T(static_cast<acc_t<T>>(v));
+    });
+}
+
 void requireFloat(const TensorView& t, const char* name) { dispatch<FloatTypes>(t.dtype, name, [](auto) {}); }
 
 // ---------------------------------------------------------------- separable resizing
@@ -193,6 +210,10 @@ struct ResizePrims {
     void (*gather1)(const A*, const int32_t*, A*, int64_t);                 ///< out[o] = t[ix[o]]
     void (*gather2)(const A*, const int32_t*, const A*, A*, int64_t);       ///< out[o] = sum of 2 weighted taps
     void (*gather4)(const A*, const int32_t*, const A*, A*, int64_t);       ///< out[o] = sum of 4 weighted taps
+    // Grid sampling of one channel: out[j] = sum over K taps of w * src[off] (K = 1, 4, 8; missing taps weigh 0).
+    void (*sample1)(const A*, const int64_t*, const A*, A*, int64_t);
+    void (*sample4)(const A*, const int64_t*, const A*, A*, int64_t);
+    void (*sample8)(const A*, const int64_t*, const A*, A*, int64_t);
 };
 
 namespace rbody {
@@ -214,6 +235,14 @@ CPU_FORCE_INLINE void gatherK(const A* __restrict t, const int32_t* __restrict i
         A acc = w[o * K] * t[ix[o * K]];
         for (int k = 1; k < K; ++k) acc += w[o * K + k] * t[ix[o * K + k]];
         out[o] = acc;
+    }
+}
+template <int K, class A>
+CPU_FORCE_INLINE void sampleK(const A* __restrict src, const int64_t* __restrict off, const A* __restrict w, A* __restrict out, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) {
+        A acc = w[j * K] * src[off[j * K]];
+        for (int k = 1; k < K; ++k) acc += w[j * K + k] * src[off[j * K + k]];
+        out[j] = acc;
     }
 }
 }  // namespace rbody
@@ -240,9 +269,13 @@ CPU_FORCE_INLINE void gatherK(const A* __restrict t, const int32_t* __restrict i
     ATTR void gather4(const A* t, const int32_t* ix, const A* w, A* out, int64_t n) {                                                \
         rbody::gatherK<4>(t, ix, w, out, n);                                                                                         \
     }                                                                                                                                \
+    template <class A, int K>                                                                                                        \
+    ATTR void sample(const A* src, const int64_t* off, const A* w, A* out, int64_t n) {                                              \
+        rbody::sampleK<K>(src, off, w, out, n);                                                                                      \
+    }                                                                                                                                \
     template <class A>                                                                                                               \
     ResizePrims<A> prims() {                                                                                                         \
-        return {&scale<A>, &axpy<A>, &gather1<A>, &gather2<A>, &gather4<A>};                                                         \
+        return {&scale<A>, &axpy<A>, &gather1<A>, &gather2<A>, &gather4<A>, &sample<A, 1>, &sample<A, 4>, &sample<A, 8>};            \
     }                                                                                                                                \
     }
 
@@ -569,13 +602,13 @@ std::vector<RoiTaps> roiTaps(const TensorView& rois, int64_t N, int64_t H, int64
 // Samples one output location: calls f(plane offset, weight) for each in-bounds tap of the bilinear / nearest
 // interpolation at normalised coordinates g (x, y[, z]) on a plane of `sizes` (W, H[, D]) (align_corners = false).
 template <class F>
-void gridTaps(const double* g, const int64_t* sizes, int nd, bool nearest, F&& f) {
+void gridTaps(const double* g, const int64_t* sizes, const int64_t* strides, int nd, bool nearest, F&& f) {
     double c[3];
     for (int a = 0; a < nd; ++a) c[a] = ((g[a] + 1.0) * double(sizes[a]) - 1.0) / 2.0;
-    // plane offset of integer coordinates (x, y, z): x + W * (y + H * z)
+    // offset (elements, the input's strides) of integer coordinates (x, y, z)
     auto offset = [&](const int64_t* p) {
         int64_t o = 0;
-        for (int a = nd - 1; a >= 0; --a) o = o * sizes[a] + p[a];
+        for (int a = 0; a < nd; ++a) o += p[a] * strides[a];
         return o;
     };
     if (nearest) {
@@ -667,19 +700,24 @@ diopiError_t diopiRoiAlign(diopiContextHandle_t ctx, diopiTensorHandle_t out, di
         Buffer y = zeros({K, C, pooled_height, pooled_width});
         CPU_CHECK(o.shape == y.shape, "out shape ", shapeStr(o.shape), " must be ", shapeStr(y.shape));
         if (o.numel == 0) return;
-        Buffer xd = readDouble(x);
-        const double* xp = xd.v.data();
+        // Read the input where it is: tap positions become offsets with its strides.
+        for (RoiTaps& t : taps)
+            for (int64_t& id : t.idx) id = (id / W) * x.strides[2] + (id % W) * x.strides[3];
         double* yp = y.v.data();
-        parallelFor(K * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, bins * 16)), [&](int64_t b, int64_t e) {
-            for (int64_t q = b; q < e; ++q) {
-                const RoiTaps& t = taps[q / C];
-                const double* plane = xp + (t.batch * C + q % C) * H * W;
-                for (int64_t bin = 0; bin < bins; ++bin) {
-                    double acc = 0;
-                    for (int64_t k = t.start[bin]; k < t.start[bin + 1]; ++k) acc += t.w[k] * plane[t.idx[k]];
-                    yp[q * bins + bin] = acc;
+        dispatch<FloatTypes>(x.dtype, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            const T* xp = x.ptr<T>();
+            parallelFor(K * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, bins * 16)), [&](int64_t b, int64_t e) {
+                for (int64_t q = b; q < e; ++q) {
+                    const RoiTaps& t = taps[q / C];
+                    const T* plane = xp + t.batch * x.strides[0] + (q % C) * x.strides[1];
+                    for (int64_t bin = 0; bin < bins; ++bin) {
+                        double acc = 0;
+                        for (int64_t k = t.start[bin]; k < t.start[bin + 1]; ++k) acc += t.w[k] * double(acc_t<T>(plane[t.idx[k]]));
+                        yp[q * bins + bin] = acc;
+                    }
                 }
-            }
+            });
         });
         writeOut(o, y);
     });
@@ -706,7 +744,10 @@ diopiError_t diopiRoiAlignBackward(diopiContextHandle_t ctx, diopiTensorHandle_t
         Buffer gd = readDouble(g);
         const double* gp = gd.v.data();
         double* op = res.v.data();
-        parallelFor(batch_size * C, 1, [&](int64_t b, int64_t e) {
+        int64_t nTaps = 0;
+        for (const RoiTaps& tk : taps) nTaps += (int64_t)tk.idx.size();
+        const int64_t work = std::max<int64_t>(1, HW + nTaps / std::max<int64_t>(1, batch_size));  // per plane
+        parallelFor(batch_size * C, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
             for (int64_t p = b; p < e; ++p) {
                 const int64_t n = p / C, c = p % C;
                 double* plane = op + p * HW;
@@ -748,24 +789,120 @@ diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHandle_t out, 
         const int64_t N = x.shape[0], C = x.shape[1];
         int64_t sizes[3];  // (W, H[, D]): the order of the grid's coordinates
         for (int a = 0; a < nd; ++a) sizes[a] = x.shape[x.dim() - 1 - a];
-        int64_t plane = 1, S = 1;
-        for (int64_t d = 2; d < x.dim(); ++d) plane *= x.shape[d];
+        int64_t S = 1;
         for (int64_t d = 2; d < o.dim(); ++d) S *= o.shape[d];
-        Buffer xd = readDouble(x), gd = readDouble(gr), y = zeros(want);
-        const double* xp = xd.v.data();
-        const double* gp = gd.v.data();
-        double* yp = y.v.data();
-        parallelFor(N * S, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, C * 8)), [&](int64_t b, int64_t e) {
-            for (int64_t q = b; q < e; ++q) {
-                const int64_t n = q / S, s = q % S;
-                const double* src = xp + n * C * plane;
-                double* dst = yp + n * C * S + s;
-                gridTaps(gp + q * nd, sizes, nd, nearest, [&](int64_t off, double w) {
-                    for (int64_t c = 0; c < C; ++c) dst[c * S] += w * src[c * plane + off];
-                });
-            }
-        });
-        writeOut(o, y);
+        int64_t xst[3];  // the input's strides in the grid's coordinate order
+        for (int a = 0; a < nd; ++a) xst[a] = x.strides[x.dim() - 1 - a];
+        const bool sameOut = o.dtype == x.dtype;
+        // Sample the input where it is: coordinates and weights in double, sums in the input's compute type (float
+        // for float32 and 16-bit inputs, double for float64), one rounding into out.
+        auto run = [&](auto atag) {
+            using A = typename decltype(atag)::type;
+            const bool native = x.dtype == dtypeOf<A>();
+            const ResizePrims<A>& P = resizePrims<A>();
+            const int K = nearest ? 1 : 1 << nd;
+            auto sampleFn = K == 1 ? P.sample1 : K == 4 ? P.sample4 : P.sample8;
+            parallelFor(N * S, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, C * 8)), [&](int64_t b, int64_t e) {
+                // Taps of every point of the chunk first, then channel by channel (each channel plane read together).
+                const int64_t m = e - b;
+                std::vector<int64_t> toff(m * K, 0), yoffs(m);
+                std::vector<A> tw(m * K, A(0)), vals(m), chan;
+                // Output position of q = b, then stepped along (no divisions per point).
+                int64_t pos[4] = {0, 0, 0, 0};  // n, then the output spatial indices
+                {
+                    int64_t rem = b % S;
+                    pos[0] = b / S;
+                    for (int64_t d = nd; d >= 1; --d) {
+                        pos[d] = rem % gr.shape[d];
+                        rem /= gr.shape[d];
+                    }
+                }
+                for (int64_t q = b; q < e; ++q) {
+                    const int64_t n = pos[0], j = q - b;
+                    int64_t goff = n * gr.strides[0], yoff = n * o.strides[0];
+                    for (int64_t d = 1; d <= nd; ++d) {
+                        goff += pos[d] * gr.strides[d];
+                        yoff += pos[d] * o.strides[d + 1];
+                    }
+                    for (int64_t d = nd; d >= 0; --d) {  // step to the next position
+                        if (d == 0 || ++pos[d] < gr.shape[d]) {
+                            if (d == 0) ++pos[0];
+                            break;
+                        }
+                        pos[d] = 0;
+                    }
+                    yoffs[j] = yoff;
+                    if (nd == 2 && !nearest && gr.dtype == dtypeOf<A>()) {
+                        // 2-d bilinear, the common case, inline: four corners, out-of-range ones weigh 0.
+                        const A* gq = reinterpret_cast<const A*>(gr.data) + goff;
+                        const double cx = ((double(gq[0]) + 1.0) * double(sizes[0]) - 1.0) / 2.0;
+                        const double cy = ((double(gq[gr.strides[3]]) + 1.0) * double(sizes[1]) - 1.0) / 2.0;
+                        // floor without a libm call; coordinates far outside (or NaN) sample nothing
+                        const bool finite = std::fabs(cx) < 1e15 && std::fabs(cy) < 1e15;
+                        int64_t x0 = finite ? (int64_t)cx : -4, y0 = finite ? (int64_t)cy : -4;
+                        x0 -= finite && double(x0) > cx;
+                        y0 -= finite && double(y0) > cy;
+                        const double ax = finite ? cx - double(x0) : 0.0, ay = finite ? cy - double(y0) : 0.0;
+                        const double wx[2] = {1.0 - ax, ax}, wy[2] = {1.0 - ay, ay};
+                        for (int cy2 = 0; cy2 < 2; ++cy2)
+                            for (int cx2 = 0; cx2 < 2; ++cx2) {
+                                const int64_t px = x0 + cx2, py = y0 + cy2;
+                                const bool in = px >= 0 && px < sizes[0] && py >= 0 && py < sizes[1];
+                                const int k = cy2 * 2 + cx2;
+                                toff[j * K + k] = n * x.strides[0] + (in ? px * xst[0] + py * xst[1] : 0);
+                                tw[j * K + k] = in ? A(wy[cy2] * wx[cx2]) : A(0);
+                            }
+                        continue;
+                    }
+                    double gp[3];
+                    for (int a = 0; a < nd; ++a) gp[a] = readElem(gr, goff + a * gr.strides[nd + 1]);
+                    int k = 0;
+                    gridTaps(gp, sizes, xst, nd, nearest, [&](int64_t off, double w) {
+                        toff[j * K + k] = n * x.strides[0] + off;
+                        tw[j * K + k] = A(w);
+                        ++k;
+                    });
+                    for (; k < K; ++k) toff[j * K + k] = n * x.strides[0];  // a valid address, weight 0
+                }
+                if (native && sameOut) {
+                    // Blocks of points, channel by channel within a block: the block's lines of one channel plane
+                    // are read together (planes often sit a multiple of 4 KiB apart and would share cache sets).
+                    const A* xa = reinterpret_cast<const A*>(x.data);
+                    A* ya = reinterpret_cast<A*>(o.data);
+                    const int64_t cs = x.strides[1], ocs = o.strides[1];
+                    constexpr int64_t kBlock = 32;
+                    for (int64_t j0 = 0; j0 < m; j0 += kBlock) {
+                        const int64_t bl = std::min(kBlock, m - j0);
+                        for (int64_t c = 0; c < C; ++c) {
+                            sampleFn(xa + c * cs, toff.data() + j0 * K, tw.data() + j0 * K, vals.data(), bl);
+                            for (int64_t j = 0; j < bl; ++j) ya[yoffs[j0 + j] + c * ocs] = vals[j];
+                        }
+                    }
+                    return;
+                }
+                for (int64_t c = 0; c < C; ++c) {
+                    if (native) {
+                        sampleFn(reinterpret_cast<const A*>(x.data) + c * x.strides[1], toff.data(), tw.data(), vals.data(), m);
+                    } else {
+                        const char* base = x.data + c * x.strides[1] * x.itemsize;
+                        chan.resize(m * K);
+                        for (int64_t i = 0; i < m * K; ++i) loadRow(base + toff[i] * x.itemsize, 1, 1, x.dtype, &chan[i]);
+                        for (int64_t j = 0; j < m; ++j) {
+                            A acc = 0;
+                            for (int k = 0; k < K; ++k) acc += tw[j * K + k] * chan[j * K + k];
+                            vals[j] = acc;
+                        }
+                    }
+                    for (int64_t j = 0; j < m; ++j) {
+                        const int64_t yo = yoffs[j] + c * o.strides[1];
+                        if (sameOut && native) reinterpret_cast<A*>(o.data)[yo] = vals[j];
+                        else writeElem(o, yo, double(vals[j]));
+                    }
+                }
+            });
+        };
+        if (x.dtype == diopi_dtype_float64) run(Tag<double>{});
+        else run(Tag<float>{});
     });
 }
 
