@@ -204,6 +204,10 @@ void storeRow(const A* src, char* p, int64_t stride, int64_t n, diopiDtype_t dt)
 // The loops touching every element, compiled once per instruction-set level (GCC vectorises them; the gathers use
 // the level's gather instructions) and picked once from isa().
 template <class A>
+using MaskOf = std::conditional_t<std::is_same_v<A, double>, int64_t, int32_t>;  // a lane mask as wide as A
+constexpr int64_t kGridBlock = 64;
+
+template <class A>
 struct ResizePrims {
     void (*scale)(const A*, A, A*, int64_t);       ///< d = w * s
     void (*axpy)(const A*, A, A*, int64_t);        ///< d += w * s
@@ -214,6 +218,11 @@ struct ResizePrims {
     void (*sample1)(const A*, const int64_t*, const A*, A*, int64_t);
     void (*sample4)(const A*, const int64_t*, const A*, A*, int64_t);
     void (*sample8)(const A*, const int64_t*, const A*, A*, int64_t);
+    // 2-d bilinear grid sampling of a block of m <= kGridBlock points (align_corners = false, zero padding):
+    // taps() turns grid coordinates into 4 corner offsets (int32, within one plane), weights and in-range masks;
+    // sample() sums them on one channel plane.
+    void (*bilinearTaps)(const A*, const A*, int64_t, int32_t, int32_t, int32_t, int32_t, int32_t*, A*, MaskOf<A>*);
+    void (*bilinearSample)(const A*, const int32_t*, const A*, const MaskOf<A>*, A*, int64_t);
 };
 
 namespace rbody {
@@ -242,6 +251,46 @@ CPU_FORCE_INLINE void sampleK(const A* __restrict src, const int64_t* __restrict
     for (int64_t j = 0; j < n; ++j) {
         A acc = w[j * K] * src[off[j * K]];
         for (int k = 1; k < K; ++k) acc += w[j * K + k] * src[off[j * K + k]];
+        out[j] = acc;
+    }
+}
+// Corner k (bit 0: x + 1, bit 1: y + 1) of point j is at [k * kGridBlock + j] in off / w / ok.
+template <class A>
+CPU_FORCE_INLINE void bilinearTaps(const A* __restrict gx, const A* __restrict gy, int64_t m, int32_t W, int32_t H, int32_t sw, int32_t sh,
+                                   int32_t* __restrict off, A* __restrict w, MaskOf<A>* __restrict ok) {
+    using M = MaskOf<A>;
+    for (int64_t j = 0; j < m; ++j) {
+        const A cx = ((gx[j] + A(1)) * A(W) - A(1)) * A(0.5), cy = ((gy[j] + A(1)) * A(H) - A(1)) * A(0.5);
+        // floor through a clamped integer conversion (NaN and far coordinates land outside: no corner in range)
+        A qx = cx > A(-2) ? cx : A(-2), qy = cy > A(-2) ? cy : A(-2);
+        qx = qx < A(W + 1) ? qx : A(W + 1);
+        qy = qy < A(H + 1) ? qy : A(H + 1);
+        M x0 = M(qx), y0 = M(qy);
+        x0 -= A(x0) > qx ? M(1) : M(0);
+        y0 -= A(y0) > qy ? M(1) : M(0);
+        const A ax = cx - A(x0), ay = cy - A(y0);
+        const bool inx0 = x0 >= 0 && x0 < W, inx1 = x0 + 1 >= 0 && x0 + 1 < W;
+        const bool iny0 = y0 >= 0 && y0 < H, iny1 = y0 + 1 >= 0 && y0 + 1 < H;
+        const int32_t o = int32_t(x0) * sw + int32_t(y0) * sh;
+        const bool in[4] = {inx0 && iny0, inx1 && iny0, inx0 && iny1, inx1 && iny1};
+        const int32_t d[4] = {0, sw, sh, sw + sh};
+        const A wt[4] = {(A(1) - ax) * (A(1) - ay), ax * (A(1) - ay), (A(1) - ax) * ay, ax * ay};
+        for (int k = 0; k < 4; ++k) {
+            off[k * kGridBlock + j] = in[k] ? o + d[k] : 0;
+            w[k * kGridBlock + j] = wt[k];
+            ok[k * kGridBlock + j] = in[k] ? M(-1) : M(0);
+        }
+    }
+}
+template <class A>
+CPU_FORCE_INLINE void bilinearSample(const A* __restrict src, const int32_t* __restrict off, const A* __restrict w, const MaskOf<A>* __restrict ok,
+                                     A* __restrict out, int64_t m) {
+    for (int64_t j = 0; j < m; ++j) {
+        A acc = 0;
+        for (int k = 0; k < 4; ++k) {
+            const A v = w[k * kGridBlock + j] * src[off[k * kGridBlock + j]];
+            acc += ok[k * kGridBlock + j] ? v : A(0);
+        }
         out[j] = acc;
     }
 }
@@ -274,8 +323,18 @@ CPU_FORCE_INLINE void sampleK(const A* __restrict src, const int64_t* __restrict
         rbody::sampleK<K>(src, off, w, out, n);                                                                                      \
     }                                                                                                                                \
     template <class A>                                                                                                               \
+    ATTR void bilinearTaps(const A* gx, const A* gy, int64_t m, int32_t W, int32_t H, int32_t sw, int32_t sh, int32_t* off, A* w,    \
+                           MaskOf<A>* ok) {                                                                                          \
+        rbody::bilinearTaps(gx, gy, m, W, H, sw, sh, off, w, ok);                                                                    \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void bilinearSample(const A* src, const int32_t* off, const A* w, const MaskOf<A>* ok, A* out, int64_t m) {                 \
+        rbody::bilinearSample(src, off, w, ok, out, m);                                                                              \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
     ResizePrims<A> prims() {                                                                                                         \
-        return {&scale<A>, &axpy<A>, &gather1<A>, &gather2<A>, &gather4<A>, &sample<A, 1>, &sample<A, 4>, &sample<A, 8>};            \
+        return {&scale<A>,         &axpy<A>,         &gather1<A>,        &gather2<A>,         &gather4<A>,                          \
+                &sample<A, 1>,     &sample<A, 4>,    &sample<A, 8>,      &bilinearTaps<A>,    &bilinearSample<A>};                  \
     }                                                                                                                                \
     }
 
@@ -802,6 +861,47 @@ diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHandle_t out, 
             const ResizePrims<A>& P = resizePrims<A>();
             const int K = nearest ? 1 : 1 << nd;
             auto sampleFn = K == 1 ? P.sample1 : K == 4 ? P.sample4 : P.sample8;
+            const int64_t lim = int64_t(1) << 30;
+            const bool fast2d = nd == 2 && !nearest && native && sameOut && gr.dtype == x.dtype && sizes[0] < lim && sizes[1] < lim &&
+                                std::abs(xst[0]) * sizes[0] + std::abs(xst[1]) * sizes[1] < lim;
+            if (fast2d) {
+                // Blocks of points of one image: corner taps by vector code, then each channel plane in turn.
+                const A* xa = reinterpret_cast<const A*>(x.data);
+                const A* ga = reinterpret_cast<const A*>(gr.data);
+                A* ya = reinterpret_cast<A*>(o.data);
+                parallelFor(N * S, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, C * 8)), [&](int64_t b, int64_t e) {
+                    std::vector<A> gxv(kGridBlock), gyv(kGridBlock), w(4 * kGridBlock), vals(kGridBlock);
+                    std::vector<int32_t> off(4 * kGridBlock);
+                    std::vector<MaskOf<A>> ok(4 * kGridBlock);
+                    std::vector<int64_t> yoffs(kGridBlock);
+                    const int64_t H2 = gr.shape[1], W2 = gr.shape[2];
+                    int64_t q = b;
+                    while (q < e) {
+                        const int64_t n = q / S, s0 = q % S;
+                        const int64_t m = std::min({kGridBlock, e - q, S - s0});
+                        int64_t h = s0 / W2, wq = s0 % W2;
+                        for (int64_t j = 0; j < m; ++j) {
+                            const int64_t goff = n * gr.strides[0] + h * gr.strides[1] + wq * gr.strides[2];
+                            gxv[j] = ga[goff];
+                            gyv[j] = ga[goff + gr.strides[3]];
+                            yoffs[j] = n * o.strides[0] + h * o.strides[2] + wq * o.strides[3];
+                            if (++wq == W2) {
+                                wq = 0;
+                                ++h;
+                            }
+                        }
+                        (void)H2;
+                        P.bilinearTaps(gxv.data(), gyv.data(), m, int32_t(sizes[0]), int32_t(sizes[1]), int32_t(xst[0]), int32_t(xst[1]), off.data(),
+                                       w.data(), ok.data());
+                        for (int64_t c = 0; c < C; ++c) {
+                            P.bilinearSample(xa + n * x.strides[0] + c * x.strides[1], off.data(), w.data(), ok.data(), vals.data(), m);
+                            for (int64_t j = 0; j < m; ++j) ya[yoffs[j] + c * o.strides[1]] = vals[j];
+                        }
+                        q += m;
+                    }
+                });
+                return;
+            }
             parallelFor(N * S, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, C * 8)), [&](int64_t b, int64_t e) {
                 // Taps of every point of the chunk first, then channel by channel (each channel plane read together).
                 const int64_t m = e - b;
