@@ -643,6 +643,10 @@ std::vector<RoiTaps> roiTaps(const TensorView& rois, int64_t N, int64_t H, int64
         const int64_t gh = samplingRatio > 0 ? samplingRatio : (int64_t)std::ceil(rh / double(ph));
         const int64_t gw = samplingRatio > 0 ? samplingRatio : (int64_t)std::ceil(rw / double(pw));
         const double inv = 1.0 / double(std::max<int64_t>(gh * gw, 1));
+        const int64_t cap = ph * pw * std::max<int64_t>(gh, 0) * std::max<int64_t>(gw, 0) * 4;
+        t.idx.reserve(cap);
+        t.w.reserve(cap);
+        t.start.reserve(ph * pw + 1);
         for (int64_t i = 0; i < ph; ++i) {
             for (int64_t j = 0; j < pw; ++j) {
                 for (int64_t iy = 0; iy < gh; ++iy) {
@@ -800,23 +804,29 @@ diopiError_t diopiRoiAlignBackward(diopiContextHandle_t ctx, diopiTensorHandle_t
         // RoIs of each image, in RoI order: every plane then sums its contributions in one fixed order.
         std::vector<std::vector<int64_t>> byBatch(batch_size);
         for (int64_t k = 0; k < K; ++k) byBatch[taps[k].batch].push_back(k);
-        Buffer gd = readDouble(g);
-        const double* gp = gd.v.data();
         double* op = res.v.data();
         int64_t nTaps = 0;
         for (const RoiTaps& tk : taps) nTaps += (int64_t)tk.idx.size();
         const int64_t work = std::max<int64_t>(1, HW + nTaps / std::max<int64_t>(1, batch_size));  // per plane
-        parallelFor(batch_size * C, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
-            for (int64_t p = b; p < e; ++p) {
-                const int64_t n = p / C, c = p % C;
-                double* plane = op + p * HW;
-                for (int64_t k : byBatch[n]) {
-                    const RoiTaps& t = taps[k];
-                    const double* gk = gp + (k * C + c) * bins;
-                    for (int64_t bin = 0; bin < bins; ++bin)
-                        for (int64_t q = t.start[bin]; q < t.start[bin + 1]; ++q) plane[t.idx[q]] += t.w[q] * gk[bin];
+        std::vector<int64_t> binOff(bins);  // grad offset of each bin (grad read where it is)
+        for (int64_t bin = 0; bin < bins; ++bin) binOff[bin] = (bin / pooled_width) * g.strides[2] + (bin % pooled_width) * g.strides[3];
+        dispatch<FloatTypes>(g.dtype, "grad", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            const T* gp = g.ptr<T>();
+            parallelFor(batch_size * C, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
+                for (int64_t p = b; p < e; ++p) {
+                    const int64_t n = p / C, c = p % C;
+                    double* plane = op + p * HW;
+                    for (int64_t k : byBatch[n]) {
+                        const RoiTaps& t = taps[k];
+                        const T* gk = gp + k * g.strides[0] + c * g.strides[1];
+                        for (int64_t bin = 0; bin < bins; ++bin) {
+                            const double gv = double(acc_t<T>(gk[binOff[bin]]));
+                            for (int64_t q = t.start[bin]; q < t.start[bin + 1]; ++q) plane[t.idx[q]] += t.w[q] * gv;
+                        }
+                    }
                 }
-            }
+            });
         });
         writeOut(o, res);
     });
