@@ -213,11 +213,6 @@ struct ResizePrims {
     void (*axpy)(const A*, A, A*, int64_t);        ///< d += w * s
     void (*gather1)(const A*, const int32_t*, A*, int64_t);                 ///< out[o] = t[ix[o]]
     void (*gather2)(const A*, const int32_t*, const A*, A*, int64_t);       ///< out[o] = sum of 2 weighted taps
-    void (*gather4)(const A*, const int32_t*, const A*, A*, int64_t);       ///< out[o] = sum of 4 weighted taps
-    // Grid sampling of one channel: out[j] = sum over K taps of w * src[off] (K = 1, 4, 8; missing taps weigh 0).
-    void (*sample1)(const A*, const int64_t*, const A*, A*, int64_t);
-    void (*sample4)(const A*, const int64_t*, const A*, A*, int64_t);
-    void (*sample8)(const A*, const int64_t*, const A*, A*, int64_t);
     // 2-d bilinear grid sampling of a block of m <= kGridBlock points (align_corners = false, zero padding):
     // taps() turns grid coordinates into 4 corner offsets (int32, within one plane), weights and in-range masks;
     // sample() sums them on one channel plane.
@@ -244,14 +239,6 @@ CPU_FORCE_INLINE void gatherK(const A* __restrict t, const int32_t* __restrict i
         A acc = w[o * K] * t[ix[o * K]];
         for (int k = 1; k < K; ++k) acc += w[o * K + k] * t[ix[o * K + k]];
         out[o] = acc;
-    }
-}
-template <int K, class A>
-CPU_FORCE_INLINE void sampleK(const A* __restrict src, const int64_t* __restrict off, const A* __restrict w, A* __restrict out, int64_t n) {
-    for (int64_t j = 0; j < n; ++j) {
-        A acc = w[j * K] * src[off[j * K]];
-        for (int k = 1; k < K; ++k) acc += w[j * K + k] * src[off[j * K + k]];
-        out[j] = acc;
     }
 }
 // Corner k (bit 0: x + 1, bit 1: y + 1) of point j is at [k * kGridBlock + j] in off / w / ok.
@@ -315,14 +302,6 @@ CPU_FORCE_INLINE void bilinearSample(const A* __restrict src, const int32_t* __r
         rbody::gatherK<2>(t, ix, w, out, n);                                                                                         \
     }                                                                                                                                \
     template <class A>                                                                                                               \
-    ATTR void gather4(const A* t, const int32_t* ix, const A* w, A* out, int64_t n) {                                                \
-        rbody::gatherK<4>(t, ix, w, out, n);                                                                                         \
-    }                                                                                                                                \
-    template <class A, int K>                                                                                                        \
-    ATTR void sample(const A* src, const int64_t* off, const A* w, A* out, int64_t n) {                                              \
-        rbody::sampleK<K>(src, off, w, out, n);                                                                                      \
-    }                                                                                                                                \
-    template <class A>                                                                                                               \
     ATTR void bilinearTaps(const A* gx, const A* gy, int64_t m, int32_t W, int32_t H, int32_t sw, int32_t sh, int32_t* off, A* w,    \
                            MaskOf<A>* ok) {                                                                                          \
         rbody::bilinearTaps(gx, gy, m, W, H, sw, sh, off, w, ok);                                                                    \
@@ -333,8 +312,7 @@ CPU_FORCE_INLINE void bilinearSample(const A* __restrict src, const int32_t* __r
     }                                                                                                                                \
     template <class A>                                                                                                               \
     ResizePrims<A> prims() {                                                                                                         \
-        return {&scale<A>,         &axpy<A>,         &gather1<A>,        &gather2<A>,         &gather4<A>,                          \
-                &sample<A, 1>,     &sample<A, 4>,    &sample<A, 8>,      &bilinearTaps<A>,    &bilinearSample<A>};                  \
+        return {&scale<A>, &axpy<A>, &gather1<A>, &gather2<A>, &bilinearTaps<A>, &bilinearSample<A>};                               \
     }                                                                                                                                \
     }
 
@@ -375,11 +353,11 @@ void resizeRows(const TensorView& x, const TensorView& y, const std::vector<Axis
     for (int64_t a = 0; a < nd; ++a) wa[a].assign(ops[a].w.begin(), ops[a].w.end());
     const AxisOp& last = ops[nd - 1];
     const ResizePrims<A>& P = resizePrims<A>();
-    // The last axis with the same tap count K on every output (1 nearest, 2 linear, 4 cubic) runs a fixed gather.
+    // The last axis with the same tap count K on every output (1 nearest, 2 linear) runs a fixed gather.
     int64_t K = Wo > 0 ? last.start[1] - last.start[0] : 0;
     for (int64_t o = 0; o < Wo && K > 0; ++o)
         if (last.start[o + 1] - last.start[o] != K) K = 0;
-    if (K != 1 && K != 2 && K != 4) K = 0;
+    if (K != 1 && K != 2) K = 0;
     bool copyOnly = K == 1;
     for (int64_t o = 0; o < Wo && copyOnly; ++o) copyOnly = last.w[o] == 1.0;
     std::vector<int32_t> ix32(K ? last.idx.size() : 0);
@@ -460,8 +438,6 @@ void resizeRows(const TensorView& x, const TensorView& y, const std::vector<Axis
                 P.gather1(t, ix32.data(), out, Wo);
             } else if (K == 2) {
                 P.gather2(t, ix32.data(), wa[nd - 1].data(), out, Wo);
-            } else if (K == 4) {
-                P.gather4(t, ix32.data(), wa[nd - 1].data(), out, Wo);
             } else {
                 const int64_t* st = last.start.data();
                 const int64_t* ix = last.idx.data();
@@ -870,7 +846,6 @@ diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHandle_t out, 
             const bool native = x.dtype == dtypeOf<A>();
             const ResizePrims<A>& P = resizePrims<A>();
             const int K = nearest ? 1 : 1 << nd;
-            auto sampleFn = K == 1 ? P.sample1 : K == 4 ? P.sample4 : P.sample8;
             const int64_t lim = int64_t(1) << 30;
             const bool fast2d = nd == 2 && !nearest && native && sameOut && gr.dtype == x.dtype && sizes[0] < lim && sizes[1] < lim &&
                                 std::abs(xst[0]) * sizes[0] + std::abs(xst[1]) * sizes[1] < lim;
@@ -916,7 +891,7 @@ diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHandle_t out, 
                 // Taps of every point of the chunk first, then channel by channel (each channel plane read together).
                 const int64_t m = e - b;
                 std::vector<int64_t> toff(m * K, 0), yoffs(m);
-                std::vector<A> tw(m * K, A(0)), vals(m), chan;
+                std::vector<A> tw(m * K, A(0));
                 // Output position of q = b, then stepped along (no divisions per point).
                 int64_t pos[4] = {0, 0, 0, 0};  // n, then the output spatial indices
                 {
@@ -942,28 +917,6 @@ diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHandle_t out, 
                         pos[d] = 0;
                     }
                     yoffs[j] = yoff;
-                    if (nd == 2 && !nearest && gr.dtype == dtypeOf<A>()) {
-                        // 2-d bilinear, the common case, inline: four corners, out-of-range ones weigh 0.
-                        const A* gq = reinterpret_cast<const A*>(gr.data) + goff;
-                        const double cx = ((double(gq[0]) + 1.0) * double(sizes[0]) - 1.0) / 2.0;
-                        const double cy = ((double(gq[gr.strides[3]]) + 1.0) * double(sizes[1]) - 1.0) / 2.0;
-                        // floor without a libm call; coordinates far outside (or NaN) sample nothing
-                        const bool finite = std::fabs(cx) < 1e15 && std::fabs(cy) < 1e15;
-                        int64_t x0 = finite ? (int64_t)cx : -4, y0 = finite ? (int64_t)cy : -4;
-                        x0 -= finite && double(x0) > cx;
-                        y0 -= finite && double(y0) > cy;
-                        const double ax = finite ? cx - double(x0) : 0.0, ay = finite ? cy - double(y0) : 0.0;
-                        const double wx[2] = {1.0 - ax, ax}, wy[2] = {1.0 - ay, ay};
-                        for (int cy2 = 0; cy2 < 2; ++cy2)
-                            for (int cx2 = 0; cx2 < 2; ++cx2) {
-                                const int64_t px = x0 + cx2, py = y0 + cy2;
-                                const bool in = px >= 0 && px < sizes[0] && py >= 0 && py < sizes[1];
-                                const int k = cy2 * 2 + cx2;
-                                toff[j * K + k] = n * x.strides[0] + (in ? px * xst[0] + py * xst[1] : 0);
-                                tw[j * K + k] = in ? A(wy[cy2] * wx[cx2]) : A(0);
-                            }
-                        continue;
-                    }
                     double gp[3];
                     for (int a = 0; a < nd; ++a) gp[a] = readElem(gr, goff + a * gr.strides[nd + 1]);
                     int k = 0;
@@ -974,39 +927,21 @@ diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHandle_t out, 
                     });
                     for (; k < K; ++k) toff[j * K + k] = n * x.strides[0];  // a valid address, weight 0
                 }
-                if (native && sameOut) {
-                    // Blocks of points, channel by channel within a block: the block's lines of one channel plane
-                    // are read together (planes often sit a multiple of 4 KiB apart and would share cache sets).
-                    const A* xa = reinterpret_cast<const A*>(x.data);
-                    A* ya = reinterpret_cast<A*>(o.data);
-                    const int64_t cs = x.strides[1], ocs = o.strides[1];
-                    constexpr int64_t kBlock = 32;
-                    for (int64_t j0 = 0; j0 < m; j0 += kBlock) {
-                        const int64_t bl = std::min(kBlock, m - j0);
-                        for (int64_t c = 0; c < C; ++c) {
-                            sampleFn(xa + c * cs, toff.data() + j0 * K, tw.data() + j0 * K, vals.data(), bl);
-                            for (int64_t j = 0; j < bl; ++j) ya[yoffs[j0 + j] + c * ocs] = vals[j];
-                        }
-                    }
-                    return;
-                }
+                // Channel by channel: each channel plane is read together.
                 for (int64_t c = 0; c < C; ++c) {
-                    if (native) {
-                        sampleFn(reinterpret_cast<const A*>(x.data) + c * x.strides[1], toff.data(), tw.data(), vals.data(), m);
-                    } else {
-                        const char* base = x.data + c * x.strides[1] * x.itemsize;
-                        chan.resize(m * K);
-                        for (int64_t i = 0; i < m * K; ++i) loadRow(base + toff[i] * x.itemsize, 1, 1, x.dtype, &chan[i]);
-                        for (int64_t j = 0; j < m; ++j) {
-                            A acc = 0;
-                            for (int k = 0; k < K; ++k) acc += tw[j * K + k] * chan[j * K + k];
-                            vals[j] = acc;
-                        }
-                    }
+                    const char* base = x.data + c * x.strides[1] * x.itemsize;
                     for (int64_t j = 0; j < m; ++j) {
+                        A acc = 0;
+                        for (int k = 0; k < K; ++k) {
+                            const char* src = base + toff[j * K + k] * x.itemsize;
+                            A v;
+                            if (native) v = *reinterpret_cast<const A*>(src);
+                            else loadRow(src, 1, 1, x.dtype, &v);
+                            acc += tw[j * K + k] * v;
+                        }
                         const int64_t yo = yoffs[j] + c * o.strides[1];
-                        if (sameOut && native) reinterpret_cast<A*>(o.data)[yo] = vals[j];
-                        else writeElem(o, yo, double(vals[j]));
+                        if (sameOut && native) reinterpret_cast<A*>(o.data)[yo] = acc;
+                        else writeElem(o, yo, double(acc));
                     }
                 }
             });
