@@ -24,6 +24,10 @@
 #include "common/common.hpp"
 #include "common/fastmath.hpp"
 
+#if CPU_HAVE_X86_LEVELS
+#include <immintrin.h>
+#endif
+
 namespace impl::cpu {
 
 namespace {
@@ -50,15 +54,21 @@ inline Strides5 strides5(const TensorView& v) { return {v.strides[0], v.strides[
 /// input positions start, start + step, ... < end (clipped to the input), and
 /// the per-dim factors of an average's divisor.
 struct DimWindows {
-    std::vector<int64_t> start[3], end[3], fac[3], cnt[3];
+    std::vector<int64_t> buf;  // one allocation for all the tables below
+    int64_t *start[3], *end[3], *fac[3], *cnt[3];
     int64_t step[3] = {1, 1, 1};
     int64_t maxLen[3] = {1, 1, 1};  ///< most taps of one window per dim
+    DimWindows(const DimWindows&) = delete;  // the tables point into buf
+    DimWindows& operator=(const DimWindows&) = delete;
     explicit DimWindows(const PoolGeo& g) {
+        buf.resize(4 * (g.O[0] + g.O[1] + g.O[2]));
+        int64_t* q = buf.data();
         for (int i = 0; i < 3; ++i) {
-            start[i].resize(g.O[i]);
-            end[i].resize(g.O[i]);
-            fac[i].resize(g.O[i]);
-            cnt[i].resize(g.O[i]);
+            start[i] = q;
+            end[i] = q + g.O[i];
+            fac[i] = q + 2 * g.O[i];
+            cnt[i] = q + 3 * g.O[i];
+            q += 4 * g.O[i];
             maxLen[i] = 0;
             for (int64_t o = 0; o < g.O[i]; ++o) {
                 int64_t st, en, f;
@@ -369,9 +379,35 @@ const Prims<A>& prims() {
 
 // ---------------------------------------------------------------- element access
 
+// float16 rows <-> float: F16C converts 8 at a time (levels avx2 and up); the baseline level converts in software.
+#if CPU_HAVE_X86_LEVELS
+CPU_TARGET_AVX2 void halfToFloatF16c(const uint16_t* s, float* d, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
+    for (; i < n; ++i) d[i] = Half::toFloat(s[i]);
+}
+CPU_TARGET_AVX2 void floatToHalfF16c(const float* s, uint16_t* d, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+    for (; i < n; ++i) d[i] = Half::fromFloat(s[i]);
+}
+#endif
+inline bool haveF16c() {
+#if CPU_HAVE_X86_LEVELS
+    return isa() >= Isa::Avx2;
+#else
+    return false;
+#endif
+}
+
 /// dst[i] = element i (stride in elements) of a float row of dtype dt.
 template <class A>
 void loadRow(const char* p, int64_t stride, int64_t n, diopiDtype_t dt, A* dst) {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<A, float>)
+        if (dt == diopi_dtype_float16 && stride == 1 && n >= 8 && haveF16c()) return halfToFloatF16c(reinterpret_cast<const uint16_t*>(p), dst, n);
+#endif
     dispatch<FloatTypes>(dt, "tensor", [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T* s = reinterpret_cast<const T*>(p);
@@ -382,6 +418,10 @@ void loadRow(const char* p, int64_t stride, int64_t n, diopiDtype_t dt, A* dst) 
 /// Element i of a float row of dtype dt = src[i], rounded once.
 template <class A>
 void storeRow(const A* src, char* p, int64_t stride, int64_t n, diopiDtype_t dt) {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<A, float>)
+        if (dt == diopi_dtype_float16 && stride == 1 && n >= 8 && haveF16c()) return floatToHalfF16c(src, reinterpret_cast<uint16_t*>(p), n);
+#endif
     dispatch<FloatTypes>(dt, "tensor", [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* d = reinterpret_cast<T*>(p);
