@@ -478,6 +478,7 @@ void forwardPlanes(const PoolGeo& g, const DimWindows& W, const TensorView& x, c
     const Strides5 is = idx.defined() ? strides5(idx) : Strides5{};
     const int64_t C = g.C, O0 = g.O[0], O1 = g.O[1], O2 = g.O[2], I1 = g.I[1], I2 = g.I[2];
     const bool isMax = g.isMax(), wantIdx = idx.defined();
+    CPU_CHECK(!wantIdx || g.I[0] * I1 <= int64_t(std::numeric_limits<I>::max()), "input planes with more than 2^31 rows are not supported");
     const bool direct = x.dtype == dtypeOf<A>() && (xs.w == 1 || I2 == 1);
     const bool directOut = y.dtype == dtypeOf<A>() && (ys.w == 1 || O2 == 1);
     const int64_t units = g.N * C * O0 * O1;
