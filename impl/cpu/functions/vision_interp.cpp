@@ -58,7 +58,13 @@ Buffer zeros(const Shape& shape) {
 
 void writeOut(const TensorView& out, Buffer& b) {
     CPU_CHECK(out.shape == b.shape, "output shape ", shapeStr(out.shape), " must be ", shapeStr(b.shape));
-    if (out.numel) copyCast(out, b.view());
+    if (out.numel == 0) return;
+    if (!out.isContiguous()) return copyCast(out, b.view());
+    dispatch<FloatTypes>(out.dtype, "out", [&](auto tag) {  // the common dense case without the general copy
+        using T = typename decltype(tag)::type;
+        T* d = out.ptr<T>();
+        for (int64_t i = 0; i < out.numel; ++i) d[i] = T(static_cast<acc_t<T>>(b.v[i]));
+    });
 }
 
 // One float element (offset in elements) as double, and back with one rounding.
