@@ -1,11 +1,13 @@
 // Vision and interpolation: NMS, RoIAlign (forward / backward), grid sampling, nearest and (bi/tri)linear / bicubic
 // resizing (forward / backward).
 //
-// Every kernel reads its inputs into dense double buffers (any caller strides or layout), computes in double, and
-// rounds once into the caller's output. Resizing is separable: each spatial axis is a small sparse matrix
-// (output index -> a few input taps and weights), applied one axis after the other; the backward applies the
-// transposed matrices, which turns the scatter-add of the gradient into a gather with a fixed order, so it is
-// deterministic and needs no atomics. RoIAlign's backward parallelises over feature-map planes for the same reason.
+// Kernels read the caller's tensors where they are (any strides or layout). Resizing and grid sampling compute in
+// double for float64 and in float otherwise (weights and coordinates from double where cheap), NMS and RoIAlign
+// in double; each result is rounded once into the caller's output. Resizing is separable: each spatial axis is a
+// small sparse matrix (output index -> a few input taps and weights); one output row at a time, the leading axes
+// combine whole input rows and the last axis gathers from that row. The backward applies the transposed matrices,
+// which turns the scatter-add of the gradient into a gather with a fixed order, so it is deterministic and needs no
+// atomics. RoIAlign's backward parallelises over feature-map planes for the same reason.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
