@@ -495,30 +495,30 @@ namespace simd {
 #else
 #define CPU_FLATTEN
 #endif
-#define CPU_SIMD_LOOPS(SUFFIX, ATTR)                                                                         \
-    template <class F>                                                                                       \
-    ATTR CPU_FLATTEN void map1##SUFFIX(float* o, const float* a, int64_t n, const F& f) {                                \
-        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);                                  \
-    }                                                                                                        \
-    template <class F>                                                                                       \
-    ATTR CPU_FLATTEN void map2##SUFFIX(float* o, const float* a, const float* b, int64_t n, const F& f) {                \
-        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);                            \
-    }                                                                                                        \
-    template <class F>                                                                                       \
-    ATTR CPU_FLATTEN void map3##SUFFIX(float* o, const float* a, const float* b, const float* c, int64_t n, const F& f) { \
-        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i], c[i]);                      \
-    }                                                                                                        \
-    template <class F>                                                                                       \
-    ATTR CPU_FLATTEN bool all1##SUFFIX(const float* a, int64_t n, const F& f) {                                          \
-        int bad = 0;                                                                                         \
-        _Pragma("omp simd reduction(| : bad)") for (int64_t i = 0; i < n; ++i) bad |= f(a[i]) ? 0 : 1;       \
-        return bad == 0;                                                                                     \
-    }                                                                                                        \
-    template <class F>                                                                                       \
-    ATTR CPU_FLATTEN bool all2##SUFFIX(const float* a, const float* b, int64_t n, const F& f) {                          \
-        int bad = 0;                                                                                         \
-        _Pragma("omp simd reduction(| : bad)") for (int64_t i = 0; i < n; ++i) bad |= f(a[i], b[i]) ? 0 : 1; \
-        return bad == 0;                                                                                     \
+#define CPU_SIMD_LOOPS(SUFFIX, ATTR)                                                                                \
+    template <class To, class Ta, class F>                                                                          \
+    ATTR CPU_FLATTEN void map1##SUFFIX(To* o, const Ta* a, int64_t n, const F& f) {                                 \
+        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);                                         \
+    }                                                                                                               \
+    template <class To, class Ta, class Tb, class F>                                                                \
+    ATTR CPU_FLATTEN void map2##SUFFIX(To* o, const Ta* a, const Tb* b, int64_t n, const F& f) {                    \
+        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);                                   \
+    }                                                                                                               \
+    template <class To, class Ta, class Tb, class Tc, class F>                                                      \
+    ATTR CPU_FLATTEN void map3##SUFFIX(To* o, const Ta* a, const Tb* b, const Tc* c, int64_t n, const F& f) {       \
+        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i], c[i]);                             \
+    }                                                                                                               \
+    template <class F>                                                                                              \
+    ATTR CPU_FLATTEN bool all1##SUFFIX(const float* a, int64_t n, const F& f) {                                     \
+        int bad = 0;                                                                                                \
+        _Pragma("omp simd reduction(| : bad)") for (int64_t i = 0; i < n; ++i) bad |= f(a[i]) ? 0 : 1;              \
+        return bad == 0;                                                                                            \
+    }                                                                                                               \
+    template <class F>                                                                                              \
+    ATTR CPU_FLATTEN bool all2##SUFFIX(const float* a, const float* b, int64_t n, const F& f) {                     \
+        int bad = 0;                                                                                                \
+        _Pragma("omp simd reduction(| : bad)") for (int64_t i = 0; i < n; ++i) bad |= f(a[i], b[i]) ? 0 : 1;        \
+        return bad == 0;                                                                                            \
     }
 
 CPU_SIMD_LOOPS(Base, )
@@ -538,19 +538,19 @@ CPU_SIMD_LOOPS(Avx512, CPU_TARGET_AVX512)
 #endif
 #undef CPU_SIMD_LOOPS
 
-/// o[i] = f(a[i]) over n floats (o may be a), at the level isa() chose.
-template <class F>
-void map1(float* o, const float* a, int64_t n, const F& f) {
+/// o[i] = f(a[i]) over n elements (o may be a), at the level isa() chose.
+template <class To, class Ta, class F>
+void map1(To* o, const Ta* a, int64_t n, const F& f) {
     CPU_SIMD_PICK(map1, o, a, n, f);
 }
 /// o[i] = f(a[i], b[i]) (o may be a or b).
-template <class F>
-void map2(float* o, const float* a, const float* b, int64_t n, const F& f) {
+template <class To, class Ta, class Tb, class F>
+void map2(To* o, const Ta* a, const Tb* b, int64_t n, const F& f) {
     CPU_SIMD_PICK(map2, o, a, b, n, f);
 }
 /// o[i] = f(a[i], b[i], c[i]).
-template <class F>
-void map3(float* o, const float* a, const float* b, const float* c, int64_t n, const F& f) {
+template <class To, class Ta, class Tb, class Tc, class F>
+void map3(To* o, const Ta* a, const Tb* b, const Tc* c, int64_t n, const F& f) {
     CPU_SIMD_PICK(map3, o, a, b, c, n, f);
 }
 /// Whether f(a[i]) holds for every i.

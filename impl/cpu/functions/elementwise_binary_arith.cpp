@@ -4,6 +4,8 @@
 // stores into out's dtype (a converting copy when they differ, e.g. in place).
 #include <atomic>
 #include <cmath>
+#include <tuple>
+#include <type_traits>
 
 #include "common/common.hpp"
 #include "common/fastmath.hpp"
@@ -107,6 +109,51 @@ bool rowBroadcastF32(const TensorView& o, const TensorView& a, const TensorView&
     return true;
 }
 
+/// Float32 operands of any layout: runs of the innermost dim go to the array
+/// kernel arr(o, x..., n) as dense arrays (broadcast operands expanded into a
+/// block of their value, other strides gathered, a strided out scattered).
+template <size_t NI, class Arr>
+void stridedF32(const TensorView& o, const std::array<const TensorView*, NI>& ins, const Arr& arr) {
+    std::array<const TensorView*, NI + 1> ops;
+    ops[0] = &o;
+    for (size_t k = 0; k < NI; ++k) ops[k + 1] = ins[k];
+    StridedPlan<NI + 1> plan(o.shape, ops);
+    plan.runAll([&](char** p, int64_t n, const int64_t* s) {
+        float bufs[NI + 1][simd::kBlock];
+        for (int64_t i = 0; i < n; i += simd::kBlock) {
+            const int64_t m = std::min(simd::kBlock, n - i);
+            std::array<const float*, NI> in;
+            for (size_t k = 0; k < NI; ++k) {
+                const char* base = p[k + 1] + i * s[k + 1];
+                if (s[k + 1] == (int64_t)sizeof(float)) {
+                    in[k] = reinterpret_cast<const float*>(base);
+                    continue;
+                }
+                float* b = bufs[k + 1];
+                if (s[k + 1] == 0) {
+                    const float v = *reinterpret_cast<const float*>(base);
+                    for (int64_t j = 0; j < m; ++j) b[j] = v;
+                } else {
+                    for (int64_t j = 0; j < m; ++j) b[j] = *reinterpret_cast<const float*>(base + j * s[k + 1]);
+                }
+                in[k] = b;
+            }
+            char* ob = p[0] + i * s[0];
+            const bool denseOut = s[0] == (int64_t)sizeof(float);
+            float* out = denseOut ? reinterpret_cast<float*>(ob) : bufs[0];
+            std::apply([&](auto... x) { arr(out, x..., m); }, in);
+            if (!denseOut)
+                for (int64_t j = 0; j < m; ++j) *reinterpret_cast<float*>(ob + j * s[0]) = out[j];
+        }
+    });
+}
+
+inline bool allF32(std::initializer_list<const TensorView*> ts) {
+    for (const TensorView* t : ts)
+        if (t->dtype != diopi_dtype_float32) return false;
+    return true;
+}
+
 /// `make(tag)` gives the element function; `farr` (optional) an array kernel
 /// farr(o, x, y, n) used for float32 instead of the element function in the
 /// per-level loops (for functions needing a library fallback, e.g. pow).
@@ -134,6 +181,7 @@ void binaryTT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, Ten
                     return;
                 }
                 if (rowBroadcastF32(dst, a, b, arr)) return;
+                if (dst.numel > 0 && allF32({&dst, &a, &b})) return stridedF32<2>(dst, {&a, &b}, arr);
             }
             if (!rowBroadcastLoop<T>(dst, a, b, g)) binaryLoop<T, T, T>(dst, a, b, g);
         });
@@ -152,15 +200,17 @@ void unaryT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, diopi
             auto f = make(tag);
             auto g = [f](T x) { return convert<T>(f(A(x))); };
             if constexpr (std::is_same_v<T, float>) {
+                auto arr = [&](float* o, const float* x, int64_t n) {
+                    if constexpr (std::is_same_v<FArr, std::nullptr_t>) simd::map1(o, x, n, g);
+                    else farr(o, x, n);
+                };
                 if (denseF32(dst, {&a})) {
                     float* po = dst.ptr<float>();
                     const float* pa = a.ptr<float>();
-                    parallelFor(dst.numel, kParallelGrain, [&](int64_t i, int64_t e) {
-                        if constexpr (std::is_same_v<FArr, std::nullptr_t>) simd::map1(po + i, pa + i, e - i, g);
-                        else farr(po + i, pa + i, e - i);
-                    });
+                    parallelFor(dst.numel, kParallelGrain, [&](int64_t i, int64_t e) { arr(po + i, pa + i, e - i); });
                     return;
                 }
+                if (dst.numel > 0 && allF32({&dst, &a})) return stridedF32<1>(dst, {&a}, arr);
             }
             unaryLoop<T, T>(dst, a, g);
         });
@@ -181,13 +231,10 @@ void ternaryT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, Ten
             auto f = make(tag);
             auto g = [f](T x, T y, T z) { return convert<T>(f(A(x), A(y), A(z))); };
             if constexpr (std::is_same_v<T, float>) {
-                if (denseF32(dst, {&a, &b, &c})) {
-                    float* po = dst.ptr<float>();
-                    const float *pa = a.ptr<float>(), *pb = b.ptr<float>(), *pc = c.ptr<float>();
-                    parallelFor(dst.numel, kParallelGrain,
-                                [&](int64_t i, int64_t e) { simd::map3(po + i, pa + i, pb + i, pc + i, e - i, g); });
-                    return;
-                }
+                if (dst.numel > 0 && allF32({&dst, &a, &b, &c}))
+                    return stridedF32<3>(dst, {&a, &b, &c}, [&](float* o, const float* x, const float* y, const float* z, int64_t n) {
+                        simd::map3(o, x, y, z, n, g);
+                    });
             }
             ternaryLoop<T, T, T, T>(dst, a, b, c, g);
         });
@@ -564,19 +611,21 @@ void clampScalarImpl(diopiContextHandle_t ctx, const TensorView& out, const Tens
     if (lo) dt = resultTypeScalar(dt, lo);
     if (hi) dt = resultTypeScalar(dt, hi);
     CPU_CHECK(dt != diopi_dtype_bool, "clamp of bool tensors is not supported");
-    unaryT<NumericTypes>(ctx, out, a, dt, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using A = acc_t<T>;
-        bool hasLo = lo != nullptr, hasHi = hi != nullptr;
-        A l = hasLo ? scalarAcc<T>(lo, "min") : A(0);
-        A h = hasHi ? scalarAcc<T>(hi, "max") : A(0);
-        // One element function per bound combination (no per-element flags).
-        return [l, h, hasLo, hasHi](A x) {
-            if (hasLo && hasHi) return clampVal<A, true, true>(x, l, h);
-            if (hasLo) return clampVal<A, true, false>(x, l, h);
-            return clampVal<A, false, true>(x, l, h);
-        };
-    });
+    // One element function per bound combination (no per-element flags).
+    auto run = [&](auto hasLoC, auto hasHiC) {
+        using LoC = decltype(hasLoC);
+        using HiC = decltype(hasHiC);
+        unaryT<NumericTypes>(ctx, out, a, dt, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            A l = LoC::value ? scalarAcc<T>(lo, "min") : A(0);
+            A h = HiC::value ? scalarAcc<T>(hi, "max") : A(0);
+            return [l, h](A x) { return clampVal<A, LoC::value, HiC::value>(x, l, h); };
+        });
+    };
+    if (lo && hi) run(std::true_type{}, std::true_type{});
+    else if (lo) run(std::true_type{}, std::false_type{});
+    else run(std::false_type{}, std::true_type{});
 }
 
 void clampTensorImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& lo, const TensorView& hi) {
