@@ -91,6 +91,16 @@ void logicalBinary(diopiContextHandle_t ctx, const TensorView& out, TensorView a
 
 void logicalNot(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a) {
     checkOutShape(out, a.shape);
+    if (a.dtype == diopi_dtype_float32 && a.isContiguous() && out.isContiguous() && out.numel > 0 &&
+        (out.dtype == diopi_dtype_bool || out.dtype == diopi_dtype_float32)) {
+        // Dense float32 input: straight into a bool or float32 out (in place too), no bool temporary.
+        const float* pa = a.ptr<float>();
+        parallelFor(out.numel, kParallelGrain, [&](int64_t i, int64_t e) {
+            if (out.dtype == diopi_dtype_bool) simd::map1(out.ptr<bool>() + i, pa + i, e - i, [](float x) { return x == 0.0f; });
+            else simd::map1(out.ptr<float>() + i, pa + i, e - i, [](float x) { return selectF(x == 0.0f, 1.0f, 0.0f); });
+        });
+        return;
+    }
     intoBool(ctx, out, [&](const TensorView& dst) {
         dispatch<NumericBoolTypes>(a.dtype, "input", [&](auto tag) {
             using T = typename decltype(tag)::type;
