@@ -6,8 +6,8 @@
 // become blends, the integer tricks vector integer ops), with no libm call.
 // The loops are compiled once per instruction-set level (CPU_TARGET_AVX2 /
 // CPU_TARGET_AVX512, isa.hpp) and the level is taken from isa(), so
-// DIOPI_CPU_ISA can force the baseline path. Float64 never comes here: it
-// uses libm in double.
+// DIOPI_CPU_ISA can force the baseline path. Float64 tensors do not come
+// here: their kernels use libm in double.
 //
 // Comparisons use the quiet __builtin_is* forms: an ordinary < may trap on NaN
 // under the default -ftrapping-math, which stops GCC from if-converting it.
@@ -19,11 +19,6 @@
 #include <type_traits>
 
 #include "isa.hpp"
-
-// Wide vector types only ever live inside the per-level loops below.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
 
 /// Helpers called from the per-level loops are forced inline, so that they are
 /// compiled for the loop's level.
