@@ -304,6 +304,16 @@ void leakyRelu(diopiContextHandle_t ctx, const TensorView& out, const TensorView
     });
 }
 
+// Kernels shared by the out-of-place and in-place forms (one instantiation per level).
+const auto kHardswishArr = arr1([](float x) { return hardswishV(x); });
+const auto kHardswishLib = [](auto x) { return hardswishG(x); };
+const auto kTanhArr = arr1([](float x) { return tanhF(x); });
+const auto kTanhLib = [](auto x) { return tanhG(x); };
+const auto kSigmoidArr = arr1([](float x) { return sigmoidF(x); });
+const auto kSigmoidLib = [](auto x) { return sigmoidG(x); };
+const auto kSiluArr = arr1([](float x) { return siluV(x); });
+const auto kSiluLib = [](auto x) { return siluG(x); };
+
 }  // namespace
 
 // ---------------------------------------------------------------- relu
@@ -354,15 +364,14 @@ diopiError_t diopiHardtanhBackward(diopiContextHandle_t ctx, diopiTensorHandle_t
 // ---------------------------------------------------------------- hardswish
 diopiError_t diopiHardswish(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     return guard(__func__, [&] {
-        floatMapArr(ctx, view(out, "out"), view(input, "input"), arr1([](float x) { return hardswishV(x); }),
-                    [](auto x) { return hardswishG(x); });
+        floatMapArr(ctx, view(out, "out"), view(input, "input"), kHardswishArr, kHardswishLib);
     });
 }
 
 diopiError_t diopiHardswishInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
     return guard(__func__, [&] {
         TensorView t = inplaceFloat(input);
-        floatMapArr(ctx, t, t, arr1([](float x) { return hardswishV(x); }), [](auto x) { return hardswishG(x); });
+        floatMapArr(ctx, t, t, kHardswishArr, kHardswishLib);
     });
 }
 
@@ -460,14 +469,14 @@ diopiError_t diopiLeakyReluBackward(diopiContextHandle_t ctx, diopiTensorHandle_
 // ---------------------------------------------------------------- tanh
 diopiError_t diopiTanh(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     return guard(__func__, [&] {
-        floatMapArr(ctx, view(out, "out"), view(input, "input"), arr1([](float x) { return tanhF(x); }), [](auto x) { return tanhG(x); });
+        floatMapArr(ctx, view(out, "out"), view(input, "input"), kTanhArr, kTanhLib);
     });
 }
 
 diopiError_t diopiTanhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
     return guard(__func__, [&] {
         TensorView t = inplaceFloat(input);
-        floatMapArr(ctx, t, t, arr1([](float x) { return tanhF(x); }), [](auto x) { return tanhG(x); });
+        floatMapArr(ctx, t, t, kTanhArr, kTanhLib);
     });
 }
 
@@ -482,15 +491,14 @@ diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
 // ---------------------------------------------------------------- sigmoid
 diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     return guard(__func__, [&] {
-        floatMapArr(ctx, view(out, "out"), view(input, "input"), arr1([](float x) { return sigmoidF(x); }),
-                    [](auto x) { return sigmoidG(x); });
+        floatMapArr(ctx, view(out, "out"), view(input, "input"), kSigmoidArr, kSigmoidLib);
     });
 }
 
 diopiError_t diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
     return guard(__func__, [&] {
         TensorView t = inplaceFloat(input);
-        floatMapArr(ctx, t, t, arr1([](float x) { return sigmoidF(x); }), [](auto x) { return sigmoidG(x); });
+        floatMapArr(ctx, t, t, kSigmoidArr, kSigmoidLib);
     });
 }
 
@@ -506,14 +514,14 @@ diopiError_t diopiSigmoidBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
 // ---------------------------------------------------------------- silu
 diopiError_t diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     return guard(__func__, [&] {
-        floatMapArr(ctx, view(out, "out"), view(input, "input"), arr1([](float x) { return siluV(x); }), [](auto x) { return siluG(x); });
+        floatMapArr(ctx, view(out, "out"), view(input, "input"), kSiluArr, kSiluLib);
     });
 }
 
 diopiError_t diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
     return guard(__func__, [&] {
         TensorView t = inplaceFloat(input);
-        floatMapArr(ctx, t, t, arr1([](float x) { return siluV(x); }), [](auto x) { return siluG(x); });
+        floatMapArr(ctx, t, t, kSiluArr, kSiluLib);
     });
 }
 

@@ -176,16 +176,20 @@ bool complexSgn(diopiContextHandle_t ctx, const TensorView& out, TensorView in) 
             o, a, n, [](float x) { return VEXPR; }, [](float x) { return __builtin_isless(absF(x), kTrigMaxF); }, \
             [](float x) { return EXPR; });                                                                \
     }
+// The kernels are shared by the out-of-place and in-place forms (one
+// instantiation per level instead of two).
 #define CPU_UNARY_FLOAT_ARR(Name, EXPR, ARR)                                                                   \
+    namespace {                                                                                                \
+    const auto kArr##Name = ARR;                                                                               \
+    const auto kLib##Name = [](auto x) { return EXPR; };                                                       \
+    }                                                                                                          \
     diopiError_t diopi##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) { \
-        return guard(__func__, [&] {                                                                           \
-            floatUnaryArr(ctx, view(out, "out"), view(input, "input"), ARR, [](auto x) { return EXPR; });      \
-        });                                                                                                    \
+        return guard(__func__, [&] { floatUnaryArr(ctx, view(out, "out"), view(input, "input"), kArr##Name, kLib##Name); }); \
     }                                                                                                          \
     diopiError_t diopi##Name##Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {                        \
         return guard(__func__, [&] {                                                                           \
             TensorView t = inplaceFloat(input);                                                                \
-            floatUnaryArr(ctx, t, t, ARR, [](auto x) { return EXPR; });                                        \
+            floatUnaryArr(ctx, t, t, kArr##Name, kLib##Name);                                                  \
         });                                                                                                    \
     }
 #define CPU_UNARY_FLOAT(Name, EXPR, VEXPR) CPU_UNARY_FLOAT_ARR(Name, EXPR, CPU_UNARY_ARR(VEXPR))
@@ -194,12 +198,16 @@ bool complexSgn(diopiContextHandle_t ctx, const TensorView& out, TensorView in) 
 // Rounding to an integer leaves integer inputs unchanged (the header documents
 // integer dtypes for floor and ceil; torch returns them as they are).
 #define CPU_UNARY_ROUNDING(Name, EXPR)                                                                         \
+    namespace {                                                                                                \
+    const auto kArr##Name = CPU_UNARY_ARR(EXPR);                                                               \
+    const auto kLib##Name = [](auto x) { return EXPR; };                                                       \
+    }                                                                                                          \
     diopiError_t diopi##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) { \
         return guard(__func__, [&] {                                                                           \
             TensorView o = view(out, "out"), in = view(input, "input");                                       \
             if (in.dtype == diopi_dtype_bool) failCode(diopiDtypeNotSupported, "bool input is not supported");  \
             if (!isIntegralDtype(in.dtype))                                                                    \
-                return floatUnaryArr(ctx, o, in, CPU_UNARY_ARR(EXPR), [](auto x) { return EXPR; });            \
+                return floatUnaryArr(ctx, o, in, kArr##Name, kLib##Name);                                      \
             CPU_CHECK(in.shape == o.shape, "out shape ", shapeStr(o.shape), " differs from input shape ", shapeStr(in.shape)); \
             copyCast(o, in);                                                                                   \
         });                                                                                                    \
@@ -209,7 +217,7 @@ bool complexSgn(diopiContextHandle_t ctx, const TensorView& out, TensorView in) 
             TensorView t = view(input, "input");                                                               \
             if (isIntegralDtype(t.dtype)) return; /* already integers */                                       \
             t = inplaceFloat(input);                                                                           \
-            floatUnaryArr(ctx, t, t, CPU_UNARY_ARR(EXPR), [](auto x) { return EXPR; });                        \
+            floatUnaryArr(ctx, t, t, kArr##Name, kLib##Name);                                                  \
         });                                                                                                    \
     }
 
