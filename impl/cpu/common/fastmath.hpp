@@ -503,6 +503,10 @@ namespace simd {
     ATTR CPU_FLATTEN void map3##SUFFIX(To* o, const Ta* a, const Tb* b, const Tc* c, int64_t n, const F& f) {       \
         _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i], c[i]);                             \
     }                                                                                                               \
+    template <class T>                                                                                              \
+    ATTR void fill##SUFFIX(T* o, int64_t n, T v) {                                                                  \
+        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = v;                                               \
+    }                                                                                                               \
     template <class F>                                                                                              \
     ATTR CPU_FLATTEN bool all1##SUFFIX(const float* a, int64_t n, const F& f) {                                     \
         int bad = 0;                                                                                                \
@@ -547,6 +551,11 @@ void map2(To* o, const Ta* a, const Tb* b, int64_t n, const F& f) {
 template <class To, class Ta, class Tb, class Tc, class F>
 void map3(To* o, const Ta* a, const Tb* b, const Tc* c, int64_t n, const F& f) {
     CPU_SIMD_PICK(map3, o, a, b, c, n, f);
+}
+/// o[i] = v for a plain arithmetic T (wide stores at the chosen level).
+template <class T>
+void fill(T* o, int64_t n, T v) {
+    CPU_SIMD_PICK(fill, o, n, v);
 }
 /// Whether f(a[i]) holds for every i.
 template <class F>

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
 
 namespace impl::cpu {
 
@@ -20,8 +21,16 @@ void fillFast(const TensorView& t, T v) {
     bool zero = true;
     for (unsigned char c : bytes) zero = zero && c == 0;
     parallelFor(t.numel, kParallelGrain * 4, [&](int64_t b, int64_t e) {
-        if (zero) std::memset(static_cast<void*>(p + b), 0, (e - b) * sizeof(T));
-        else std::fill(p + b, p + e, v);
+        if (zero) {
+            std::memset(static_cast<void*>(p + b), 0, (e - b) * sizeof(T));
+        } else if constexpr (std::is_arithmetic_v<T>) {
+            simd::fill(p + b, e - b, v);
+        } else {
+            // 16-bit floats: their bits.
+            uint16_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            simd::fill(reinterpret_cast<uint16_t*>(p + b), e - b, bits);
+        }
     });
 }
 
