@@ -107,6 +107,12 @@ reciprocal = unary("Reciprocal", "reciprocal", nonzero(0.1, 8.0), FLOAT + FEW_IN
 # ---------------------------------------------------------------- trigonometric
 sin = unary("Sin", "sin", randn(scale=3), FLOAT + INT, large=True)
 cos = unary("Cos", "cos", randn(scale=3), FLOAT + INT)
+# Arguments up to a few thousand: many multiples of pi/2 to reduce (impl/cpu
+# vectorises below 4096 and uses libm for blocks beyond, both met here).
+sin_wide = Op("diopiSin", lambda input: torch.sin(input), tensors=dict(input=T(randn(scale=1000))),
+              shapes=(((7,),), ((65, 67),)), dtypes=FLOAT, name="sin_wide")
+cos_wide = Op("diopiCos", lambda input: torch.cos(input), tensors=dict(input=T(randn(scale=1000))),
+              shapes=(((7,),), ((65, 67),)), dtypes=FLOAT, name="cos_wide")
 # Away from the poles at +-pi/2 (integers: -1, 0, 1).
 tan = unary("Tan", "tan", uniform(-1.4, 1.4), FLOAT + INT)
 asin = unary("Asin", "asin", uniform(-1.0, 1.0), FLOAT + INT)
