@@ -299,7 +299,7 @@ void sumLike(diopiContextHandle_t ctx, const TensorView& out, TensorView in, con
     dispatch<NumericBoolTypes>(out.dtype, "out", [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (K == SumKind::Mean) {
-            reduceValues<T, T>(o, in, mask, SumOp<T>{}, [count](wide_t<T> s) { return T(float(double(s) / count)); });
+            reduceValues<T, T>(o, in, mask, SumOp<T>{}, [count](wide_t<T> s) { return convert<T>(double(s) / count); });
         } else if constexpr (std::is_same_v<T, float>) {
             // float sums: lanes of float within blocks, blocks in double (see windowSum).
             ColumnPlan c = columnPlan(in, mask);
@@ -467,17 +467,17 @@ struct AbsExtremeOp : ExtremeOp<T, IsMax> {
 
 template <class T>
 void normReduce(const TensorView& o, const TensorView& in, const std::vector<bool>& mask, double p) {
-    auto toT = [](double v) { return T(float(v)); };
+    auto toT = [](double v) { return convert<T>(v); };
     switch (normKind(p)) {
         case NormKind::Zero: reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::Zero>{}, toT); break;
         case NormKind::One: reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::One>{}, toT); break;
         case NormKind::Two:
-            reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::Two>{}, [](double v) { return T(float(std::sqrt(v))); });
+            reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::Two>{}, [](double v) { return convert<T>(std::sqrt(v)); });
             break;
-        case NormKind::Inf: reduceValues<T, T>(o, in, mask, AbsExtremeOp<T, true>{}, [](float v) { return T(v); }); break;
-        case NormKind::NegInf: reduceValues<T, T>(o, in, mask, AbsExtremeOp<T, false>{}, [](float v) { return T(v); }); break;
+        case NormKind::Inf: reduceValues<T, T>(o, in, mask, AbsExtremeOp<T, true>{}, [](acc_t<T> v) { return T(v); }); break;
+        case NormKind::NegInf: reduceValues<T, T>(o, in, mask, AbsExtremeOp<T, false>{}, [](acc_t<T> v) { return T(v); }); break;
         case NormKind::General:
-            reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::General>{p}, [p](double v) { return T(float(std::pow(v, 1.0 / p))); });
+            reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::General>{p}, [p](double v) { return convert<T>(std::pow(v, 1.0 / p)); });
             break;
     }
 }
@@ -500,7 +500,7 @@ void cumsumLines(const TensorView& out, const TensorView& in, int64_t dim) {
                 if constexpr (std::is_integral_v<W>) {
                     acc = (int64_t)((uint64_t)acc + (uint64_t)convert<int64_t>(x[k * si]));
                 } else {
-                    acc += double(float(x[k * si]));
+                    acc += double(acc_t<T>(x[k * si]));
                 }
                 o[k * so] = convert<T>(acc);
             }
@@ -549,7 +549,7 @@ diopiError_t diopiStd(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiCo
                     double dv = double(v) - mean;
                     m2 += dv * dv;
                 });
-                *reinterpret_cast<T*>(po[0]) = T(float(std::sqrt(m2 / denom)));
+                *reinterpret_cast<T*>(po[0]) = convert<T>(std::sqrt(m2 / denom));
             });
         });
     });
@@ -606,40 +606,41 @@ diopiError_t diopiNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
         x = castTo(ctx, x, gi.dtype);
         dispatch<FloatTypes>(gi.dtype, "grad_input", [&](auto tag) {
             using T = typename decltype(tag)::type;
-            auto sgn = [](float v) { return v > 0 ? 1.0f : (v < 0 ? -1.0f : (std::isnan(v) ? v : 0.0f)); };
+            using A = acc_t<T>;
+            auto sgn = [](A v) { return v > 0 ? A(1) : (v < 0 ? -A(1) : (std::isnan(v) ? v : A(0))); };
             if (pv == 0) {
-                fillWith<T>(gi, T(0.0f));
+                fillWith<T>(gi, T(A(0)));
             } else if (pv == 1) {
-                ternaryLoop<T, T, T, T>(gi, x, go, nv, [sgn](T a, T g, T) { return T(sgn(float(a)) * float(g)); });
+                ternaryLoop<T, T, T, T>(gi, x, go, nv, [sgn](T a, T g, T) { return T(sgn(A(a)) * A(g)); });
             } else if (pv == 2) {
                 ternaryLoop<T, T, T, T>(gi, x, go, nv, [](T a, T g, T nn) {
-                    float n = float(nn);
-                    return T(n == 0 ? 0.0f : float(a) * (float(g) / n));
+                    A n = A(nn);
+                    return T(n == 0 ? A(0) : A(a) * (A(g) / n));
                 });
             } else if (std::isinf(pv)) {
                 // The gradient goes to the elements that attain the norm, shared among ties (NaN counts as attaining).
-                TensorView cnt = newTensor(ctx, keptShape(x, mask), diopi_dtype_float32);
+                TensorView cnt = newTensor(ctx, keptShape(x, mask), dtypeOf<A>());
                 reduceLoop<2>({&cnt, &nv}, x, mask, [&](char** po, const char* base, const ReduceWindow& w) {
-                    float nn = float(*reinterpret_cast<const T*>(po[1]));
-                    float c = 0;
+                    A nn = A(*reinterpret_cast<const T*>(po[1]));
+                    A c = 0;
                     eachValue<T>(base, w, [&](auto v) {
-                        float a = std::fabs(float(v));
+                        A a = std::fabs(A(v));
                         if (a == nn || std::isnan(a)) c += 1;
                     });
-                    *reinterpret_cast<float*>(po[0]) = c;
+                    *reinterpret_cast<A*>(po[0]) = c;
                 });
-                elementwise<T, T, T, T, float>(gi, {&x, &go, &nv, &cnt}, [sgn](T a, T g, T nn, float c) {
-                    float av = std::fabs(float(a));
-                    bool hit = av == float(nn) || std::isnan(av);
-                    return T(hit ? sgn(float(a)) * (float(g) / c) : 0.0f);
+                elementwise<T, T, T, T, A>(gi, {&x, &go, &nv, &cnt}, [sgn](T a, T g, T nn, A c) {
+                    A av = std::fabs(A(a));
+                    bool hit = av == A(nn) || std::isnan(av);
+                    return T(hit ? sgn(A(a)) * (A(g) / c) : A(0));
                 });
             } else {
-                const float pf = (float)pv;
+                const A pf = A(pv);
                 ternaryLoop<T, T, T, T>(gi, x, go, nv, [pf, sgn](T a, T g, T nn) {
-                    float v = float(a), n = float(nn);
-                    float scaled = pf < 1 ? (v == 0 ? 0.0f : sgn(v) * std::pow(std::fabs(v), pf - 1))
+                    A v = A(a), n = A(nn);
+                    A scaled = pf < 1 ? (v == 0 ? A(0) : sgn(v) * std::pow(std::fabs(v), pf - 1))
                                           : v * std::pow(std::fabs(v), pf - 2);
-                    return T(n == 0 ? 0.0f : scaled * (float(g) / std::pow(n, pf - 1)));
+                    return T(n == 0 ? A(0) : scaled * (A(g) / std::pow(n, pf - 1)));
                 });
             }
         });
