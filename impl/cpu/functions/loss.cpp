@@ -8,6 +8,9 @@
 // which vectorise; their hot loops are compiled once per instruction-set level.
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 #include <cmath>
 #include <vector>
 
@@ -112,7 +115,10 @@ CPU_FORCE_INLINE S sel(bool c, S a, S b) {
 /// u^g for u >= 0 and a general g (the common exponents are special-cased by the callers).
 template <class S>
 CPU_FORCE_INLINE S powS(S u, S g) {
-    if constexpr (std::is_same_v<S, float>) return sel<S>(u == 0.0f, g == 0.0f ? 1.0f : (g > 0.0f ? 0.0f : __builtin_inff()), expF(g * logF(u)));
+    if constexpr (std::is_same_v<S, float>) {
+        const float at0 = g == 0.0f ? 1.0f : (g > 0.0f ? 0.0f : __builtin_inff());  // loop-invariant
+        return sel<S>(u == 0.0f, at0, expF(g * logF(u)));
+    }
     else return std::pow(u, g);
 }
 
@@ -538,17 +544,29 @@ struct BceLogitsGradF {
     }
 };
 
-/// u^g with the common focusing exponents done without pow().
-template <class S>
-CPU_FORCE_INLINE S powGamma(S u, double g) {
-    if (g == 2.0) return u * u;
-    if (g == 1.0) return u;
-    if (g == 0.0) return S(1);
-    return powS<S>(u, S(g));
+/// u^g with the common focusing exponents (G = 0, 1, 2) done without pow();
+/// G = 3 stands for any other g.
+template <int G, class S>
+CPU_FORCE_INLINE S powGamma(S u, S g) {
+    if constexpr (G == 2) return u * u;
+    else if constexpr (G == 1) return u;
+    else if constexpr (G == 0) return S(1);
+    else return powS<S>(u, g);
+}
+
+/// f(std::integral_constant<int, G>) with the exponent kind of gamma.
+template <class F>
+void withGamma(double gamma, F&& f) {
+    if (gamma == 2.0) f(std::integral_constant<int, 2>{});
+    else if (gamma == 1.0) f(std::integral_constant<int, 1>{});
+    else if (gamma == 0.0) f(std::integral_constant<int, 0>{});
+    else f(std::integral_constant<int, 3>{});
 }
 
 // Sigmoid focal loss, v = (x, t): ce * (1 - p_t)^gamma, weighted by
 // alpha t + (1 - alpha)(1 - t) (wa = alpha, wb = 1 - alpha; both 1 when alpha < 0).
+// G is the exponent kind (see powGamma); the dispatch keeps the loop branch-free.
+template <int G>
 struct FocalF {
     double wa, wb, gamma;
     template <class S>
@@ -557,9 +575,12 @@ struct FocalF {
         const Logit<S> lg(x);
         const S p = lg.sig, ce = (S(1) - t) * x + lg.lsn;
         const S pt = p * t + (S(1) - p) * (S(1) - t);
-        return ce * powGamma<S>(S(1) - pt, gamma) * (S(wa) * t + S(wb) * (S(1) - t));
+        return ce * powGamma<G, S>(S(1) - pt, S(gamma)) * (S(wa) * t + S(wb) * (S(1) - t));
     }
 };
+// d/dx: (p - t) m + ce dm with m = u^gamma, u = 1 - p_t and
+// dm = -gamma u^(gamma - 1) (2t - 1) p (1 - p).
+template <int G>
 struct FocalGradF {
     double wa, wb, gamma;
     template <class S>
@@ -568,8 +589,9 @@ struct FocalGradF {
         const Logit<S> lg(x);
         const S p = lg.sig, ce = (S(1) - t) * x + lg.lsn;
         const S u = S(1) - (p * t + (S(1) - p) * (S(1) - t));
-        const S m = powGamma<S>(u, gamma);
-        const S dm = gamma == 0 ? S(0) : S(-gamma) * powGamma<S>(u, gamma - 1.0) * (S(2) * t - S(1)) * p * (S(1) - p);
+        const S m = powGamma<G, S>(u, S(gamma));
+        S dm = S(0);
+        if constexpr (G != 0) dm = S(-gamma) * powGamma<G == 3 ? 3 : G - 1, S>(u, S(gamma - 1.0)) * (S(2) * t - S(1)) * p * (S(1) - p);
         return ((p - t) * m + ce * dm) * (S(wa) * t + S(wb) * (S(1) - t));
     }
 };
@@ -679,7 +701,10 @@ diopiError_t diopiSigmoidFocalLoss(diopiContextHandle_t ctx, diopiTensorHandle_t
         TensorView x = view(inputs, "inputs"), t = view(targets, "targets");
         CPU_CHECK(x.shape == t.shape, "targets shape ", shapeStr(t.shape), " differs from inputs shape ", shapeStr(x.shape));
         const double a = alpha;
-        elementwiseLossForward<2>(ctx, view(out, "out"), {x, t}, red, FocalF{a >= 0 ? a : 1.0, a >= 0 ? 1.0 - a : 1.0, double(gamma)});
+        withGamma(gamma, [&](auto gk) {
+            const FocalF<decltype(gk)::value> f{a >= 0 ? a : 1.0, a >= 0 ? 1.0 - a : 1.0, double(gamma)};
+            elementwiseLossForward<2>(ctx, view(out, "out"), {x, t}, red, f);
+        });
     });
 }
 
@@ -693,8 +718,10 @@ diopiError_t diopiSigmoidFocalLossBackward(diopiContextHandle_t ctx, diopiTensor
         TensorView x = view(input, "input"), t = view(target, "target");
         CPU_CHECK(x.shape == t.shape, "target shape ", shapeStr(t.shape), " differs from input shape ", shapeStr(x.shape));
         const double a = alpha;
-        elementwiseLossBackward<2>(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), {x, t}, red,
-                                   FocalGradF{a >= 0 ? a : 1.0, a >= 0 ? 1.0 - a : 1.0, double(gamma)});
+        withGamma(gamma, [&](auto gk) {
+            const FocalGradF<decltype(gk)::value> d{a >= 0 ? a : 1.0, a >= 0 ? 1.0 - a : 1.0, double(gamma)};
+            elementwiseLossBackward<2>(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), {x, t}, red, d);
+        });
     });
 }
 
@@ -921,18 +948,26 @@ double ceDenom(const CeSetup<S>& s, int64_t ignoreIndex) {
 // ---- row kernels of the cross entropy over C classes in a row (unit stride),
 // compiled once per level for float; double uses the plain instantiation.
 
-/// max of a row (NaN is left to the exp sum to propagate).
+/// max of a row (NaN is left to the exp sum to propagate); float rows in
+/// 16-lane vectors (a plain max reduction does not vectorise without fast-math).
+typedef float CeVec16 __attribute__((vector_size(64)));
 template <class S>
 CPU_FORCE_INLINE S rowMaxBody(const S* x, int64_t n) {
-    constexpr int L = 16;
-    S m[L];
-    for (int q = 0; q < L; ++q) m[q] = -std::numeric_limits<S>::infinity();
-    int64_t j = 0;
-    for (; j + L <= n; j += L)
-        for (int q = 0; q < L; ++q) m[q] = std::max(m[q], x[j + q]);
     S r = -std::numeric_limits<S>::infinity();
+    int64_t j = 0;
+    if constexpr (std::is_same_v<S, float>) {
+        if (n >= 16) {
+            CeVec16 m;
+            std::memcpy(&m, x, sizeof m);
+            for (j = 16; j + 16 <= n; j += 16) {
+                CeVec16 v;
+                std::memcpy(&v, x + j, sizeof v);
+                m = v > m ? v : m;
+            }
+            for (int q = 0; q < 16; ++q) r = std::max(r, m[q]);
+        }
+    }
     for (; j < n; ++j) r = std::max(r, x[j]);
-    for (int q = 0; q < L; ++q) r = std::max(r, m[q]);
     return r;
 }
 /// e[c] = exp(x[c] - m); returns their sum (lanes in S).

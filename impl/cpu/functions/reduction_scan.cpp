@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"  // CPU_FORCE_INLINE
 
 namespace impl::cpu {
 
@@ -41,27 +42,202 @@ inline void eachValue(const char* base, const ReduceWindow& w, G&& g) {
     }
 }
 
+// ---------------------------------------------------------------- dense float kernels
+// Hot loops over a dense run of float32, compiled once per instruction-set
+// level with GCC vector types of that level's register width (16, 32 or 64
+// bytes: wider types would be split badly) and picked once from isa().
+// Conditions are float comparisons used directly in ?: (integer mask vectors
+// in between get scalarised).
+typedef float RsF4 __attribute__((vector_size(16)));
+typedef float RsF8 __attribute__((vector_size(32)));
+typedef float RsF16 __attribute__((vector_size(64)));
+typedef int32_t RsI4 __attribute__((vector_size(16)));
+typedef int32_t RsI8 __attribute__((vector_size(32)));
+typedef int32_t RsI16 __attribute__((vector_size(64)));
+typedef double RsD2 __attribute__((vector_size(16)));
+typedef double RsD4 __attribute__((vector_size(32)));
+typedef double RsD8 __attribute__((vector_size(64)));
+
+// (Loads through an out-parameter: returning a wide vector by value would
+// change the ABI of the baseline build.)
+template <class V, class E>
+CPU_FORCE_INLINE void rsLoad(V& v, const E* p) { std::memcpy(&v, p, sizeof v); }
+
+/// Sum of v (Kind 0), |v| (1) or v^2 (2): float lanes per block of 256,
+/// blocks added in double.
+template <class V, class VI, int Kind>
+CPU_FORCE_INLINE double sumBody(const float* p, int64_t n) {
+    constexpr int L = sizeof(V) / sizeof(float);
+    const VI absMask = VI{} + 0x7fffffff;
+    double total = 0;
+    int64_t i = 0;
+    constexpr int64_t B = 256;
+    for (; i + B <= n; i += B) {
+        V a0 = {}, a1 = {};
+        for (int64_t j = 0; j < B; j += 2 * L) {
+            V v0, v1;
+            rsLoad(v0, p + i + j);
+            rsLoad(v1, p + i + j + L);
+            if constexpr (Kind == 1) {
+                v0 = (V)((VI)v0 & absMask);
+                v1 = (V)((VI)v1 & absMask);
+            } else if constexpr (Kind == 2) {
+                v0 = v0 * v0;
+                v1 = v1 * v1;
+            }
+            a0 += v0;
+            a1 += v1;
+        }
+        a0 += a1;
+        double t = 0;
+        for (int l = 0; l < L; ++l) t += a0[l];
+        total += t;
+    }
+    for (; i < n; ++i) {
+        const float v = p[i];
+        total += Kind == 0 ? double(v) : Kind == 1 ? double(std::fabs(v)) : double(v) * double(v);
+    }
+    return total;
+}
+
+/// max/min (optionally of |x|): a blend per element; NaNs are caught by a
+/// second blend into a float accumulator (a NaN anywhere gives NaN).
+template <class V, class VI, bool IsMax, bool Abs>
+CPU_FORCE_INLINE float extremeBody(const float* p, int64_t n) {
+    constexpr int L = sizeof(V) / sizeof(float);
+    const float init = IsMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+    const VI absMask = VI{} + 0x7fffffff;
+    V m0 = V{} + init, m1 = m0, nan0 = V{}, nan1 = nan0;
+    int64_t i = 0;
+    for (; i + 2 * L <= n; i += 2 * L) {
+        V a, b;
+        rsLoad(a, p + i);
+        rsLoad(b, p + i + L);
+        if constexpr (Abs) {
+            a = (V)((VI)a & absMask);
+            b = (V)((VI)b & absMask);
+        }
+        nan0 = a == a ? nan0 : a;
+        nan1 = b == b ? nan1 : b;
+        if constexpr (IsMax) {
+            m0 = a > m0 ? a : m0;
+            m1 = b > m1 ? b : m1;
+        } else {
+            m0 = a < m0 ? a : m0;
+            m1 = b < m1 ? b : m1;
+        }
+    }
+    bool anyNan = false;
+    float r = init;
+    for (int l = 0; l < L; ++l) {
+        anyNan = anyNan || nan0[l] != nan0[l] || nan1[l] != nan1[l];
+        r = IsMax ? std::max(r, std::max(m0[l], m1[l])) : std::min(r, std::min(m0[l], m1[l]));
+    }
+    for (; i < n; ++i) {
+        float v = Abs ? std::fabs(p[i]) : p[i];
+        if (v != v) anyNan = true;
+        r = IsMax ? (v > r ? v : r) : (v < r ? v : r);
+    }
+    return anyNan ? std::numeric_limits<float>::quiet_NaN() : r;
+}
+
+/// Product in double: double lanes, four chains (the multiply latency is the limit).
+template <class VH, class VD>
+CPU_FORCE_INLINE double prodBody(const float* p, int64_t n) {
+    constexpr int L = sizeof(VD) / sizeof(double);
+    VD a0 = VD{} + 1.0, a1 = a0, a2 = a0, a3 = a0;
+    int64_t i = 0;
+    for (; i + 4 * L <= n; i += 4 * L) {
+        VH v0, v1, v2, v3;
+        rsLoad(v0, p + i);
+        rsLoad(v1, p + i + L);
+        rsLoad(v2, p + i + 2 * L);
+        rsLoad(v3, p + i + 3 * L);
+        a0 *= __builtin_convertvector(v0, VD);
+        a1 *= __builtin_convertvector(v1, VD);
+        a2 *= __builtin_convertvector(v2, VD);
+        a3 *= __builtin_convertvector(v3, VD);
+    }
+    a0 *= a1;
+    a2 *= a3;
+    a0 *= a2;
+    double r = 1;
+    for (int l = 0; l < L; ++l) r *= a0[l];
+    for (; i < n; ++i) r *= double(p[i]);
+    return r;
+}
+
+/// acc[i] = row[i] where it is better (max/min) or NaN; a NaN in acc stays.
+template <class V, bool IsMax>
+CPU_FORCE_INLINE void colExtremeBody(float* acc, const float* row, int64_t n) {
+    constexpr int L = sizeof(V) / sizeof(float);
+    int64_t i = 0;
+    for (; i + L <= n; i += L) {
+        V v, a;
+        rsLoad(v, row + i);
+        rsLoad(a, acc + i);
+        // NaN first (a NaN in v replaces a; one in a stays, as no comparison
+        // with it holds); this order also keeps GCC's AVX-512 code vectorised.
+        a = v == v ? a : v;
+        if constexpr (IsMax) a = v > a ? v : a;
+        else a = v < a ? v : a;
+        std::memcpy(acc + i, &a, sizeof a);
+    }
+    for (; i < n; ++i) {
+        const float v = row[i], a = acc[i];
+        acc[i] = ((IsMax ? v > a : v < a) || v != v) ? v : a;
+    }
+}
+
+struct DenseFloatKernels {
+    double (*sum[3])(const float*, int64_t);       // [Kind]: v, |v|, v^2
+    float (*extreme[2][2])(const float*, int64_t);  // [IsMax][Abs]
+    double (*prod)(const float*, int64_t);
+    void (*colExtreme[2])(float*, const float*, int64_t);  // [IsMax]
+};
+
+// V: float vector of the level's width, VI: int32 one, VH/VD: floats and
+// doubles of the same lane count for the double product.
+#define CPU_RS_DENSE_KERNELS(NAME, ATTR, V, VI, VH, VD)                                                             \
+    struct RsDense##NAME {                                                                                         \
+        template <int K>                                                                                           \
+        ATTR static double sum(const float* p, int64_t n) { return sumBody<V, VI, K>(p, n); }                      \
+        template <bool M, bool A>                                                                                  \
+        ATTR static float extreme(const float* p, int64_t n) { return extremeBody<V, VI, M, A>(p, n); }            \
+        ATTR static double prod(const float* p, int64_t n) { return prodBody<VH, VD>(p, n); }                      \
+        template <bool M>                                                                                          \
+        ATTR static void colExtreme(float* a, const float* r, int64_t n) { colExtremeBody<V, M>(a, r, n); }        \
+        static DenseFloatKernels get() {                                                                           \
+            return {{&sum<0>, &sum<1>, &sum<2>},                                                                   \
+                    {{&extreme<false, false>, &extreme<false, true>}, {&extreme<true, false>, &extreme<true, true>}}, \
+                    &prod,                                                                                         \
+                    {&colExtreme<false>, &colExtreme<true>}};                                                      \
+        }                                                                                                          \
+    };
+typedef float RsF2 __attribute__((vector_size(8)));
+CPU_RS_DENSE_KERNELS(Base, , RsF4, RsI4, RsF2, RsD2)
+#if CPU_HAVE_X86_LEVELS
+CPU_RS_DENSE_KERNELS(Avx2, CPU_TARGET_AVX2, RsF8, RsI8, RsF4, RsD4)
+CPU_RS_DENSE_KERNELS(Avx512, CPU_TARGET_AVX512, RsF16, RsI16, RsF8, RsD8)
+#endif
+#undef CPU_RS_DENSE_KERNELS
+
+const DenseFloatKernels& denseKernels() {
+#if CPU_HAVE_X86_LEVELS
+    static const DenseFloatKernels k = isa() == Isa::Avx512 ? RsDenseAvx512::get() : isa() == Isa::Avx2 ? RsDenseAvx2::get() : RsDenseBase::get();
+#else
+    static const DenseFloatKernels k = RsDenseBase::get();
+#endif
+    return k;
+}
+
 /// Sum of a window, accumulated in wide_t<T>; a dense float window adds in
-/// eight float lanes per block of 256 (vectorisable) and blocks in double.
+/// float lanes per block of 256 and blocks in double (sumBody).
 template <class T>
 wide_t<T> windowSum(const char* base, const ReduceWindow& w) {
     using W = wide_t<T>;
     if constexpr (std::is_same_v<T, float>) {
-        if (denseWindow(w, sizeof(float))) {
-            const float* p = reinterpret_cast<const float*>(base);
-            const int64_t n = w.sizes[0];
-            double total = 0;
-            int64_t i = 0;
-            constexpr int64_t kBlock = 256;
-            for (; i + kBlock <= n; i += kBlock) {
-                float lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-                for (int64_t j = 0; j < kBlock; j += 8)
-                    for (int l = 0; l < 8; ++l) lane[l] += p[i + j + l];
-                total += ((double)lane[0] + lane[1]) + ((double)lane[2] + lane[3]) + ((double)lane[4] + lane[5]) + ((double)lane[6] + lane[7]);
-            }
-            for (; i < n; ++i) total += p[i];
-            return total;
-        }
+        if (denseWindow(w, sizeof(float))) return denseKernels().sum[0](reinterpret_cast<const float*>(base), w.sizes[0]);
     }
     W acc = 0;
     eachValue<T>(base, w, [&](auto v) { acc += W(v); });
@@ -85,52 +261,20 @@ void checkNonEmptyWindow(const TensorView& in, const std::vector<bool>& mask, co
 // An op is an object with init() (identity), step(acc, v) and merge(acc, acc),
 // v in acc_t<T>; written branch-free so the compiler can vectorise the lanes.
 
-/// max/min (optionally of |x|) of dense float32 data with SSE-sized vector
-/// types: a blend per element plus a NaN mask (a NaN anywhere gives NaN).
-typedef float VecF __attribute__((vector_size(16)));
-typedef int32_t VecI __attribute__((vector_size(16)));
-
-template <bool IsMax, bool Abs>
-float denseExtremeFloat(const float* p, int64_t n) {
-    const float init = IsMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
-    VecF m0 = {init, init, init, init}, m1 = m0;
-    VecI nan = {0, 0, 0, 0};
-    const VecI absMask = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        VecF a, b;
-        std::memcpy(&a, p + i, sizeof a);
-        std::memcpy(&b, p + i + 4, sizeof b);
-        if (Abs) {
-            a = (VecF)((VecI)a & absMask);
-            b = (VecF)((VecI)b & absMask);
-        }
-        nan |= (a != a) | (b != b);
-        if (IsMax) {
-            m0 = a > m0 ? a : m0;
-            m1 = b > m1 ? b : m1;
-        } else {
-            m0 = a < m0 ? a : m0;
-            m1 = b < m1 ? b : m1;
-        }
-    }
-    bool anyNan = (nan[0] | nan[1] | nan[2] | nan[3]) != 0;
-    float r = init;
-    for (int l = 0; l < 4; ++l) {
-        r = IsMax ? std::max(r, std::max(m0[l], m1[l])) : std::min(r, std::min(m0[l], m1[l]));
-    }
-    for (; i < n; ++i) {
-        float v = Abs ? std::fabs(p[i]) : p[i];
-        if (v != v) anyNan = true;
-        r = IsMax ? (v > r ? v : r) : (v < r ? v : r);
-    }
-    return anyNan ? std::numeric_limits<float>::quiet_NaN() : r;
-}
-
+// Ops with a dense float kernel say so: kDenseFloat (max/min, kIsMax, kAbs),
+// kDenseSumKind (0: sum, 1: sum of |v|, 2: sum of v^2; -1: none), kDenseProd.
 template <class Op, class = void>
 struct HasDenseFloat : std::false_type {};
 template <class Op>
 struct HasDenseFloat<Op, std::void_t<decltype(Op::kDenseFloat)>> : std::true_type {};
+template <class Op, class = void>
+struct DenseSumKind : std::integral_constant<int, -1> {};
+template <class Op>
+struct DenseSumKind<Op, std::void_t<decltype(Op::kDenseSumKind)>> : std::integral_constant<int, Op::kDenseSumKind> {};
+template <class Op, class = void>
+struct HasDenseProd : std::false_type {};
+template <class Op>
+struct HasDenseProd<Op, std::void_t<decltype(Op::kDenseProd)>> : std::true_type {};
 
 /// One dense run: eight independent lanes (vectorisable), or an op's own float kernel.
 template <class T, class Op>
@@ -138,7 +282,11 @@ auto denseAcc(const T* p, int64_t n, const Op& op) {
     using A = acc_t<T>;
     using Acc = decltype(op.init());
     if constexpr (std::is_same_v<T, float> && HasDenseFloat<Op>::value) {
-        return Acc(denseExtremeFloat<Op::kIsMax, Op::kAbs>(p, n));
+        return Acc(denseKernels().extreme[Op::kIsMax][Op::kAbs](p, n));
+    } else if constexpr (std::is_same_v<T, float> && DenseSumKind<Op>::value >= 0) {
+        return Acc(denseKernels().sum[DenseSumKind<Op>::value](p, n));
+    } else if constexpr (std::is_same_v<T, float> && HasDenseProd<Op>::value) {
+        return Acc(denseKernels().prod(p, n));
     } else {
         Acc lane[8];
         for (auto& l : lane) l = op.init();
@@ -227,8 +375,18 @@ void reduceValues(const TensorView& o, const TensorView& in, const std::vector<b
                 const int64_t len = std::min(kStrip, c.inner - i0);
                 for (int64_t i = 0; i < len; ++i) acc[i] = op.init();
                 const T* row = x + oi * c.r * c.inner + i0;
-                for (int64_t r = 0; r < c.r; ++r, row += c.inner)
-                    for (int64_t i = 0; i < len; ++i) acc[i] = op.step(acc[i], A(row[i]));
+                if constexpr (std::is_same_v<T, float> && HasDenseFloat<Op>::value) {
+                    if constexpr (!Op::kAbs) {
+                        const auto step = denseKernels().colExtreme[Op::kIsMax];
+                        for (int64_t r = 0; r < c.r; ++r, row += c.inner) step(acc, row, len);
+                    } else {
+                        for (int64_t r = 0; r < c.r; ++r, row += c.inner)
+                            for (int64_t i = 0; i < len; ++i) acc[i] = op.step(acc[i], A(row[i]));
+                    }
+                } else {
+                    for (int64_t r = 0; r < c.r; ++r, row += c.inner)
+                        for (int64_t i = 0; i < len; ++i) acc[i] = op.step(acc[i], A(row[i]));
+                }
                 O* dst = out + oi * c.inner + i0;
                 for (int64_t i = 0; i < len; ++i) dst[i] = fin(acc[i]);
             }
@@ -242,6 +400,7 @@ void reduceValues(const TensorView& o, const TensorView& in, const std::vector<b
 
 template <class T>
 struct SumOp {
+    static constexpr int kDenseSumKind = 0;
     using W = wide_t<T>;
     W init() const { return 0; }
     W step(W a, acc_t<T> v) const { return a + W(v); }
@@ -251,6 +410,7 @@ struct SumOp {
 template <class T>
 struct ProdOp {
     // Integers wrap around (unsigned arithmetic keeps it defined).
+    static constexpr bool kDenseProd = true;
     using W = std::conditional_t<is_floating_v<T>, double, uint64_t>;
     W init() const { return 1; }
     W step(W a, acc_t<T> v) const {
@@ -446,6 +606,7 @@ NormKind normKind(double p) {
 /// sum of f(|x|) in double (p = 0, 1, 2, general p).
 template <class T, NormKind K>
 struct NormSumOp {
+    static constexpr int kDenseSumKind = K == NormKind::One ? 1 : K == NormKind::Two ? 2 : -1;
     double p = 2;
     double init() const { return 0; }
     double step(double a, acc_t<T> v) const {
@@ -480,6 +641,19 @@ void normReduce(const TensorView& o, const TensorView& in, const std::vector<boo
             reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::General>{p}, [p](double v) { return convert<T>(std::pow(v, 1.0 / p)); });
             break;
     }
+}
+
+/// Number of rows when the reduced dims of `in` are exactly its trailing dims
+/// (each output position owns one contiguous row of a dense input); -1 otherwise.
+int64_t trailingRows(const TensorView& in, const std::vector<bool>& mask) {
+    int64_t rows = 1;
+    bool reduced = false;
+    for (int64_t d = 0; d < in.dim(); ++d) {
+        if (mask[d]) reduced = true;
+        else if (reduced && in.shape[d] != 1) return -1;
+        else if (!reduced) rows *= in.shape[d];
+    }
+    return rows;
 }
 
 // ---------------------------------------------------------------- cumsum
@@ -612,6 +786,22 @@ diopiError_t diopiNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
                 fillWith<T>(gi, T(A(0)));
             } else if (pv == 1) {
                 ternaryLoop<T, T, T, T>(gi, x, go, nv, [sgn](T a, T g, T) { return T(sgn(A(a)) * A(g)); });
+            } else if (pv == 2 && trailingRows(x, mask) >= 0 && x.isContiguous() && gi.isContiguous()) {
+                // Reduced dims trailing and dense: per row r of K values, grad = x * (g_r / n_r).
+                const int64_t R = trailingRows(x, mask), K = R ? x.numel / R : 0;
+                TensorView gd = newTensor(ctx, keptShape(x, mask), gi.dtype), nd = newTensor(ctx, keptShape(x, mask), gi.dtype);
+                copyCast(gd, go);
+                copyCast(nd, nv);
+                const T *xp = x.ptr<T>(), *gp = gd.ptr<T>(), *np = nd.ptr<T>();
+                T* op = gi.ptr<T>();
+                parallelFor(R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t rb, int64_t re) {
+                    for (int64_t r = rb; r < re; ++r) {
+                        const A n = A(np[r]), sc = n == 0 ? A(0) : A(gp[r]) / n;
+                        const T* xr = xp + r * K;
+                        T* orow = op + r * K;
+                        for (int64_t k = 0; k < K; ++k) orow[k] = T(A(xr[k]) * sc);
+                    }
+                });
             } else if (pv == 2) {
                 ternaryLoop<T, T, T, T>(gi, x, go, nv, [](T a, T g, T nn) {
                     A n = A(nn);
