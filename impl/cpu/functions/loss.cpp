@@ -1315,11 +1315,11 @@ Ctc ctcSetup(diopiContextHandle_t ctx, diopiConstTensorHandle_t logProbs, diopiC
     return p;
 }
 
+/// log(e^a + e^b): one exp and one log1p.
 inline double logAdd(double a, double b) {
     if (a == -INFINITY) return b;
     if (b == -INFINITY) return a;
-    double m = std::max(a, b);
-    return m + std::log(std::exp(a - m) + std::exp(b - m));
+    return a > b ? a + std::log1p(std::exp(b - a)) : b + std::log1p(std::exp(a - b));
 }
 
 /// Forward variables of sample n: alpha[t * S + s] (-inf where undefined); returns the negative log likelihood.
@@ -1392,7 +1392,7 @@ diopiError_t diopiCTCLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out, dio
 }
 
 // grad[t, n, c] = (exp(lp) - exp(log sum_{s: l(s) = c} alpha * beta + nll - lp)) * g_n for t < input_length, else 0.
-// The alignment tables are recomputed in double from log_probs; the saved ones are only checked for shape.
+// alpha and nll are the saved ones (their defined entries), read in double; beta is computed here in double.
 diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                   diopiConstTensorHandle_t log_probs, diopiConstTensorHandle_t targets, diopiConstTensorHandle_t input_lengths,
                                   diopiConstTensorHandle_t target_lengths, diopiConstTensorHandle_t neg_log_likelihood, diopiConstTensorHandle_t log_alpha,
@@ -1411,13 +1411,19 @@ diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
         needFloat(go, "grad_output");
         if (red == Red::None) CPU_CHECK(go.numel == p.N, "grad_output must hold N elements, got shape ", shapeStr(go.shape));
         else CPU_CHECK(go.numel == 1, "grad_output must hold one element, got shape ", shapeStr(go.shape));
+        needFloat(nllT, "neg_log_likelihood");
+        needFloat(alphaT, "log_alpha");
+        CPU_CHECK(alphaT.shape[2] >= p.S, "log_alpha must be (N, T, 2 * max target length + 1) as the forward returned it");
         TensorView god = contiguousAs(ctx, go, diopi_dtype_float64);
-        std::vector<double> grad(p.T * p.N * p.C, 0.0), alpha, beta(p.T * p.S), lcab(p.C);
+        TensorView ad = contiguousAs(ctx, alphaT, diopi_dtype_float64), nd = contiguousAs(ctx, nllT, diopi_dtype_float64);
+        const int64_t Sa = alphaT.shape[2];
+        std::vector<double> grad(p.T * p.N * p.C, 0.0), beta(p.T * p.S), lcab(p.C);
         const int64_t S = p.S;
         for (int64_t n = 0; n < p.N; ++n) {
             double gr = god.ptr<double>()[red == Red::None ? n : 0];
             if (red == Red::Mean) gr = gr / double(std::max<int64_t>(p.tl[n], 1)) / double(p.N);
-            double nll = ctcAlpha(p, n, alpha);
+            const double nll = nd.ptr<double>()[n];
+            const double* alpha = ad.ptr<double>() + n * p.T * Sa;  // alpha[t * Sa + s]
             const int64_t Sn = 2 * p.tl[n] + 1, Tn = p.il[n];
             if (Tn == 0 || (zero_infinity && std::isinf(nll))) continue;
             std::fill(beta.begin(), beta.end(), -INFINITY);
@@ -1435,7 +1441,7 @@ diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
             for (int64_t t = 0; t < Tn; ++t) {
                 std::fill(lcab.begin(), lcab.end(), -INFINITY);
                 for (int64_t s = 0; s < Sn; ++s) {
-                    double ab = alpha[t * S + s] + beta[t * S + s];
+                    double ab = alpha[t * Sa + s] + beta[t * S + s];
                     int64_t l = p.label(n, s);
                     lcab[l] = logAdd(lcab[l], ab);
                 }

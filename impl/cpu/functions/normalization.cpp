@@ -154,6 +154,40 @@ std::vector<double> channelSums(const NCL<S>& x, F f) {
     return s;
 }
 
+/// Sums of g and of g * (x - m) over one row of n values (laneSum each: two
+/// simple passes vectorise where one with two accumulators does not).
+template <class S>
+void rowSums2(const S* g, const S* x, S m, int64_t n, double& sg, double& sgx) {
+    sg = laneSum<S>(n, [g](int64_t i) { return g[i]; });
+    sgx = laneSum<S>(n, [g, x, m](int64_t i) { return g[i] * (x[i] - m); });
+}
+
+/// Per channel c of [N, C, L] arrays: sg[c] = sum of g and sgx[c] = sum of
+/// k(n, c) * g * (x - m(n, c)), with m and k constant per (n, c) row given as
+/// double by mk(n, c, &m, &k). The deviation is taken from m rounded to S and
+/// corrected exactly in double: sum g (x - m) = sum g (x - ms) - (m - ms) sum g.
+template <class S, class MK>
+void channelDot2(const NCL<S>& x, const NCL<S>& g, MK mk, std::vector<double>& sg, std::vector<double>& sgx) {
+    sg.assign(x.C, 0.0);
+    sgx.assign(x.C, 0.0);
+    parallelFor(x.C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, x.N * x.L)), [&](int64_t cb, int64_t ce) {
+        for (int64_t c = cb; c < ce; ++c) {
+            double a = 0, b = 0;
+            for (int64_t n = 0; n < x.N; ++n) {
+                const int64_t base = (n * x.C + c) * x.L;
+                double m, k, s1, s2;
+                mk(n, c, &m, &k);
+                const S ms = S(m);
+                rowSums2<S>(g.data() + base, x.data() + base, ms, x.L, s1, s2);
+                a += s1;
+                b += k * (s2 - (m - double(ms)) * s1);
+            }
+            sg[c] = a;
+            sgx[c] = b;
+        }
+    });
+}
+
 /// Dense per-element map over [N, C, L]: out[i] = f(row, c, i), row = n * C + c.
 template <class S, class F>
 void channelMap(const NCL<S>& x, S* out, F f) {
@@ -293,8 +327,8 @@ diopiError_t diopiBatchNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
                     invstd[c] = 1.0 / std::sqrt(double(rv[c]) + eps);
                 }
             }
-            std::vector<double> sdy = channelSums(g, [&](int64_t, int64_t, int64_t i) { return g.data()[i]; });
-            std::vector<double> sdx = channelSums(g, [&](int64_t, int64_t c, int64_t i) { return double(g.data()[i]) * (x.data()[i] - mean[c]); });
+            std::vector<double> sdy, sdx;
+            channelDot2(x, g, [&](int64_t, int64_t c, double* m, double* k) { *m = mean[c], *k = 1.0; }, sdy, sdx);
             if (grad_input) {
                 TensorView gi = view(grad_input, "grad_input");
                 needFloat(gi, "grad_input");
@@ -428,8 +462,8 @@ diopiError_t diopiBatchNormBackwardReduce(diopiContextHandle_t ctx, diopiTensorH
             const int64_t C = x.C;
             std::vector<S> mu = vecOf<S>(ctx, mean, C, "mean", 0.0f);
             CPU_CHECK(mean, "mean is NULL");
-            std::vector<double> sdy = channelSums(g, [&](int64_t, int64_t, int64_t i) { return g.data()[i]; });
-            std::vector<double> sdx = channelSums(g, [&](int64_t, int64_t c, int64_t i) { return double(g.data()[i]) * (x.data()[i] - mu[c]); });
+            std::vector<double> sdy, sdx;
+            channelDot2(x, g, [&](int64_t, int64_t c, double* m, double* k) { *m = double(mu[c]), *k = 1.0; }, sdy, sdx);
             if (input_g) {
                 if (sum_dy) storeVec(ctx, sum_dy, sdy, "sum_dy");
                 if (sum_dy_xmu) storeVec(ctx, sum_dy_xmu, sdx, "sum_dy_xmu");
@@ -547,13 +581,29 @@ void layerNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gradInput, 
     }
     if (gradWeight || gradBias) {
         std::vector<double> gw(K, 0.0), gb(K, 0.0);
-        parallelFor(K, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, R)), [&](int64_t kb, int64_t ke) {
-            for (int64_t row = 0; row < R; ++row) {
-                const S m = mean[row], s = rstd[row];
-                for (int64_t k = kb; k < ke; ++k) {
-                    double d = gp[row * K + k];
-                    gw[k] += d * (xp[row * K + k] - m) * s;
-                    gb[k] += d;
+        // Column strips of 256: per block of 64 rows the sums run in S
+        // (vectorisable, unit stride), each block is then added in double.
+        constexpr int64_t kStrip = 256, kRows = 64;
+        const int64_t strips = (K + kStrip - 1) / kStrip;
+        parallelFor(strips, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, R * kStrip)), [&](int64_t sb, int64_t se) {
+            S aw[kStrip], ab[kStrip];
+            for (int64_t st = sb; st < se; ++st) {
+                const int64_t k0 = st * kStrip, len = std::min(kStrip, K - k0);
+                for (int64_t r0 = 0; r0 < R; r0 += kRows) {
+                    std::fill(aw, aw + len, S(0));
+                    std::fill(ab, ab + len, S(0));
+                    for (int64_t row = r0; row < std::min(R, r0 + kRows); ++row) {
+                        const S m = mean[row], s = rstd[row];
+                        const S *gr = gp + row * K + k0, *xr = xp + row * K + k0;
+                        for (int64_t k = 0; k < len; ++k) {
+                            aw[k] += gr[k] * ((xr[k] - m) * s);
+                            ab[k] += gr[k];
+                        }
+                    }
+                    for (int64_t k = 0; k < len; ++k) {
+                        gw[k0 + k] += double(aw[k]);
+                        gb[k0 + k] += double(ab[k]);
+                    }
                 }
             }
         });
@@ -728,14 +778,15 @@ diopiError_t diopiGroupNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
                 });
                 storeNCL(giv, r);
             }
-            if (grad_weight) {
-                std::vector<double> gw = channelSums(x, [&](int64_t n, int64_t c, int64_t i) {
+            if (grad_weight || grad_bias) {
+                std::vector<double> gb, gw;
+                channelDot2(x, g, [&](int64_t n, int64_t c, double* m, double* k) {
                     const int64_t grp = n * G + c / D;
-                    return gp[i] * (xp[i] - mu[grp]) * rs[grp];
-                });
-                storeVec(ctx, grad_weight, gw, "grad_weight");
+                    *m = double(mu[grp]), *k = double(rs[grp]);
+                }, gb, gw);
+                if (grad_weight) storeVec(ctx, grad_weight, gw, "grad_weight");
+                if (grad_bias) storeVec(ctx, grad_bias, gb, "grad_bias");
             }
-            if (grad_bias) storeVec(ctx, grad_bias, channelSums(g, [&](int64_t, int64_t, int64_t i) { return gp[i]; }), "grad_bias");
         });
     });
 }
@@ -811,10 +862,12 @@ diopiError_t diopiInstanceNormBackward(diopiContextHandle_t ctx, diopiTensorHand
                 });
                 storeNCL(giv, out, ax);
             }
-            if (grad_scale)
-                storeVec(ctx, grad_scale,
-                         channelSums(x, [&](int64_t n, int64_t c, int64_t i) { return gp[i] * (xp[i] - mu[n * C + c]) * rs[n * C + c]; }), "grad_scale");
-            if (grad_bias) storeVec(ctx, grad_bias, channelSums(g, [&](int64_t, int64_t, int64_t i) { return gp[i]; }), "grad_bias");
+            if (grad_scale || grad_bias) {
+                std::vector<double> gb, gs;
+                channelDot2(x, g, [&](int64_t n, int64_t c, double* m, double* k) { *m = double(mu[n * C + c]), *k = double(rs[n * C + c]); }, gb, gs);
+                if (grad_scale) storeVec(ctx, grad_scale, gs, "grad_scale");
+                if (grad_bias) storeVec(ctx, grad_bias, gb, "grad_bias");
+            }
         });
     });
 }

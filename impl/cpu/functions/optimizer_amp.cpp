@@ -25,9 +25,15 @@ struct Update {
     std::array<bool, N> write{};
 };
 
+/// Flag in a write mask: run the dense loop straight on the operands (faster
+/// when the compiler vectorises it despite the aliasing checks; measured per step).
+constexpr unsigned kDirect = 1u << 31;
+
 /// For each element: v[k] = operand k in calc type S (double for float64,
-/// float otherwise), f(v), store the writable ones.
-template <class T, size_t N, class F>
+/// float otherwise), f(v), store the writable ones. W is the write mask as a
+/// constant (bit k: operand k; kDirect: see there), so that the dense loop of
+/// a float32 or float64 update can run straight on the operands.
+template <unsigned W, class T, size_t N, class F>
 void updateLoop(const Update<N>& u, F f) {
     using S = acc_t<T>;
     const TensorView& p0 = u.t[0];
@@ -35,6 +41,23 @@ void updateLoop(const Update<N>& u, F f) {
     const std::array<bool, N> wr = u.write;
     bool dense = true;
     for (size_t k = 0; k < N; ++k) dense = dense && u.t[k].isContiguous();
+    if constexpr (std::is_same_v<T, S> && (W & kDirect) != 0) {
+        if (dense) {
+            std::array<T*, N> ptr;
+            for (size_t k = 0; k < N; ++k) ptr[k] = u.t[k].template ptr<T>();
+            parallelFor(p0.numel, kParallelGrain, [&](int64_t b, int64_t e) {
+                std::array<T*, N> p = ptr;
+                for (int64_t j = b; j < e; ++j) {
+                    S v[N];
+                    for (size_t k = 0; k < N; ++k) v[k] = p[k][j];
+                    f(v);
+                    for (size_t k = 0; k < N; ++k)
+                        if ((W >> k) & 1u) p[k][j] = v[k];
+                }
+            });
+            return;
+        }
+    }
     if (dense) {
         // Block-wise: convert to arrays of S, update, store the written ones.
         constexpr int64_t B = 256;
@@ -77,12 +100,14 @@ void updateLoop(const Update<N>& u, F f) {
     });
 }
 
-/// The float element types a step runs on.
-template <size_t N, class F>
+/// The float element types a step runs on; W as in updateLoop, and equal to
+/// u.write (the flags that decide both are the same).
+template <unsigned W, size_t N, class F>
 void runUpdate(const Update<N>& u, F f) {
+    for (size_t k = 0; k < N; ++k) CPU_CHECK(bool((W >> k) & 1u) == u.write[k], "internal error: write mask of operand ", k);
     dispatch<FloatTypes>(u.t[0].dtype, "param", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        updateLoop<T>(u, f);
+        updateLoop<W, T>(u, f);
     });
 }
 
@@ -143,7 +168,7 @@ void adamStep(diopiContextHandle_t ctx, diopiTensorHandle_t param, diopiConstTen
     withFlag(a.amsgrad, [&](auto ams) {
         withFlag(a.decoupled, [&](auto dec) {
             withFlag(a.maximize, [&](auto mx) {
-                runUpdate(u, [=](auto* v) {
+                runUpdate<kDirect | 1u | 4u | 8u | (decltype(ams)::value ? 16u : 0u)>(u, [=](auto* v) {
                     using S = std::remove_pointer_t<decltype(v)>;
                     const S b1 = S(b1d), b2 = S(b2d), eps = S(epsd), wd = S(wdd), isbc2 = S(isbc2d), ss = S(ssd), sh = S(shd);
                     S p = v[0], g = decltype(mx)::value ? -v[1] : v[1];
@@ -243,7 +268,7 @@ diopiError_t diopiSgd(diopiContextHandle_t ctx, diopiTensorHandle_t param, diopi
         Update<3> u = makeUpdate<3>(ctx, param, {grad, buf}, {"grad", "buf"}, {false, true}, {true, useBuf});
         withFlag(useBuf, [&](auto ub) {
             withFlag(nesterov, [&](auto nes) {
-                runUpdate(u, [=](auto* v) {
+                runUpdate<kDirect | 1u | (decltype(ub)::value ? 4u : 0u)>(u, [=](auto* v) {
                     using S = std::remove_pointer_t<decltype(v)>;
                     const S lr_ = S(lr), mom = S(momentum), damp = S(dampening), wd = S(weight_decay);
                     S d = v[1] + wd * v[0];
@@ -299,7 +324,7 @@ diopiError_t diopiAdadelta(diopiContextHandle_t ctx, diopiTensorHandle_t param, 
     return guard(__func__, [&] {
         Update<4> u = makeUpdate<4>(ctx, param, {grad, square_avg, acc_delta}, {"grad", "square_avg", "acc_delta"}, {false, true, true},
                                     {true, true, true});
-        runUpdate(u, [=](auto* v) {
+        runUpdate<kDirect | 1u | 4u | 8u>(u, [=](auto* v) {
             using S = std::remove_pointer_t<decltype(v)>;
             const S lr_ = S(lr), rho_ = S(rho), eps_ = S(eps), wd = S(weight_decay);
             const S g = v[1] + wd * v[0];
@@ -325,7 +350,7 @@ diopiError_t diopiRmsprop(diopiContextHandle_t ctx, diopiTensorHandle_t param, d
                                     {false, true, true, true}, {true, true, centered, useBuf});
         withFlag(centered, [&](auto cen) {
             withFlag(useBuf, [&](auto ub) {
-                runUpdate(u, [=](auto* v) {
+                runUpdate<1u | 4u | (decltype(cen)::value ? 8u : 0u) | (decltype(ub)::value ? 16u : 0u)>(u, [=](auto* v) {
                     using S = std::remove_pointer_t<decltype(v)>;
                     const S lr_ = S(lr), a = S(alpha), eps_ = S(eps), wd = S(weight_decay), mom = S(momentum);
                     const S g = v[1] + wd * v[0];
