@@ -240,10 +240,13 @@ void loadBlock(const std::array<const TensorView*, N>& ins, const std::array<int
                 src[k] = buf[k];
             }
         } else {
-            int64_t o = off;
-            for (int64_t j = 0; j < n; ++j) {
-                buf[k][j] = S(p[o]);
-                if (++o == per) o = 0;
+            // Wraps around the period: copy run by run (each run vectorises).
+            int64_t o = off, j = 0;
+            while (j < n) {
+                const int64_t run = std::min(per - o, n - j);
+                for (int64_t q = 0; q < run; ++q) buf[k][j + q] = S(p[o + q]);
+                j += run;
+                o = 0;
             }
             src[k] = buf[k];
         }

@@ -560,53 +560,53 @@ void layerNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gradInput, 
     std::vector<S> w = vecOf<S>(ctx, weight, K, "weight", 1.0f, &ns);
     TensorView x = contiguousAs(ctx, xv, dtypeOf<S>()), g = contiguousAs(ctx, gov, dtypeOf<S>());
     const S *xp = x.ptr<S>(), *gp = g.ptr<S>();
+    TensorView giv, r;
+    S* rp = nullptr;
     if (gradInput) {
-        TensorView giv = view(gradInput, "grad_input");
+        giv = view(gradInput, "grad_input");
         needFloat(giv, "grad_input");
         checkSameShape(giv, xv, "grad_input", "input");
-        TensorView r = resultBuffer<S>(ctx, giv, xv.shape, 1);
-        S* rp = r.ptr<S>();
-        parallelFor(R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t rb, int64_t re) {
-            for (int64_t row = rb; row < re; ++row) {
+        r = resultBuffer<S>(ctx, giv, xv.shape, 1);
+        rp = r.ptr<S>();
+    }
+    const bool wb = gradWeight || gradBias;
+    // One pass over the rows in fixed blocks of kRows: each row's gradient, and
+    // the block's weight/bias gradient sums in S (flushed per block into
+    // double below, in block order: the result does not depend on the threads).
+    constexpr int64_t kRows = 64;
+    const int64_t blocks = (R + kRows - 1) / kRows;
+    std::vector<S> pw(wb ? blocks * K : 0), pb(wb ? blocks * K : 0);
+    const S* wp = w.data();
+    parallelFor(blocks, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, kRows * K)), [&](int64_t bb, int64_t be) {
+        for (int64_t blk = bb; blk < be; ++blk) {
+            S* aw = wb ? pw.data() + blk * K : nullptr;
+            S* ab = wb ? pb.data() + blk * K : nullptr;
+            for (int64_t row = blk * kRows; row < std::min(R, (blk + 1) * kRows); ++row) {
                 const S m = mean[row], s = rstd[row];
                 const S *xr = xp + row * K, *gr = gp + row * K;
-                const S* wp = w.data();
-                const double sg = laneSum<S>(K, [=](int64_t k) { return gr[k] * wp[k]; });
-                const double sgx = laneSum<S>(K, [=](int64_t k) { return gr[k] * wp[k] * ((xr[k] - m) * s); });
-                const S a = S(sg / K), c = S(sgx / K);
-                for (int64_t k = 0; k < K; ++k) rp[row * K + k] = s * (gr[k] * w[k] - a - (xr[k] - m) * s * c);
-            }
-        });
-        storeNCL(giv, r);
-    }
-    if (gradWeight || gradBias) {
-        std::vector<double> gw(K, 0.0), gb(K, 0.0);
-        // Column strips of 256: per block of 64 rows the sums run in S
-        // (vectorisable, unit stride), each block is then added in double.
-        constexpr int64_t kStrip = 256, kRows = 64;
-        const int64_t strips = (K + kStrip - 1) / kStrip;
-        parallelFor(strips, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, R * kStrip)), [&](int64_t sb, int64_t se) {
-            S aw[kStrip], ab[kStrip];
-            for (int64_t st = sb; st < se; ++st) {
-                const int64_t k0 = st * kStrip, len = std::min(kStrip, K - k0);
-                for (int64_t r0 = 0; r0 < R; r0 += kRows) {
-                    std::fill(aw, aw + len, S(0));
-                    std::fill(ab, ab + len, S(0));
-                    for (int64_t row = r0; row < std::min(R, r0 + kRows); ++row) {
-                        const S m = mean[row], s = rstd[row];
-                        const S *gr = gp + row * K + k0, *xr = xp + row * K + k0;
-                        for (int64_t k = 0; k < len; ++k) {
-                            aw[k] += gr[k] * ((xr[k] - m) * s);
-                            ab[k] += gr[k];
-                        }
-                    }
-                    for (int64_t k = 0; k < len; ++k) {
-                        gw[k0 + k] += double(aw[k]);
-                        gb[k0 + k] += double(ab[k]);
-                    }
+                if (rp) {
+                    const double sg = laneSum<S>(K, [=](int64_t k) { return gr[k] * wp[k]; });
+                    const double sgx = laneSum<S>(K, [=](int64_t k) { return gr[k] * wp[k] * ((xr[k] - m) * s); });
+                    const S a = S(sg / K), c = S(sgx / K);
+                    S* o = rp + row * K;
+                    for (int64_t k = 0; k < K; ++k) o[k] = s * (gr[k] * wp[k] - a - (xr[k] - m) * s * c);
                 }
+                if (wb)
+                    for (int64_t k = 0; k < K; ++k) {
+                        aw[k] += gr[k] * ((xr[k] - m) * s);
+                        ab[k] += gr[k];
+                    }
             }
-        });
+        }
+    });
+    if (rp) storeNCL(giv, r);
+    if (wb) {
+        std::vector<double> gw(K, 0.0), gb(K, 0.0);
+        for (int64_t blk = 0; blk < blocks; ++blk)
+            for (int64_t k = 0; k < K; ++k) {
+                gw[k] += double(pw[blk * K + k]);
+                gb[k] += double(pb[blk * K + k]);
+            }
         if (gradWeight) storeVec(ctx, gradWeight, gw, "grad_weight");
         if (gradBias) storeVec(ctx, gradBias, gb, "grad_bias");
     }
@@ -750,40 +750,51 @@ diopiError_t diopiGroupNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
             std::vector<S> w = vecOf<S>(ctx, weight, C, "weight", 1.0f);
             std::vector<S> mu = statOf<S>(ctx, mean, N * G, "mean"), rs = statOf<S>(ctx, rstd, N * G, "rstd");
             const S *xp = x.data(), *gp = g.data();
+            // One pass for the sums: per (n, c) row of L values s1 = sum g and
+            // s2 = sum g * (x - mean of its group); everything else follows
+            // from them (group sums weighted by w, weight/bias gradients).
+            const int64_t rows = N * C;
+            std::vector<double> s1(rows), s2(rows);
+            parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, L)), [&](int64_t rb, int64_t re) {
+                for (int64_t r = rb; r < re; ++r) rowSums2<S>(gp + r * L, xp + r * L, mu[(r / C) * G + (r % C) / D], L, s1[r], s2[r]);
+            });
             if (grad_input) {
                 TensorView giv = view(grad_input, "grad_input");
                 needFloat(giv, "grad_input");
                 checkSameShape(giv, xv, "grad_input", "input");
                 TensorView r = resultBuffer<S>(ctx, giv, x.moved, 1);
                 S* rp = r.template ptr<S>();
-                parallelFor(N * G, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, len)), [&](int64_t b, int64_t e) {
-                    for (int64_t ng = b; ng < e; ++ng) {
-                        const int64_t g0 = ng % G, off = ng * len;
-                        const S m = mu[ng], s = rs[ng];
-                        // The group is D channels of L values; channel d has weight w[g0 * D + d].
-                        double sg = 0, sgx = 0;
-                        for (int64_t d = 0; d < D; ++d) {
-                            const S wc = w[g0 * D + d];
-                            const S *gq = gp + off + d * L, *xq = xp + off + d * L;
-                            sg += laneSum<S>(L, [=](int64_t l) { return gq[l] * wc; });
-                            sgx += laneSum<S>(L, [=](int64_t l) { return gq[l] * wc * ((xq[l] - m) * s); });
-                        }
-                        const S a = len ? S(sg / len) : 0.0f, c = len ? S(sgx / len) : 0.0f;
-                        for (int64_t d = 0; d < D; ++d) {
-                            const S wc = w[g0 * D + d];
-                            const int64_t o = off + d * L;
-                            for (int64_t l = 0; l < L; ++l) rp[o + l] = s * (gp[o + l] * wc - a - (xp[o + l] - m) * s * c);
-                        }
+                // Per group: a = mean of g * w, c = mean of g * w * xhat.
+                std::vector<S> ga(N * G), gc(N * G);
+                for (int64_t ng = 0; ng < N * G; ++ng) {
+                    const int64_t n = ng / G, g0 = ng % G;
+                    double sg = 0, sgx = 0;
+                    for (int64_t d = 0; d < D; ++d) {
+                        const int64_t c = g0 * D + d;
+                        sg += double(w[c]) * s1[n * C + c];
+                        sgx += double(w[c]) * s2[n * C + c];
+                    }
+                    ga[ng] = len ? S(sg / len) : S(0);
+                    gc[ng] = len ? S(sgx * double(rs[ng]) / len) : S(0);
+                }
+                parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, L)), [&](int64_t rb, int64_t re) {
+                    for (int64_t row = rb; row < re; ++row) {
+                        const int64_t ng = (row / C) * G + (row % C) / D;
+                        const S m = mu[ng], s = rs[ng], wc = w[row % C], a = ga[ng], c = gc[ng];
+                        const S *gq = gp + row * L, *xq = xp + row * L;
+                        S* o = rp + row * L;
+                        for (int64_t l = 0; l < L; ++l) o[l] = s * (gq[l] * wc - a - (xq[l] - m) * s * c);
                     }
                 });
                 storeNCL(giv, r);
             }
             if (grad_weight || grad_bias) {
-                std::vector<double> gb, gw;
-                channelDot2(x, g, [&](int64_t n, int64_t c, double* m, double* k) {
-                    const int64_t grp = n * G + c / D;
-                    *m = double(mu[grp]), *k = double(rs[grp]);
-                }, gb, gw);
+                std::vector<double> gb(C, 0.0), gw(C, 0.0);
+                for (int64_t n = 0; n < N; ++n)
+                    for (int64_t c = 0; c < C; ++c) {
+                        gb[c] += s1[n * C + c];
+                        gw[c] += s2[n * C + c] * double(rs[n * G + c / D]);
+                    }
                 if (grad_weight) storeVec(ctx, grad_weight, gw, "grad_weight");
                 if (grad_bias) storeVec(ctx, grad_bias, gb, "grad_bias");
             }
