@@ -193,18 +193,24 @@ void adamStep(diopiContextHandle_t ctx, diopiTensorHandle_t param, diopiConstTen
     });
 }
 
-/// The single value of a one-element tensor, as double.
+/// The single value of a one-element tensor, as double (read in place: these
+/// helpers run on the tiny AMP/step tensors, where a temporary would cost more).
 double scalarOf(diopiContextHandle_t ctx, const TensorView& t, const char* name) {
     CPU_CHECK(t.numel == 1, name, " must hold one element, got shape ", shapeStr(t.shape));
-    TensorView d = newTensor(ctx, {}, diopi_dtype_float64);
-    copyCast(d, t.restrided({}, {}));
-    return *d.ptr<double>();
+    double v = 0;
+    dispatch<AllTypes>(t.dtype, name, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        v = convert<double>(*t.ptr<T>());
+    });
+    return v;
 }
 
+/// Writes v into the single element of t, rounded once to its dtype.
 void setScalar(diopiContextHandle_t ctx, const TensorView& t, double v) {
-    TensorView d = newTensor(ctx, {}, diopi_dtype_float64);
-    *d.ptr<double>() = v;
-    copyCast(t.restrided({}, {}), d);
+    dispatch<AllTypes>(t.dtype, "scalar", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        *t.ptr<T>() = convert<T>(v);
+    });
 }
 
 /// Reads every element of a float tensor as double: g(value).

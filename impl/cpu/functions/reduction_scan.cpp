@@ -141,28 +141,27 @@ CPU_FORCE_INLINE float extremeBody(const float* p, int64_t n) {
     return anyNan ? std::numeric_limits<float>::quiet_NaN() : r;
 }
 
-/// Product in double: double lanes, four chains (the multiply latency is the limit).
+/// Product in double: double lanes, eight chains (the multiply latency is
+/// the limit), combined as a tree.
 template <class VH, class VD>
 CPU_FORCE_INLINE double prodBody(const float* p, int64_t n) {
     constexpr int L = sizeof(VD) / sizeof(double);
-    VD a0 = VD{} + 1.0, a1 = a0, a2 = a0, a3 = a0;
+    VD a[8];
+    for (int c = 0; c < 8; ++c) a[c] = VD{} + 1.0;
     int64_t i = 0;
-    for (; i + 4 * L <= n; i += 4 * L) {
-        VH v0, v1, v2, v3;
-        rsLoad(v0, p + i);
-        rsLoad(v1, p + i + L);
-        rsLoad(v2, p + i + 2 * L);
-        rsLoad(v3, p + i + 3 * L);
-        a0 *= __builtin_convertvector(v0, VD);
-        a1 *= __builtin_convertvector(v1, VD);
-        a2 *= __builtin_convertvector(v2, VD);
-        a3 *= __builtin_convertvector(v3, VD);
-    }
-    a0 *= a1;
-    a2 *= a3;
-    a0 *= a2;
-    double r = 1;
-    for (int l = 0; l < L; ++l) r *= a0[l];
+    for (; i + 8 * L <= n; i += 8 * L)
+        for (int c = 0; c < 8; ++c) {
+            VH v;
+            rsLoad(v, p + i + c * L);
+            a[c] *= __builtin_convertvector(v, VD);
+        }
+    for (int h = 4; h >= 1; h /= 2)
+        for (int c = 0; c < h; ++c) a[c] *= a[c + h];
+    double lanes[L];
+    std::memcpy(lanes, &a[0], sizeof lanes);
+    for (int h = L / 2; h >= 1; h /= 2)
+        for (int c = 0; c < h; ++c) lanes[c] *= lanes[c + h];
+    double r = lanes[0];
     for (; i < n; ++i) r *= double(p[i]);
     return r;
 }
