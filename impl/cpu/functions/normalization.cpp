@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"  // CPU_FORCE_INLINE
 
 namespace impl::cpu {
 
@@ -119,20 +120,23 @@ void checkSameShape(const TensorView& a, const TensorView& b, const char* an, co
     CPU_CHECK(a.shape == b.shape, an, " has shape ", shapeStr(a.shape), " but ", bn, " has ", shapeStr(b.shape));
 }
 
-/// Sum of g(i) for i in [0, n): eight lanes of S (vectorisable, no serial
-/// dependency) flushed into a double every 1024 terms.
+/// Sum of g(i) for i in [0, n): sixteen lanes of S (one AVX-512 register of
+/// floats; no serial dependency) flushed into a double every 1024 terms.
 template <class S, class G>
-double laneSum(int64_t n, G&& g) {
+CPU_FORCE_INLINE double laneSum(int64_t n, G&& g) {
+    constexpr int L = 16;
     double total = 0;
     for (int64_t s = 0; s < n; s += 1024) {
         const int64_t e = std::min<int64_t>(n, s + 1024);
-        S acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        S acc[L] = {};
         int64_t i = s;
-        for (; i + 8 <= e; i += 8)
-            for (int q = 0; q < 8; ++q) acc[q] += S(g(i + q));
+        for (; i + L <= e; i += L)
+            for (int q = 0; q < L; ++q) acc[q] += S(g(i + q));
         S r = 0;
         for (; i < e; ++i) r += S(g(i));
-        total += double(r) + (double(acc[0] + acc[1]) + double(acc[2] + acc[3])) + (double(acc[4] + acc[5]) + double(acc[6] + acc[7]));
+        for (int h = L / 2; h >= 1; h /= 2)
+            for (int q = 0; q < h; ++q) acc[q] += acc[q + h];
+        total += double(r) + double(acc[0]);
     }
     return total;
 }
@@ -519,6 +523,57 @@ diopiError_t diopiBatchNormBackwardElemt(diopiContextHandle_t ctx, diopiTensorHa
 // ================================================================ layer norm
 namespace {
 
+/// Layer norm backward over rows [r0, r1) of K values: grad_input rows into
+/// rp (when given) and the weight/bias gradient sums into aw/ab (when given).
+template <class S>
+CPU_FORCE_INLINE void lnBwdRowsBody(const S* xp, const S* gp, const S* wp, const S* mean, const S* rstd, int64_t K, int64_t r0, int64_t r1,
+                                    S* rp, S* aw, S* ab) {
+    for (int64_t row = r0; row < r1; ++row) {
+        const S m = mean[row], s = rstd[row];
+        const S *xr = xp + row * K, *gr = gp + row * K;
+        if (rp) {
+            const double sg = laneSum<S>(K, [=](int64_t k) { return gr[k] * wp[k]; });
+            const double sgx = laneSum<S>(K, [=](int64_t k) { return gr[k] * wp[k] * ((xr[k] - m) * s); });
+            const S a = S(sg / K), c = S(sgx / K);
+            S* o = rp + row * K;
+            for (int64_t k = 0; k < K; ++k) o[k] = s * (gr[k] * wp[k] - a - (xr[k] - m) * s * c);
+        }
+        if (aw)
+            for (int64_t k = 0; k < K; ++k) {
+                aw[k] += gr[k] * ((xr[k] - m) * s);
+                ab[k] += gr[k];
+            }
+    }
+}
+
+template <class S>
+using LnBwdRowsFn = void (*)(const S*, const S*, const S*, const S*, const S*, int64_t, int64_t, int64_t, S*, S*, S*);
+
+#define CPU_NORM_LN_ROWS(NAME, ATTR)                                                                                            \
+    template <class S>                                                                                                          \
+    ATTR void lnBwdRows##NAME(const S* xp, const S* gp, const S* wp, const S* mean, const S* rstd, int64_t K, int64_t r0,       \
+                              int64_t r1, S* rp, S* aw, S* ab) {                                                                \
+        lnBwdRowsBody<S>(xp, gp, wp, mean, rstd, K, r0, r1, rp, aw, ab);                                                        \
+    }
+CPU_NORM_LN_ROWS(Base, )
+#if CPU_HAVE_X86_LEVELS
+CPU_NORM_LN_ROWS(Avx2, CPU_TARGET_AVX2)
+CPU_NORM_LN_ROWS(Avx512, CPU_TARGET_AVX512)
+#endif
+#undef CPU_NORM_LN_ROWS
+
+/// The row kernel for the level in use (per-level code for float only).
+template <class S>
+LnBwdRowsFn<S> lnBwdRows() {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<S, float>) {
+        if (isa() == Isa::Avx512) return lnBwdRowsAvx512<float>;
+        if (isa() == Isa::Avx2) return lnBwdRowsAvx2<float>;
+    }
+#endif
+    return lnBwdRowsBase<S>;
+}
+
 /// input seen as rows x K with K = prod(shape[axis:]).
 template <class S>
 void layerNormForward(diopiContextHandle_t ctx, const TensorView& xv, const TensorView& ov, diopiConstTensorHandle_t weight,
@@ -577,27 +632,11 @@ void layerNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gradInput, 
     const int64_t blocks = (R + kRows - 1) / kRows;
     std::vector<S> pw(wb ? blocks * K : 0), pb(wb ? blocks * K : 0);
     const S* wp = w.data();
+    const LnBwdRowsFn<S> rowsFn = lnBwdRows<S>();
     parallelFor(blocks, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, kRows * K)), [&](int64_t bb, int64_t be) {
-        for (int64_t blk = bb; blk < be; ++blk) {
-            S* aw = wb ? pw.data() + blk * K : nullptr;
-            S* ab = wb ? pb.data() + blk * K : nullptr;
-            for (int64_t row = blk * kRows; row < std::min(R, (blk + 1) * kRows); ++row) {
-                const S m = mean[row], s = rstd[row];
-                const S *xr = xp + row * K, *gr = gp + row * K;
-                if (rp) {
-                    const double sg = laneSum<S>(K, [=](int64_t k) { return gr[k] * wp[k]; });
-                    const double sgx = laneSum<S>(K, [=](int64_t k) { return gr[k] * wp[k] * ((xr[k] - m) * s); });
-                    const S a = S(sg / K), c = S(sgx / K);
-                    S* o = rp + row * K;
-                    for (int64_t k = 0; k < K; ++k) o[k] = s * (gr[k] * wp[k] - a - (xr[k] - m) * s * c);
-                }
-                if (wb)
-                    for (int64_t k = 0; k < K; ++k) {
-                        aw[k] += gr[k] * ((xr[k] - m) * s);
-                        ab[k] += gr[k];
-                    }
-            }
-        }
+        for (int64_t blk = bb; blk < be; ++blk)
+            rowsFn(xp, gp, wp, mean.data(), rstd.data(), K, blk * kRows, std::min(R, (blk + 1) * kRows), rp,
+                   wb ? pw.data() + blk * K : nullptr, wb ? pb.data() + blk * K : nullptr);
     });
     if (rp) storeNCL(giv, r);
     if (wb) {
