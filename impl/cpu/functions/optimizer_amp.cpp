@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"  // CPU_FORCE_INLINE
 
 namespace impl::cpu {
 
@@ -29,6 +30,40 @@ struct Update {
 /// when the compiler vectorises it despite the aliasing checks; measured per step).
 constexpr unsigned kDirect = 1u << 31;
 
+/// The direct dense loop over elements [b, e): load, update, store the
+/// operands of W; compiled once per instruction-set level for float.
+template <unsigned W, class S, size_t N, class F>
+CPU_FORCE_INLINE void directBody(const std::array<S*, N>& ptr, int64_t b, int64_t e, const F& f) {
+    std::array<S*, N> p = ptr;
+    for (int64_t j = b; j < e; ++j) {
+        S v[N];
+        for (size_t k = 0; k < N; ++k) v[k] = p[k][j];
+        f(v);
+        for (size_t k = 0; k < N; ++k)
+            if ((W >> k) & 1u) p[k][j] = v[k];
+    }
+}
+template <unsigned W, class S, size_t N, class F>
+using DirectFn = void (*)(const std::array<S*, N>&, int64_t, int64_t, const F&);
+template <unsigned W, class S, size_t N, class F>
+void directBase(const std::array<S*, N>& p, int64_t b, int64_t e, const F& f) { directBody<W, S, N>(p, b, e, f); }
+#if CPU_HAVE_X86_LEVELS
+template <unsigned W, class S, size_t N, class F>
+CPU_TARGET_AVX2 void directAvx2(const std::array<S*, N>& p, int64_t b, int64_t e, const F& f) { directBody<W, S, N>(p, b, e, f); }
+template <unsigned W, class S, size_t N, class F>
+CPU_TARGET_AVX512 void directAvx512(const std::array<S*, N>& p, int64_t b, int64_t e, const F& f) { directBody<W, S, N>(p, b, e, f); }
+#endif
+template <unsigned W, class S, size_t N, class F>
+DirectFn<W, S, N, F> pickDirect() {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<S, float>) {
+        if (isa() == Isa::Avx512) return directAvx512<W, S, N, F>;
+        if (isa() == Isa::Avx2) return directAvx2<W, S, N, F>;
+    }
+#endif
+    return directBase<W, S, N, F>;
+}
+
 /// For each element: v[k] = operand k in calc type S (double for float64,
 /// float otherwise), f(v), store the writable ones. W is the write mask as a
 /// constant (bit k: operand k; kDirect: see there), so that the dense loop of
@@ -45,16 +80,8 @@ void updateLoop(const Update<N>& u, F f) {
         if (dense) {
             std::array<T*, N> ptr;
             for (size_t k = 0; k < N; ++k) ptr[k] = u.t[k].template ptr<T>();
-            parallelFor(p0.numel, kParallelGrain, [&](int64_t b, int64_t e) {
-                std::array<T*, N> p = ptr;
-                for (int64_t j = b; j < e; ++j) {
-                    S v[N];
-                    for (size_t k = 0; k < N; ++k) v[k] = p[k][j];
-                    f(v);
-                    for (size_t k = 0; k < N; ++k)
-                        if ((W >> k) & 1u) p[k][j] = v[k];
-                }
-            });
+            const DirectFn<W, S, N, F> run = pickDirect<W, S, N, F>();
+            parallelFor(p0.numel, kParallelGrain, [&](int64_t b, int64_t e) { run(ptr, b, e, f); });
             return;
         }
     }
