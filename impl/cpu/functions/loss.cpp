@@ -139,12 +139,9 @@ CPU_FORCE_INLINE void evalBody(const S* const* src, int64_t n, S* res, const F& 
         res[j] = f(v);
     }
 }
-/// Sum of f(v) over a block (n <= kBlock): values first, then lanes in S
-/// (vectorisable), returned in double.
-template <class S, size_t N, class F>
-CPU_FORCE_INLINE double evalSumBody(const S* const* src, int64_t n, const F& f) {
-    S res[kBlock];
-    evalBody<S, N>(src, n, res, f);
+/// Sum of a block of values: sixteen lanes of S, returned in double.
+template <class S>
+double blockSum(const S* res, int64_t n) {
     constexpr int L = 16;
     S acc[L] = {};
     int64_t j = 0;
@@ -158,23 +155,15 @@ CPU_FORCE_INLINE double evalSumBody(const S* const* src, int64_t n, const F& f) 
 
 template <class S, size_t N, class F>
 void evalBase(const S* const* src, int64_t n, S* res, const F& f) { evalBody<S, N>(src, n, res, f); }
-template <class S, size_t N, class F>
-double evalSumBase(const S* const* src, int64_t n, const F& f) { return evalSumBody<S, N>(src, n, f); }
 #if CPU_HAVE_X86_LEVELS
 template <class S, size_t N, class F>
 CPU_TARGET_AVX2 void evalAvx2(const S* const* src, int64_t n, S* res, const F& f) { evalBody<S, N>(src, n, res, f); }
 template <class S, size_t N, class F>
 CPU_TARGET_AVX512 void evalAvx512(const S* const* src, int64_t n, S* res, const F& f) { evalBody<S, N>(src, n, res, f); }
-template <class S, size_t N, class F>
-CPU_TARGET_AVX2 double evalSumAvx2(const S* const* src, int64_t n, const F& f) { return evalSumBody<S, N>(src, n, f); }
-template <class S, size_t N, class F>
-CPU_TARGET_AVX512 double evalSumAvx512(const S* const* src, int64_t n, const F& f) { return evalSumBody<S, N>(src, n, f); }
 #endif
 
 template <class S, size_t N, class F>
 using EvalFn = void (*)(const S* const*, int64_t, S*, const F&);
-template <class S, size_t N, class F>
-using EvalSumFn = double (*)(const S* const*, int64_t, const F&);
 
 /// The block kernels for the level in use; per-level code only for float.
 template <class S, size_t N, class F>
@@ -187,17 +176,6 @@ EvalFn<S, N, F> pickEval() {
 #endif
     return evalBase<S, N, F>;
 }
-template <class S, size_t N, class F>
-EvalSumFn<S, N, F> pickEvalSum() {
-#if CPU_HAVE_X86_LEVELS
-    if constexpr (std::is_same_v<S, float>) {
-        if (isa() == Isa::Avx512) return evalSumAvx512<S, N, F>;
-        if (isa() == Isa::Avx2) return evalSumAvx2<S, N, F>;
-    }
-#endif
-    return evalSumBase<S, N, F>;
-}
-
 /// Period of an operand in out's row-major order when it is dense and its
 /// shape (leading 1s dropped) is a suffix of `shape`: element i is p[i % period].
 /// Covers dense same-shape operands, single elements (absent weights, reduced
@@ -306,9 +284,10 @@ double sumLoss(const Shape& shape, const std::array<const TensorView*, N>& ins, 
     std::vector<double> part(chunks, 0.0);
     std::array<int64_t, N> period;
     if (periodic(shape, ins, period)) {
-        const EvalSumFn<S, N, F> ev = pickEvalSum<S, N, F>();
+        // Values block by block (the per-level kernel), then their sum.
+        const EvalFn<S, N, F> ev = pickEval<S, N, F>();
         parallelFor(chunks, 2, [&](int64_t cb, int64_t ce) {
-            S buf[N][kBlock];
+            S buf[N][kBlock], res[kBlock];
             const S* src[N];
             for (int64_t c = cb; c < ce; ++c) {
                 double acc = 0;
@@ -316,7 +295,8 @@ double sumLoss(const Shape& shape, const std::array<const TensorView*, N>& ins, 
                 for (int64_t s = b; s < e; s += kBlock) {
                     const int64_t n = std::min(kBlock, e - s);
                     loadBlock<T, S, N>(ins, period, s, n, buf, src);
-                    acc += ev(src, n, f);
+                    ev(src, n, res, f);
+                    acc += blockSum<S>(res, n);
                 }
                 part[c] = acc;
             }
