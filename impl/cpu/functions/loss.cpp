@@ -1252,10 +1252,31 @@ struct Ctc {
     int64_t label(int64_t n, int64_t s) const { return s % 2 == 0 ? blank : targets[n][s / 2]; }
 };
 
+/// A contiguous view of host memory (CTC's small tables live in std::vector:
+/// cheaper than context temporaries for tensors of a few thousand elements).
+template <class E>
+TensorView hostView(std::vector<E>& v, const Shape& shape) {
+    TensorView t;
+    t.data = reinterpret_cast<char*>(v.data());
+    t.dtype = dtypeOf<E>();
+    t.shape = shape;
+    t.strides = contiguousStrides(shape);
+    t.numel = shapeNumel(shape);
+    t.itemsize = sizeof(E);
+    return t;
+}
+
+/// Elements of t (any strides and dtype) converted to E, row-major.
+template <class E>
+std::vector<E> valuesOf(const TensorView& t) {
+    std::vector<E> v(t.numel);
+    if (t.numel) copyCast(hostView(v, t.shape), t);
+    return v;
+}
+
 std::vector<int64_t> intsOf(diopiContextHandle_t ctx, const TensorView& t, const char* name) {
     if (isFloatingDtype(t.dtype) || t.dtype == diopi_dtype_bool) failCode(diopiDtypeNotSupported, name, " must hold integers, got ", dtypeName(t.dtype));
-    TensorView d = contiguousAs(ctx, t, diopi_dtype_int64);
-    return std::vector<int64_t>(d.ptr<int64_t>(), d.ptr<int64_t>() + d.numel);
+    return valuesOf<int64_t>(t);
 }
 
 Ctc ctcSetup(diopiContextHandle_t ctx, diopiConstTensorHandle_t logProbs, diopiConstTensorHandle_t targets, diopiConstTensorHandle_t inputLengths,
@@ -1269,8 +1290,7 @@ Ctc ctcSetup(diopiContextHandle_t ctx, diopiConstTensorHandle_t logProbs, diopiC
     p.C = lp.shape[2];
     p.blank = blank;
     CPU_CHECK(blank >= 0 && blank < p.C, "blank ", blank, " is out of range [0, ", p.C, ")");
-    TensorView d = contiguousAs(ctx, lp, diopi_dtype_float64);
-    p.lp.assign(d.ptr<double>(), d.ptr<double>() + d.numel);
+    p.lp = valuesOf<double>(lp);
     TensorView tg = view(targets, "targets");
     p.il = intsOf(ctx, view(inputLengths, "input_lengths"), "input_lengths");
     p.tl = intsOf(ctx, view(targetLengths, "target_lengths"), "target_lengths");
@@ -1296,6 +1316,13 @@ Ctc ctcSetup(diopiContextHandle_t ctx, diopiConstTensorHandle_t logProbs, diopiC
     }
     p.S = 2 * maxL + 1;
     return p;
+}
+
+/// log(e^a + e^b + e^c): two exps and one log around the largest term.
+inline double logAdd3(double a, double b, double c) {
+    const double m = std::max(a, std::max(b, c));
+    if (m == -INFINITY) return -INFINITY;
+    return m + std::log(std::exp(a - m) + std::exp(b - m) + std::exp(c - m));
 }
 
 /// log(e^a + e^b): one exp and one log1p.
@@ -1346,25 +1373,19 @@ diopiError_t diopiCTCLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out, dio
         if (neg_log_likelihood) {
             TensorView t = view(neg_log_likelihood, "neg_log_likelihood");
             CPU_CHECK(t.numel == p.N, "neg_log_likelihood must hold N elements, got shape ", shapeStr(t.shape));
-            TensorView d = newTensor(ctx, t.shape, diopi_dtype_float64);
-            std::copy(nll.begin(), nll.end(), d.ptr<double>());
-            copyCast(t, d);
+            copyCast(t, hostView(nll, t.shape));
         }
         if (log_alpha) {
             TensorView t = view(log_alpha, "log_alpha");
             CPU_CHECK(t.shape == Shape({p.N, p.T, p.S}), "log_alpha must have shape ", shapeStr({p.N, p.T, p.S}), ", got ", shapeStr(t.shape));
-            TensorView d = newTensor(ctx, t.shape, diopi_dtype_float64);
-            std::copy(table.begin(), table.end(), d.ptr<double>());
-            copyCast(t, d);
+            copyCast(t, hostView(table, t.shape));
         }
         std::vector<double> loss = nll;
         if (zero_infinity)
             for (double& v : loss)
                 if (std::isinf(v)) v = 0;
         if (red == Red::None) {
-            TensorView d = newTensor(ctx, o.shape, diopi_dtype_float64);
-            std::copy(loss.begin(), loss.end(), d.ptr<double>());
-            copyCast(o, d);
+            copyCast(o, hostView(loss, o.shape));
             return;
         }
         double s = 0;
@@ -1397,16 +1418,15 @@ diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
         needFloat(nllT, "neg_log_likelihood");
         needFloat(alphaT, "log_alpha");
         CPU_CHECK(alphaT.shape[2] >= p.S, "log_alpha must be (N, T, 2 * max target length + 1) as the forward returned it");
-        TensorView god = contiguousAs(ctx, go, diopi_dtype_float64);
-        TensorView ad = contiguousAs(ctx, alphaT, diopi_dtype_float64), nd = contiguousAs(ctx, nllT, diopi_dtype_float64);
+        const std::vector<double> godv = valuesOf<double>(go), adv = valuesOf<double>(alphaT), ndv = valuesOf<double>(nllT);
         const int64_t Sa = alphaT.shape[2];
         std::vector<double> grad(p.T * p.N * p.C, 0.0), beta(p.T * p.S), lcab(p.C);
         const int64_t S = p.S;
         for (int64_t n = 0; n < p.N; ++n) {
-            double gr = god.ptr<double>()[red == Red::None ? n : 0];
+            double gr = godv[red == Red::None ? n : 0];
             if (red == Red::Mean) gr = gr / double(std::max<int64_t>(p.tl[n], 1)) / double(p.N);
-            const double nll = nd.ptr<double>()[n];
-            const double* alpha = ad.ptr<double>() + n * p.T * Sa;  // alpha[t * Sa + s]
+            const double nll = ndv[n];
+            const double* alpha = adv.data() + n * p.T * Sa;  // alpha[t * Sa + s]
             const int64_t Sn = 2 * p.tl[n] + 1, Tn = p.il[n];
             if (Tn == 0 || (zero_infinity && std::isinf(nll))) continue;
             std::fill(beta.begin(), beta.end(), -INFINITY);
@@ -1415,28 +1435,29 @@ diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
             for (int64_t t = Tn - 2; t >= 0; --t) {
                 for (int64_t s = 0; s < Sn; ++s) {
                     const int64_t l = p.label(n, s);
-                    double b = beta[(t + 1) * S + s];
-                    if (s + 1 < Sn) b = logAdd(b, beta[(t + 1) * S + s + 1]);
-                    if (s + 2 < Sn && l != p.blank && l != p.label(n, s + 2)) b = logAdd(b, beta[(t + 1) * S + s + 2]);
+                    const double b0 = beta[(t + 1) * S + s], b1 = s + 1 < Sn ? beta[(t + 1) * S + s + 1] : -INFINITY;
+                    const double b2 = s + 2 < Sn && l != p.blank && l != p.label(n, s + 2) ? beta[(t + 1) * S + s + 2] : -INFINITY;
+                    const double b = logAdd3(b0, b1, b2);
                     beta[t * S + s] = b == -INFINITY ? -INFINITY : b + p.at(t, n, l);
                 }
             }
             for (int64_t t = 0; t < Tn; ++t) {
-                std::fill(lcab.begin(), lcab.end(), -INFINITY);
-                for (int64_t s = 0; s < Sn; ++s) {
-                    double ab = alpha[t * Sa + s] + beta[t * S + s];
-                    int64_t l = p.label(n, s);
-                    lcab[l] = logAdd(lcab[l], ab);
-                }
+                // Per class: sum over its positions s of exp(alpha + beta - M),
+                // M the largest alpha + beta at t (one exp per position).
+                double M = -INFINITY;
+                for (int64_t s = 0; s < Sn; ++s) M = std::max(M, alpha[t * Sa + s] + beta[t * S + s]);
+                std::fill(lcab.begin(), lcab.end(), 0.0);
+                if (M != -INFINITY)
+                    for (int64_t s = 0; s < Sn; ++s) lcab[p.label(n, s)] += std::exp(alpha[t * Sa + s] + beta[t * S + s] - M);
                 for (int64_t c = 0; c < p.C; ++c) {
-                    double lp = p.at(t, n, c);
-                    grad[(t * p.N + n) * p.C + c] = (std::exp(lp) - std::exp(lcab[c] + nll - lp)) * gr;
+                    const double lp = p.at(t, n, c);
+                    // exp(log(sum) + M + nll - lp); a class on no path has log(0) = -inf there.
+                    const double occ = lcab[c] > 0 ? lcab[c] * std::exp(M + nll - lp) : std::exp(-INFINITY + nll - lp);
+                    grad[(t * p.N + n) * p.C + c] = (std::exp(lp) - occ) * gr;
                 }
             }
         }
-        TensorView d = newTensor(ctx, gi.shape, diopi_dtype_float64);
-        std::copy(grad.begin(), grad.end(), d.ptr<double>());
-        copyCast(gi, d);
+        copyCast(gi, hostView(grad, gi.shape));
     });
 }
 
