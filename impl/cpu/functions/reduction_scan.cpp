@@ -4,6 +4,9 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "common/common.hpp"
 #include "common/fastmath.hpp"  // CPU_FORCE_INLINE
@@ -221,9 +224,38 @@ CPU_RS_DENSE_KERNELS(Avx512, CPU_TARGET_AVX512, RsF16, RsI16, RsF8, RsD8)
 #endif
 #undef CPU_RS_DENSE_KERNELS
 
+#if CPU_HAVE_X86_LEVELS
+/// The AVX-512 product with the native 8 floats -> 8 doubles conversion
+/// (GCC splits __builtin_convertvector of that width into halves). GCC 12's
+/// own header trips -Wmaybe-uninitialized in _mm512_cvtps_pd: silenced here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+CPU_TARGET_AVX512 double prodAvx512Native(const float* p, int64_t n) {
+    __m512d a[8];
+    for (int c = 0; c < 8; ++c) a[c] = _mm512_set1_pd(1.0);
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64)
+        for (int c = 0; c < 8; ++c) a[c] = _mm512_mul_pd(a[c], _mm512_cvtps_pd(_mm256_loadu_ps(p + i + 8 * c)));
+    for (int h = 4; h >= 1; h /= 2)
+        for (int c = 0; c < h; ++c) a[c] = _mm512_mul_pd(a[c], a[c + h]);
+    double lanes[8];
+    _mm512_storeu_pd(lanes, a[0]);
+    for (int h = 4; h >= 1; h /= 2)
+        for (int c = 0; c < h; ++c) lanes[c] *= lanes[c + h];
+    double r = lanes[0];
+    for (; i < n; ++i) r *= double(p[i]);
+    return r;
+}
+#pragma GCC diagnostic pop
+#endif
+
 const DenseFloatKernels& denseKernels() {
 #if CPU_HAVE_X86_LEVELS
-    static const DenseFloatKernels k = isa() == Isa::Avx512 ? RsDenseAvx512::get() : isa() == Isa::Avx2 ? RsDenseAvx2::get() : RsDenseBase::get();
+    static const DenseFloatKernels k = [] {
+        DenseFloatKernels r = isa() == Isa::Avx512 ? RsDenseAvx512::get() : isa() == Isa::Avx2 ? RsDenseAvx2::get() : RsDenseBase::get();
+        if (isa() == Isa::Avx512) r.prod = prodAvx512Native;
+        return r;
+    }();
 #else
     static const DenseFloatKernels k = RsDenseBase::get();
 #endif
