@@ -2,11 +2,12 @@
 // layer norm (normalized_shape and begin_norm_axis forms), group norm,
 // instance norm and Lp normalize; forward and backward.
 //
-// Inputs are first brought to a dense float32 [N, C, L] (or [rows, K]) copy,
-// whatever their layout (channels-last included); statistics accumulate in
-// float lanes flushed into double every 1024 terms (laneSum); results are
-// computed densely (in the output itself when it is dense float32) and copied,
-// rounded once, into the caller's outputs.
+// Everything computes in S (withCalc): double for float64 inputs, float for
+// float32 and the 16-bit floats. Inputs are first brought to a dense [N, C, L]
+// (or [rows, K]) array of S, whatever their layout (channels-last included);
+// statistics accumulate in lanes of S flushed into double every 1024 terms
+// (laneSum); results are computed densely (in the output itself when it is
+// dense in S) and copied, rounded once, into the caller's outputs.
 #include <algorithm>
 #include <cmath>
 #include <vector>

@@ -1,10 +1,12 @@
 // Family optimizer_amp: optimizer steps (sgd, adam, adamw, fused adamw,
 // adadelta, rmsprop), gradient-norm clipping and the AMP loss-scale helpers.
 //
-// Every step reads its operands into float, does the whole update there and
-// rounds each updated tensor once when writing it back (a 16-bit parameter is
-// not rounded between the steps of the update). Option flags are template
-// constants of the element loop so that it vectorises.
+// Every step reads its operands into S (double for float64, float otherwise),
+// does the whole update there and rounds each updated tensor once when
+// writing it back (a 16-bit parameter is not rounded between the steps of the
+// update). Option flags and the set of written operands are template
+// constants of the element loop so that it vectorises; the float32 loop is
+// compiled per instruction-set level.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
