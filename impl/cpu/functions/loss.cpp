@@ -1420,43 +1420,50 @@ diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
         CPU_CHECK(alphaT.shape[2] >= p.S, "log_alpha must be (N, T, 2 * max target length + 1) as the forward returned it");
         const std::vector<double> godv = valuesOf<double>(go), adv = valuesOf<double>(alphaT), ndv = valuesOf<double>(nllT);
         const int64_t Sa = alphaT.shape[2];
-        std::vector<double> grad(p.T * p.N * p.C, 0.0), beta(p.T * p.S), lcab(p.C);
         const int64_t S = p.S;
-        for (int64_t n = 0; n < p.N; ++n) {
-            double gr = godv[red == Red::None ? n : 0];
-            if (red == Red::Mean) gr = gr / double(std::max<int64_t>(p.tl[n], 1)) / double(p.N);
-            const double nll = ndv[n];
-            const double* alpha = adv.data() + n * p.T * Sa;  // alpha[t * Sa + s]
-            const int64_t Sn = 2 * p.tl[n] + 1, Tn = p.il[n];
-            if (Tn == 0 || (zero_infinity && std::isinf(nll))) continue;
-            std::fill(beta.begin(), beta.end(), -INFINITY);
-            beta[(Tn - 1) * S + Sn - 1] = p.at(Tn - 1, n, p.blank);
-            if (Sn > 1) beta[(Tn - 1) * S + Sn - 2] = p.at(Tn - 1, n, p.label(n, Sn - 2));
-            for (int64_t t = Tn - 2; t >= 0; --t) {
-                for (int64_t s = 0; s < Sn; ++s) {
-                    const int64_t l = p.label(n, s);
-                    const double b0 = beta[(t + 1) * S + s], b1 = s + 1 < Sn ? beta[(t + 1) * S + s + 1] : -INFINITY;
-                    const double b2 = s + 2 < Sn && l != p.blank && l != p.label(n, s + 2) ? beta[(t + 1) * S + s + 2] : -INFINITY;
-                    const double b = logAdd3(b0, b1, b2);
-                    beta[t * S + s] = b == -INFINITY ? -INFINITY : b + p.at(t, n, l);
+        // Samples run in parallel (one per chunk at least) when each has enough
+        // work; their scratch is allocated up front (nothing may allocate or
+        // throw on the threads).
+        std::vector<double> grad(p.T * p.N * p.C, 0.0), betaAll(p.N * p.T * S), lcabAll(p.N * p.C);
+        parallelFor(p.N, p.T * S >= 256 ? 1 : p.N + 1, [&](int64_t nb, int64_t ne) {
+            for (int64_t n = nb; n < ne; ++n) {
+                double* beta = betaAll.data() + n * p.T * S;
+                double* lcab = lcabAll.data() + n * p.C;
+                double gr = godv[red == Red::None ? n : 0];
+                if (red == Red::Mean) gr = gr / double(std::max<int64_t>(p.tl[n], 1)) / double(p.N);
+                const double nll = ndv[n];
+                const double* alpha = adv.data() + n * p.T * Sa;  // alpha[t * Sa + s]
+                const int64_t Sn = 2 * p.tl[n] + 1, Tn = p.il[n];
+                if (Tn == 0 || (zero_infinity && std::isinf(nll))) continue;
+                std::fill(beta, beta + p.T * S, -INFINITY);
+                beta[(Tn - 1) * S + Sn - 1] = p.at(Tn - 1, n, p.blank);
+                if (Sn > 1) beta[(Tn - 1) * S + Sn - 2] = p.at(Tn - 1, n, p.label(n, Sn - 2));
+                for (int64_t t = Tn - 2; t >= 0; --t) {
+                    for (int64_t s = 0; s < Sn; ++s) {
+                        const int64_t l = p.label(n, s);
+                        const double b0 = beta[(t + 1) * S + s], b1 = s + 1 < Sn ? beta[(t + 1) * S + s + 1] : -INFINITY;
+                        const double b2 = s + 2 < Sn && l != p.blank && l != p.label(n, s + 2) ? beta[(t + 1) * S + s + 2] : -INFINITY;
+                        const double b = logAdd3(b0, b1, b2);
+                        beta[t * S + s] = b == -INFINITY ? -INFINITY : b + p.at(t, n, l);
+                    }
+                }
+                for (int64_t t = 0; t < Tn; ++t) {
+                    // Per class: sum over its positions s of exp(alpha + beta - M),
+                    // M the largest alpha + beta at t (one exp per position).
+                    double M = -INFINITY;
+                    for (int64_t s = 0; s < Sn; ++s) M = std::max(M, alpha[t * Sa + s] + beta[t * S + s]);
+                    std::fill(lcab, lcab + p.C, 0.0);
+                    if (M != -INFINITY)
+                        for (int64_t s = 0; s < Sn; ++s) lcab[p.label(n, s)] += std::exp(alpha[t * Sa + s] + beta[t * S + s] - M);
+                    for (int64_t c = 0; c < p.C; ++c) {
+                        const double lp = p.at(t, n, c);
+                        // exp(log(sum) + M + nll - lp); a class on no path has log(0) = -inf there.
+                        const double occ = lcab[c] > 0 ? lcab[c] * std::exp(M + nll - lp) : std::exp(-INFINITY + nll - lp);
+                        grad[(t * p.N + n) * p.C + c] = (std::exp(lp) - occ) * gr;
+                    }
                 }
             }
-            for (int64_t t = 0; t < Tn; ++t) {
-                // Per class: sum over its positions s of exp(alpha + beta - M),
-                // M the largest alpha + beta at t (one exp per position).
-                double M = -INFINITY;
-                for (int64_t s = 0; s < Sn; ++s) M = std::max(M, alpha[t * Sa + s] + beta[t * S + s]);
-                std::fill(lcab.begin(), lcab.end(), 0.0);
-                if (M != -INFINITY)
-                    for (int64_t s = 0; s < Sn; ++s) lcab[p.label(n, s)] += std::exp(alpha[t * Sa + s] + beta[t * S + s] - M);
-                for (int64_t c = 0; c < p.C; ++c) {
-                    const double lp = p.at(t, n, c);
-                    // exp(log(sum) + M + nll - lp); a class on no path has log(0) = -inf there.
-                    const double occ = lcab[c] > 0 ? lcab[c] * std::exp(M + nll - lp) : std::exp(-INFINITY + nll - lp);
-                    grad[(t * p.N + n) * p.C + c] = (std::exp(lp) - occ) * gr;
-                }
-            }
-        }
+        });
         copyCast(gi, hostView(grad, gi.shape));
     });
 }
