@@ -121,11 +121,12 @@ void checkSameShape(const TensorView& a, const TensorView& b, const char* an, co
     CPU_CHECK(a.shape == b.shape, an, " has shape ", shapeStr(a.shape), " but ", bn, " has ", shapeStr(b.shape));
 }
 
-/// Sum of g(i) for i in [0, n): sixteen lanes of S (one AVX-512 register of
-/// floats; no serial dependency) flushed into a double every 1024 terms.
-template <class S, class G>
+/// Sum of g(i) for i in [0, n): L lanes of S (no serial dependency) flushed
+/// into a double every 1024 terms. Eight lanes by default; the AVX-512 row
+/// kernels use sixteen (eight compile to shuffles there, while sixteen made
+/// the baseline-compiled forward passes slower at two threads).
+template <class S, int L = 8, class G>
 CPU_FORCE_INLINE double laneSum(int64_t n, G&& g) {
-    constexpr int L = 16;
     double total = 0;
     for (int64_t s = 0; s < n; s += 1024) {
         const int64_t e = std::min<int64_t>(n, s + 1024);
@@ -533,8 +534,8 @@ CPU_FORCE_INLINE void lnBwdRowsBody(const S* xp, const S* gp, const S* wp, const
         const S m = mean[row], s = rstd[row];
         const S *xr = xp + row * K, *gr = gp + row * K;
         if (rp) {
-            const double sg = laneSum<S>(K, [=](int64_t k) { return gr[k] * wp[k]; });
-            const double sgx = laneSum<S>(K, [=](int64_t k) { return gr[k] * wp[k] * ((xr[k] - m) * s); });
+            const double sg = laneSum<S, 16>(K, [=](int64_t k) { return gr[k] * wp[k]; });
+            const double sgx = laneSum<S, 16>(K, [=](int64_t k) { return gr[k] * wp[k] * ((xr[k] - m) * s); });
             const S a = S(sg / K), c = S(sgx / K);
             S* o = rp + row * K;
             for (int64_t k = 0; k < K; ++k) o[k] = s * (gr[k] * wp[k] - a - (xr[k] - m) * s * c);
