@@ -512,7 +512,7 @@ void checkOperand(const MatRef& X) {
 
 int maxThreads() {
 #ifdef _OPENMP
-    return omp_in_parallel() ? 1 : omp_get_max_threads();
+    return inParallelRegion() ? 1 : omp_get_max_threads();
 #else
     return 1;
 #endif

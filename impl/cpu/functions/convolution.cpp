@@ -144,7 +144,7 @@ template <class F>
 void parallelChunks(int64_t n, int64_t work, F&& body) {
     bool failed = false;
 #ifdef _OPENMP
-    const bool par = n > 1 && work >= (int64_t(1) << 17) && omp_get_max_threads() > 1 && !omp_in_parallel();
+    const bool par = n > 1 && work >= (int64_t(1) << 17) && omp_get_max_threads() > 1 && !inParallelRegion();
 #pragma omp parallel for schedule(static) if (par) reduction(|| : failed)
 #endif
     for (int64_t c = 0; c < n; ++c) {
@@ -600,7 +600,7 @@ void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const Tenso
             };
             int nt = 1;
 #ifdef _OPENMP
-            nt = omp_in_parallel() ? 1 : omp_get_max_threads();
+            nt = inParallelRegion() ? 1 : omp_get_max_threads();
 #endif
             const int64_t work = cnt * g.OSP * g.Cout * K, accSize = g.G * Mp * Kp;
             if (nt > 1 && cnt >= nt) {

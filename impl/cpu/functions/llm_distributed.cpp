@@ -37,7 +37,7 @@ bool splitDepthMatmul(diopiContextHandle_t ctx, const TensorView& o, const Tenso
     if (!mergeDims(a, 0, nd - 1, rows, rs) || !mergeDims(o, 0, nd - 1, orows, ors)) return false;
     int nt = 1;
 #ifdef _OPENMP
-    nt = omp_in_parallel() ? 1 : omp_get_max_threads();
+    nt = inParallelRegion() ? 1 : omp_get_max_threads();
 #endif
     constexpr int64_t kMinSlice = 4096;  // depth per thread: keeps the partial sums a small fraction of the work
     if (nt < 2 || rows * N > 4096 || K < 2 * kMinSlice || rows * N * K < (int64_t(1) << 21)) return false;
