@@ -1,12 +1,12 @@
 // The blocked attention core (see attention.hpp for the conventions).
 //
 // A query block against a key block is a handful of small matrix products (scores, weights times values and, in
-// the backward, the four gradient products), done by a register-blocked GEMM on 64-byte vectors over packed,
-// zero-padded tiles. The float kernels
+// the backward, the four gradient products), done by a register-blocked GEMM whose tile fits each level's
+// registers, over packed, zero-padded tiles. The float kernels
 // are compiled once per instruction-set level (isa()), the double ones once: float64 is for correctness.
 #include "attention.hpp"
 
-// The 64-byte vector helpers are always inlined, so the ABI note on passing such vectors by value does not apply.
+// The vector helpers are always inlined, so the ABI note on passing such vectors by value does not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 #include <algorithm>
@@ -86,94 +86,87 @@ CPU_FORCE_INLINE S dot(const S* a, const S* b, int64_t n) {
     return s;
 }
 
-// ---- a small register-blocked GEMM on 64-byte generic vectors (zmm at AVX-512, pairs of ymm at AVX2, four xmm at
-// the baseline): the blocks of attention are products of (rows x head dim) tiles, which this turns into FMAs that
-// reuse each loaded vector four times.
-template <class S>
+// ---- a small register-blocked GEMM on generic vectors: the blocks of attention are products of (rows x head dim)
+// tiles, which this turns into FMAs that reuse each loaded vector once per row of the tile. The tile fits the
+// level's register file: 4 rows x 4 zmm at AVX-512 (16 accumulators of 32 registers), 4 rows x 2 ymm at AVX2 and
+// 4 rows x 2 xmm at the baseline (8 accumulators of 16 registers); wider tiles spill there and run several times
+// slower.
+template <class S, int VB>
 struct VecOf {
-    typedef S type __attribute__((vector_size(64)));
+    typedef S type __attribute__((vector_size(VB)));
 };
+template <class S, int VB>
+using Vec = typename VecOf<S, VB>::type;
+/// Row length granularity of B and C handed to gemm: the widest tile of any level (4 vectors of 64 bytes), so
+/// every level's tile width divides it.
 template <class S>
-using Vec = typename VecOf<S>::type;
-template <class S>
-constexpr int64_t kLanes = 64 / (int64_t)sizeof(S);
-/// Column width of one micro tile; every B / C row length handed to gemm is a multiple of it.
-template <class S>
-constexpr int64_t kTileW = 4 * kLanes<S>;
+constexpr int64_t kTileW = 4 * 64 / (int64_t)sizeof(S);
 
-template <class S>
-CPU_FORCE_INLINE Vec<S> vload(const S* p) {
-    Vec<S> v;
+template <class S, int VB>
+CPU_FORCE_INLINE Vec<S, VB> vload(const S* p) {
+    Vec<S, VB> v;
     std::memcpy(&v, p, sizeof v);
     return v;
 }
-template <class S>
-CPU_FORCE_INLINE void vstore(S* p, Vec<S> v) {
+template <class S, int VB>
+CPU_FORCE_INLINE void vstore(S* p, Vec<S, VB> v) {
     std::memcpy(p, &v, sizeof v);
 }
 
-/// c_i[0, 4L) (+)= sum_p a_i[p * sa] * B[p * ldb + (0, 4L)] for the four rows i.
-template <class S>
-CPU_FORCE_INLINE void micro4(const S* a0, const S* a1, const S* a2, const S* a3, int64_t sa, int64_t k, const S* B, int64_t ldb, S* c0, S* c1,
-                             S* c2, S* c3, bool accumulate) {
-    using V = Vec<S>;
-    constexpr int64_t L = kLanes<S>;
-    V x00{}, x01{}, x02{}, x03{}, x10{}, x11{}, x12{}, x13{}, x20{}, x21{}, x22{}, x23{}, x30{}, x31{}, x32{}, x33{};
+/// c_r[0, NV * lanes) (+)= sum_p a_r[p * sa] * B[p * ldb + (0, NV * lanes)] for the R rows r.
+template <class S, int VB, int NV, int R>
+CPU_FORCE_INLINE void micro(const S* const* a, int64_t sa, int64_t k, const S* B, int64_t ldb, S* const* c, bool accumulate) {
+    using V = Vec<S, VB>;
+    constexpr int64_t L = VB / (int64_t)sizeof(S);
+    V x[R][NV];
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v) x[r][v] = V{};
     for (int64_t p = 0; p < k; ++p) {
         const S* b = B + p * ldb;
-        const V b0 = vload<S>(b), b1 = vload<S>(b + L), b2 = vload<S>(b + 2 * L), b3 = vload<S>(b + 3 * L);
-        V a = V{} + a0[p * sa];
-        x00 += a * b0, x01 += a * b1, x02 += a * b2, x03 += a * b3;
-        a = V{} + a1[p * sa];
-        x10 += a * b0, x11 += a * b1, x12 += a * b2, x13 += a * b3;
-        a = V{} + a2[p * sa];
-        x20 += a * b0, x21 += a * b1, x22 += a * b2, x23 += a * b3;
-        a = V{} + a3[p * sa];
-        x30 += a * b0, x31 += a * b1, x32 += a * b2, x33 += a * b3;
+        V bv[NV];
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v) bv[v] = vload<S, VB>(b + v * L);
+#pragma GCC unroll 16
+        for (int r = 0; r < R; ++r) {
+            const V av = V{} + a[r][p * sa];
+#pragma GCC unroll 16
+            for (int v = 0; v < NV; ++v) x[r][v] += av * bv[v];
+        }
     }
-    if (accumulate) {
-        x00 += vload<S>(c0), x01 += vload<S>(c0 + L), x02 += vload<S>(c0 + 2 * L), x03 += vload<S>(c0 + 3 * L);
-        x10 += vload<S>(c1), x11 += vload<S>(c1 + L), x12 += vload<S>(c1 + 2 * L), x13 += vload<S>(c1 + 3 * L);
-        x20 += vload<S>(c2), x21 += vload<S>(c2 + L), x22 += vload<S>(c2 + 2 * L), x23 += vload<S>(c2 + 3 * L);
-        x30 += vload<S>(c3), x31 += vload<S>(c3 + L), x32 += vload<S>(c3 + 2 * L), x33 += vload<S>(c3 + 3 * L);
-    }
-    vstore<S>(c0, x00), vstore<S>(c0 + L, x01), vstore<S>(c0 + 2 * L, x02), vstore<S>(c0 + 3 * L, x03);
-    vstore<S>(c1, x10), vstore<S>(c1 + L, x11), vstore<S>(c1 + 2 * L, x12), vstore<S>(c1 + 3 * L, x13);
-    vstore<S>(c2, x20), vstore<S>(c2 + L, x21), vstore<S>(c2 + 2 * L, x22), vstore<S>(c2 + 3 * L, x23);
-    vstore<S>(c3, x30), vstore<S>(c3 + L, x31), vstore<S>(c3 + 2 * L, x32), vstore<S>(c3 + 3 * L, x33);
-}
-
-/// One row of micro4 (the rows left over after the groups of four).
-template <class S>
-CPU_FORCE_INLINE void micro1(const S* a0, int64_t sa, int64_t k, const S* B, int64_t ldb, S* c0, bool accumulate) {
-    using V = Vec<S>;
-    constexpr int64_t L = kLanes<S>;
-    V x0{}, x1{}, x2{}, x3{};
-    for (int64_t p = 0; p < k; ++p) {
-        const S* b = B + p * ldb;
-        const V a = V{} + a0[p * sa];
-        x0 += a * vload<S>(b), x1 += a * vload<S>(b + L), x2 += a * vload<S>(b + 2 * L), x3 += a * vload<S>(b + 3 * L);
-    }
-    if (accumulate) x0 += vload<S>(c0), x1 += vload<S>(c0 + L), x2 += vload<S>(c0 + 2 * L), x3 += vload<S>(c0 + 3 * L);
-    vstore<S>(c0, x0), vstore<S>(c0 + L, x1), vstore<S>(c0 + 2 * L, x2), vstore<S>(c0 + 3 * L, x3);
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v) {
+            if (accumulate) x[r][v] += vload<S, VB>(c[r] + v * L);
+            vstore<S, VB>(c[r] + v * L, x[r][v]);
+        }
 }
 
 /// C (m x n, row stride ldc) (+)= A (m x k: element (i, p) at A[i * ra + p * sa]) times B (k x n, row stride ldb).
 /// n is a multiple of kTileW; `dummy` (kTileW values) absorbs the rows of the last tile beyond m.
-template <class S>
+template <class S, int VB, int NV>
 CPU_FORCE_INLINE void gemmImpl(S* C, int64_t ldc, const S* A, int64_t ra, int64_t sa, const S* B, int64_t ldb, int64_t m, int64_t k, int64_t n,
                                bool accumulate, S* dummy) {
-    constexpr int64_t W = kTileW<S>;
+    constexpr int64_t W = NV * (VB / (int64_t)sizeof(S));
+    static_assert(kTileW<S> % W == 0, "a level's tile must divide the padding granularity");
     int64_t i0 = 0;
     for (; i0 + 4 <= m; i0 += 4) {
-        const S* a0 = A + i0 * ra;
+        const S* a[4] = {A + i0 * ra, A + (i0 + 1) * ra, A + (i0 + 2) * ra, A + (i0 + 3) * ra};
         for (int64_t j0 = 0; j0 < n; j0 += W) {
             S* c0 = C + i0 * ldc + j0;
-            micro4<S>(a0, a0 + ra, a0 + 2 * ra, a0 + 3 * ra, sa, k, B + j0, ldb, c0, c0 + ldc, c0 + 2 * ldc, c0 + 3 * ldc, accumulate);
+            S* c[4] = {c0, c0 + ldc, c0 + 2 * ldc, c0 + 3 * ldc};
+            micro<S, VB, NV, 4>(a, sa, k, B + j0, ldb, c, accumulate);
         }
     }
-    for (; i0 < m; ++i0)
-        for (int64_t j0 = 0; j0 < n; j0 += W) micro1<S>(A + i0 * ra, sa, k, B + j0, ldb, C + i0 * ldc + j0, accumulate);
+    for (; i0 < m; ++i0) {
+        const S* a[1] = {A + i0 * ra};
+        for (int64_t j0 = 0; j0 < n; j0 += W) {
+            S* c[1] = {C + i0 * ldc + j0};
+            micro<S, VB, NV, 1>(a, sa, k, B + j0, ldb, c, accumulate);
+        }
+    }
     (void)dummy;
 }
 
@@ -181,16 +174,16 @@ CPU_FORCE_INLINE void gemmImpl(S* C, int64_t ldc, const S* A, int64_t ra, int64_
 // so its unrolled micro tile is not inlined into every call site (compile time).
 template <class S>
 using GemmFn = void (*)(S*, int64_t, const S*, int64_t, int64_t, const S*, int64_t, int64_t, int64_t, int64_t, bool, S*);
-#define CPU_ATTN_GEMM(name, S, attr)                                                                                                  \
+#define CPU_ATTN_GEMM(name, S, VB, NV, attr)                                                                                          \
     attr void name(S* C, int64_t ldc, const S* A, int64_t ra, int64_t sa, const S* B, int64_t ldb, int64_t m, int64_t k, int64_t n, \
                    bool accumulate, S* dummy) {                                                                                     \
-        gemmImpl<S>(C, ldc, A, ra, sa, B, ldb, m, k, n, accumulate, dummy);                                                        \
+        gemmImpl<S, VB, NV>(C, ldc, A, ra, sa, B, ldb, m, k, n, accumulate, dummy);                                                \
     }
-CPU_ATTN_GEMM(gemmBaseF, float, )
-CPU_ATTN_GEMM(gemmBaseD, double, )
+CPU_ATTN_GEMM(gemmBaseF, float, 16, 2, )
+CPU_ATTN_GEMM(gemmBaseD, double, 16, 2, )
 #if CPU_HAVE_X86_LEVELS
-CPU_ATTN_GEMM(gemmAvx2F, float, CPU_TARGET_AVX2)
-CPU_ATTN_GEMM(gemmAvx512F, float, CPU_TARGET_AVX512)
+CPU_ATTN_GEMM(gemmAvx2F, float, 32, 2, CPU_TARGET_AVX2)
+CPU_ATTN_GEMM(gemmAvx512F, float, 64, 4, CPU_TARGET_AVX512)
 #endif
 #undef CPU_ATTN_GEMM
 

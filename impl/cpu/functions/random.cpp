@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -65,6 +66,18 @@ inline Block philox(uint64_t seed, uint64_t ctr) {
 /// Uniform in [0, 1) from 53 random bits.
 CPU_FORCE_INLINE double unit53(uint32_t a, uint32_t b) { return (double)((((uint64_t)a << 32) | b) >> 11) * 0x1.0p-53; }
 CPU_FORCE_INLINE uint64_t bits64(uint32_t a, uint32_t b) { return ((uint64_t)a << 32) | b; }
+
+/// unit53 of words a, b for the batched loops: the same value, built from two exact 26/27-bit halves placed in
+/// the mantissa of 2^52 (64-bit integer or, shift and a double subtract), because AVX2 has no 64-bit integer to
+/// double conversion and GCC leaves a plain cast scalar there.
+CPU_FORCE_INLINE double unit53Vec(uint32_t a, uint32_t b) {
+    const uint64_t v = bits64(a, b) >> 11;  // < 2^53
+    const uint64_t hb = (v >> 26) | 0x4330000000000000ull, lb = (v & 0x3ffffffull) | 0x4330000000000000ull;
+    double h, l;
+    std::memcpy(&h, &hb, sizeof h);
+    std::memcpy(&l, &lb, sizeof l);
+    return ((h - 0x1.0p52) * 0x1.0p26 + (l - 0x1.0p52)) * 0x1.0p-53;
+}
 
 /// Standard normal by Box-Muller (the second variate of the pair is discarded,
 /// so that each element owns exactly one counter block).
@@ -140,6 +153,48 @@ CPU_FORCE_INLINE void philoxBatch(uint64_t seed, uint64_t base, int64_t n, uint3
     }
 }
 
+#if CPU_HAVE_X86_LEVELS
+typedef unsigned long long U64x4 __attribute__((vector_size(32)));
+typedef int I32x8 __attribute__((vector_size(32)));
+
+/// philoxBatch for AVX2, eight counters at a time in two vectors of 64-bit lanes. AVX2 has no 64-bit vector
+/// multiply, so GCC turns the portable form's masked products into three multiplies and shifts each; vpmuludq
+/// (32 x 32 -> 64 of each lane's low half) is the one instruction Philox needs. Same words as philoxBatch.
+// A call per batch of kBatch counters, not inlined: the caller is a template compiled for the baseline first.
+CPU_TARGET_AVX2 __attribute__((noinline)) void philoxBatchAvx2(uint64_t seed, uint64_t base, int64_t n, uint32_t* __restrict w0,
+                                                               uint32_t* __restrict w1, uint32_t* __restrict w2, uint32_t* __restrict w3) {
+    const unsigned long long M = 0xffffffffull;
+    const U64x4 K0 = U64x4{} + 0xD2511F53ull, K1 = U64x4{} + 0xCD9E8D57ull, MM = U64x4{} + M;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        U64x4 c0a, c0b, c1a, c1b, c2a = {}, c2b = {}, c3a = {}, c3b = {};
+        for (int l = 0; l < 4; ++l) {
+            const uint64_t ca = base + (uint64_t)(i + l), cb = base + (uint64_t)(i + 4 + l);
+            c0a[l] = ca & M, c1a[l] = ca >> 32, c0b[l] = cb & M, c1b[l] = cb >> 32;
+        }
+        uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+#pragma GCC unroll 10
+        for (int r = 0; r < 10; ++r) {
+            const U64x4 vk0 = U64x4{} + k0, vk1 = U64x4{} + k1;
+            const U64x4 p0a = (U64x4)__builtin_ia32_pmuludq256((I32x8)c0a, (I32x8)K0);
+            const U64x4 p1a = (U64x4)__builtin_ia32_pmuludq256((I32x8)c2a, (I32x8)K1);
+            const U64x4 p0b = (U64x4)__builtin_ia32_pmuludq256((I32x8)c0b, (I32x8)K0);
+            const U64x4 p1b = (U64x4)__builtin_ia32_pmuludq256((I32x8)c2b, (I32x8)K1);
+            c0a = (p1a >> 32) ^ c1a ^ vk0, c2a = (p0a >> 32) ^ c3a ^ vk1, c1a = p1a & MM, c3a = p0a & MM;
+            c0b = (p1b >> 32) ^ c1b ^ vk0, c2b = (p0b >> 32) ^ c3b ^ vk1, c1b = p1b & MM, c3b = p0b & MM;
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        for (int l = 0; l < 4; ++l) {
+            w0[i + l] = (uint32_t)c0a[l], w1[i + l] = (uint32_t)c1a[l], w2[i + l] = (uint32_t)c2a[l], w3[i + l] = (uint32_t)c3a[l];
+            w0[i + 4 + l] = (uint32_t)c0b[l], w1[i + 4 + l] = (uint32_t)c1b[l], w2[i + 4 + l] = (uint32_t)c2b[l],
+                       w3[i + 4 + l] = (uint32_t)c3b[l];
+        }
+    }
+    if (i < n) philoxBatch(seed, base + (uint64_t)i, n - i, w0 + i, w1 + i, w2 + i, w3 + i);
+}
+#endif
+
 /// ln x for positive normal floats (vectorisable): x = m 2^e with m in [sqrt(1/2), sqrt(2)), ln m from the series of
 /// atanh in s = (m - 1) / (m + 1), |s| < 0.172, to about 1 float ulp.
 CPU_FORCE_INLINE float logPosF(float x) {
@@ -183,27 +238,31 @@ struct DrawArgs {
     const void* probs = nullptr;       ///< kBernoulli only
 };
 
-template <int Kind, class O>
+template <int Kind, class O, bool Avx2Philox = false>
 CPU_FORCE_INLINE void drawImpl(const DrawArgs& a) {
     alignas(64) uint32_t w[4][kBatch];
     for (int64_t c = a.k0; c < a.k1; c += kBatch) {
         const int64_t n = std::min(kBatch, a.k1 - c);
-        philoxBatch(a.seed, a.base + (uint64_t)c, n, w[0], w[1], w[2], w[3]);
+#if CPU_HAVE_X86_LEVELS
+        if constexpr (Avx2Philox) philoxBatchAvx2(a.seed, a.base + (uint64_t)c, n, w[0], w[1], w[2], w[3]);
+        else
+#endif
+            philoxBatch(a.seed, a.base + (uint64_t)c, n, w[0], w[1], w[2], w[3]);
         O* o = static_cast<O*>(a.out) + c;
         if constexpr (Kind == kUnit53) {
-            for (int64_t i = 0; i < n; ++i) o[i] = O((double)(int64_t)(bits64(w[0][i], w[1][i]) >> 11) * 0x1.0p-53);
+            for (int64_t i = 0; i < n; ++i) o[i] = O(unit53Vec(w[0][i], w[1][i]));
         } else if constexpr (Kind == kUniform) {
             const O hi = O(a.hi), below = O(a.below);
             const double lo = a.lo, span = a.hi - a.lo;
             const bool clampOn = a.hi > a.lo;  // from == to: every sample is from itself
             for (int64_t i = 0; i < n; ++i) {
-                const O x = O(lo + span * ((double)(int64_t)(bits64(w[0][i], w[1][i]) >> 11) * 0x1.0p-53));
+                const O x = O(lo + span * unit53Vec(w[0][i], w[1][i]));
                 o[i] = clampOn && x >= hi ? below : x;  // rounding to O may reach hi
             }
         } else if constexpr (Kind == kBernoulli) {
             const O* p = static_cast<const O*>(a.probs) + c;
             for (int64_t i = 0; i < n; ++i) {
-                const double u = (double)(int64_t)(bits64(w[0][i], w[1][i]) >> 11) * 0x1.0p-53;
+                const double u = unit53Vec(w[0][i], w[1][i]);
                 o[i] = u < double(p[i]) ? O(1) : O(0);
             }
         } else if constexpr (Kind == kNormal64) {
@@ -234,7 +293,7 @@ void drawBase(const DrawArgs& a) {
 #if CPU_HAVE_X86_LEVELS
 template <int Kind, class O>
 CPU_TARGET_AVX2 void drawAvx2(const DrawArgs& a) {
-    drawImpl<Kind, O>(a);
+    drawImpl<Kind, O, true>(a);
 }
 template <int Kind, class O>
 CPU_TARGET_AVX512 void drawAvx512(const DrawArgs& a) {
