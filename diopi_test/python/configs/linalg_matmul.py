@@ -74,7 +74,7 @@ def _addmm(input, mat1, mat2, beta, alpha):
 
 addmm = Op("diopiAddmm", _rounded(_addmm), tensors=dict(input=T(), mat1=T(), mat2=T()),
            cases=tuple((s, p) for s in ADDMM_SHAPES for p in (ADDMM_SCALARS if s[1][0] != 256 else ADDMM_SCALARS[1:2])),
-           dtypes=HALF_UP, accumulation=lambda mat1: mat1.shape[1])
+           dtypes=HALF_UP + ("bfloat16",), accumulation=lambda mat1: mat1.shape[1])
 addmm_nan = Op("diopiAddmm", _rounded(_addmm), tensors=dict(input=T(special(0.5)), mat1=T(), mat2=T()),
                cases=tuple((s, {"beta": 0.0, "alpha": 1.0}) for s in ADDMM_SHAPES[:3]), dtypes=HALF_UP, name="addmm_beta0_nan",
                accumulation=lambda mat1: mat1.shape[1])
