@@ -7,11 +7,11 @@ function feeds NaN, +-inf and +-0, and out-of-domain values along with them).
 Integer and bool inputs of a floating-point function give a float32 output,
 as in PyTorch.
 
-Dtypes left out where the interface documents them:
-- the in-place forms of sin, cos, tan, asin, acos, log and log2 document
-  integer inputs, but their result is not an integer: ATen refuses
-  `int_tensor.sin_()` ("result type Float can't be cast"), so no integer
-  in-place cases exist (impl/torch returns diopiDtypeNotSupported).
+The in-place forms of sin, cos, tan, asin, acos, log and log2 take floating
+inputs only: their result is not an integer, and ATen refuses
+`int_tensor.sin_()` ("result type Float can't be cast"). DIOPI 1.0 lists
+integer dtypes for them; our header does not (tests/test_header_interface.py,
+NOT_COMPUTABLE).
 """
 from configs.complex import COMPLEX, crandn, cspecial
 from conformance.gen import nonzero, positive, randn, special, uniform
