@@ -24,9 +24,15 @@ inline uint32_t f32Bits(float f) {
     std::memcpy(&b, &f, 4);
     return b;
 }
+/// c ? a : b through a mask: GCC turns a plain ?: between two computed values
+/// into a branch here, and a loop with a branch does not vectorise.
+inline uint32_t select(bool c, uint32_t a, uint32_t b) {
+    uint32_t m = 0u - (uint32_t)c;
+    return (a & m) | (b & ~m);
+}
 }  // namespace detail
 
-// The conversions below are branch-free (selects on integers), so loops over
+// The conversions below are branch-free (masked selects on integers), so loops over
 // them vectorise; they give the same bits as the IEEE round-to-nearest-even
 // conversions for every input (checked exhaustively against branchy forms).
 
@@ -42,7 +48,7 @@ struct Half {
         // and rescaled by 2^112, which is exact for both.
         float f = detail::f32FromBits(em << 13) * 5.192296858534828e+33f;
         uint32_t b = detail::f32Bits(f);
-        b = em >= 0x7c00u ? (0x7f800000u | (em << 13)) : b;  // inf, NaN (payload kept)
+        b = detail::select(em >= 0x7c00u, 0x7f800000u | (em << 13), b);  // inf, NaN (payload kept)
         return detail::f32FromBits(b | ((uint32_t)(h & 0x8000u) << 16));
     }
     static uint16_t fromFloat(float f) {
@@ -53,9 +59,9 @@ struct Half {
         uint32_t normal = (a + 0xc8000fffu + ((a >> 13) & 1u)) >> 13;
         // Subnormal results and zero: adding 0.5 aligns the half ulp (2^-24) with the float lsb.
         uint32_t sub = detail::f32Bits(detail::f32FromBits(a) + 0.5f) - 0x3f000000u;
-        uint32_t r = a < 0x38800000u ? sub : normal;
-        r = a >= 0x477ff000u ? 0x7c00u : r;           // rounds to inf
-        r = a > 0x7f800000u ? (0x7c00u | 0x200u) : r;  // NaN stays a (quiet) NaN
+        uint32_t r = detail::select(a < 0x38800000u, sub, normal);
+        r = detail::select(a >= 0x477ff000u, 0x7c00u, r);           // rounds to inf
+        r = detail::select(a > 0x7f800000u, 0x7c00u | 0x200u, r);  // NaN stays a (quiet) NaN
         return (uint16_t)(sign | r);
     }
 };
@@ -69,7 +75,7 @@ struct BFloat16 {
     static uint16_t fromFloat(float f) {
         uint32_t x = detail::f32Bits(f);
         uint32_t r = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
-        return (uint16_t)((x & 0x7fffffffu) > 0x7f800000u ? ((x >> 16) | 0x40u) : r);  // quiet NaN
+        return (uint16_t)detail::select((x & 0x7fffffffu) > 0x7f800000u, (x >> 16) | 0x40u, r);  // quiet NaN
     }
 };
 
