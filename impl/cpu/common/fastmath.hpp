@@ -18,7 +18,12 @@
 #include <limits>
 #include <type_traits>
 
+#include "dtype.hpp"
 #include "isa.hpp"
+
+#if CPU_HAVE_X86_LEVELS
+#include <immintrin.h>
+#endif
 
 /// Helpers called from the per-level loops are forced inline, so that they are
 /// compiled for the loop's level.
@@ -566,6 +571,60 @@ template <class F>
 bool all2(const float* a, const float* b, int64_t n, const F& f) {
     CPU_SIMD_PICK(all2, a, b, n, f);
 }
+
+// 16-bit floats <-> float over arrays. Half uses the F16C instructions at the
+// AVX2 and AVX-512 levels (round to nearest even, as Half::fromFloat; only NaN
+// payloads may differ); everything else is the branch-free scalar conversion
+// of dtype.hpp, vectorised by the compiler at each level.
+#define CPU_CVT_LOOPS(SUFFIX, ATTR)                                                                                 \
+    template <class T>                                                                                              \
+    ATTR CPU_FLATTEN void widen##SUFFIX(float* o, const T* a, int64_t n) {                                          \
+        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = float(a[i]);                                     \
+    }                                                                                                               \
+    template <class T>                                                                                              \
+    ATTR CPU_FLATTEN void narrow##SUFFIX(T* o, const float* a, int64_t n) {                                         \
+        /* Stored as bits: a store of the struct through a temporary does not vectorise. */                         \
+        uint16_t* p = reinterpret_cast<uint16_t*>(o);                                                               \
+        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) p[i] = T::fromFloat(a[i]);                              \
+    }
+CPU_CVT_LOOPS(Base, )
+#if CPU_HAVE_X86_LEVELS
+CPU_CVT_LOOPS(Avx2, CPU_TARGET_AVX2)
+CPU_CVT_LOOPS(Avx512, CPU_TARGET_AVX512)
+CPU_TARGET_AVX2 inline void widenF16c(float* o, const Half* a, int64_t n) {
+    const uint16_t* p = reinterpret_cast<const uint16_t*>(a);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(o + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))));
+    for (; i < n; ++i) o[i] = Half::toFloat(p[i]);
+}
+CPU_TARGET_AVX2 inline void narrowF16c(Half* o, const float* a, int64_t n) {
+    uint16_t* p = reinterpret_cast<uint16_t*>(o);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), _mm256_cvtps_ph(_mm256_loadu_ps(a + i), _MM_FROUND_TO_NEAREST_INT));
+    for (; i < n; ++i) p[i] = Half::fromFloat(a[i]);
+}
+#endif
+#undef CPU_CVT_LOOPS
+
+/// o[i] = float(a[i]) for a 16-bit float T (Half, BFloat16).
+template <class T>
+void widen(float* o, const T* a, int64_t n) {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<T, Half>)
+        if (isa() >= Isa::Avx2) return widenF16c(o, a, n);
+#endif
+    CPU_SIMD_PICK(widen, o, a, n);
+}
+/// o[i] = T(a[i]), rounded to nearest even.
+template <class T>
+void narrow(T* o, const float* a, int64_t n) {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<T, Half>)
+        if (isa() >= Isa::Avx2) return narrowF16c(o, a, n);
+#endif
+    CPU_SIMD_PICK(narrow, o, a, n);
+}
 #undef CPU_SIMD_PICK
 
 /// Blocks of this many elements: the domain check of a block and its
@@ -607,9 +666,9 @@ void viaFloat1(T* o, const T* a, int64_t n, const Body& body) {
         float buf[kBlock];
         for (int64_t i = 0; i < n; i += kBlock) {
             int64_t m = n - i < kBlock ? n - i : kBlock;
-            for (int64_t j = 0; j < m; ++j) buf[j] = float(a[i + j]);
+            widen(buf, a + i, m);
             body(buf, buf, m);
-            for (int64_t j = 0; j < m; ++j) o[i + j] = T(buf[j]);
+            narrow(o + i, buf, m);
         }
     }
 }
@@ -622,12 +681,10 @@ void viaFloat2(T* o, const T* a, const T* b, int64_t n, const Body& body) {
         float ba[kBlock], bb[kBlock];
         for (int64_t i = 0; i < n; i += kBlock) {
             int64_t m = n - i < kBlock ? n - i : kBlock;
-            for (int64_t j = 0; j < m; ++j) {
-                ba[j] = float(a[i + j]);
-                bb[j] = float(b[i + j]);
-            }
+            widen(ba, a + i, m);
+            widen(bb, b + i, m);
             body(ba, ba, bb, m);
-            for (int64_t j = 0; j < m; ++j) o[i + j] = T(ba[j]);
+            narrow(o + i, ba, m);
         }
     }
 }

@@ -12,7 +12,8 @@ namespace {
 Isa supported() {
 #if CPU_HAVE_X86_LEVELS
     __builtin_cpu_init();
-    const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
+    const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2") &&
+                    __builtin_cpu_supports("f16c");
     if (!v3) return Isa::Baseline;
     const bool v4 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
                     __builtin_cpu_supports("avx512dq");

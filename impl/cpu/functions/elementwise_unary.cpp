@@ -8,6 +8,24 @@ namespace impl::cpu {
 
 namespace {
 
+/// unaryLoop<T, T>(out, in, x -> T(f(A(x)))), with contiguous 16-bit floats
+/// widened and narrowed a block at a time around f in the per-level loops
+/// (converting element by element in the generic loop ran 3-10x behind ATen).
+template <class T, class F>
+void unaryOf(const TensorView& out, const TensorView& in, const F& f) {
+    using A = acc_t<T>;
+    if constexpr (is_reduced_float_v<T>) {
+        if (out.isContiguous() && in.isContiguous()) {
+            T* o = out.ptr<T>();
+            const T* x = in.ptr<T>();
+            auto body = [&](float* d, const float* a, int64_t n) { simd::map1(d, a, n, [&f](float v) { return float(f(v)); }); };
+            parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { simd::viaFloat1<T>(o + b, x + b, e - b, body); });
+            return;
+        }
+    }
+    unaryLoop<T, T>(out, in, [f](T x) { return T(f(A(x))); });
+}
+
 /// out = f(input) for a floating-point function: integer/bool inputs are
 /// converted to out's floating dtype first (torch's promotion), 16-bit floats
 /// compute in float.
@@ -17,11 +35,7 @@ void floatUnary(diopiContextHandle_t ctx, const TensorView& out, TensorView in, 
         failCode(diopiDtypeNotSupported, "out dtype ", dtypeName(out.dtype), " cannot hold a floating-point result");
     CPU_CHECK(in.shape == out.shape, "out shape ", shapeStr(out.shape), " differs from input shape ", shapeStr(in.shape));
     in = castTo(ctx, in, out.dtype);
-    dispatch<FloatTypes>(out.dtype, "out", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using A = acc_t<T>;
-        unaryLoop<T, T>(out, in, [f](T x) { return T(f(A(x))); });
-    });
+    dispatch<FloatTypes>(out.dtype, "out", [&](auto tag) { unaryOf<typename decltype(tag)::type>(out, in, f); });
 }
 
 /// out = f(input) for a function defined on every numeric type (abs, neg, sign).
@@ -29,11 +43,7 @@ template <class List, class F>
 void numericUnary(diopiContextHandle_t ctx, const TensorView& out, TensorView in, F f) {
     CPU_CHECK(in.shape == out.shape, "out shape ", shapeStr(out.shape), " differs from input shape ", shapeStr(in.shape));
     in = castTo(ctx, in, out.dtype);
-    dispatch<List>(out.dtype, "out", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using A = acc_t<T>;
-        unaryLoop<T, T>(out, in, [f](T x) { return T(f(A(x))); });
-    });
+    dispatch<List>(out.dtype, "out", [&](auto tag) { unaryOf<typename decltype(tag)::type>(out, in, f); });
 }
 
 /// floatUnary with an array kernel for contiguous float32 and 16-bit data:

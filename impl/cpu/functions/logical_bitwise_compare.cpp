@@ -101,6 +101,21 @@ void logicalNot(diopiContextHandle_t ctx, const TensorView& out, const TensorVie
         });
         return;
     }
+    const bool half = a.dtype == diopi_dtype_float16, bf = a.dtype == diopi_dtype_bfloat16;
+    if ((half || bf) && a.isContiguous() && out.isContiguous() && out.numel > 0 &&
+        (out.dtype == diopi_dtype_bool || out.dtype == a.dtype)) {
+        // Dense 16-bit floats: zero is a test on the bits (either sign), no conversion to float.
+        const uint16_t* pa = a.ptr<uint16_t>();
+        const uint16_t one = half ? 0x3c00 : 0x3f80;
+        parallelFor(out.numel, kParallelGrain, [&](int64_t i, int64_t e) {
+            if (out.dtype == diopi_dtype_bool)
+                simd::map1(out.ptr<bool>() + i, pa + i, e - i, [](uint16_t x) { return (x & 0x7fff) == 0; });
+            else
+                simd::map1(out.ptr<uint16_t>() + i, pa + i, e - i,
+                           [one](uint16_t x) { return uint16_t((x & 0x7fff) == 0 ? one : 0); });
+        });
+        return;
+    }
     intoBool(ctx, out, [&](const TensorView& dst) {
         dispatch<NumericBoolTypes>(a.dtype, "input", [&](auto tag) {
             using T = typename decltype(tag)::type;

@@ -163,6 +163,12 @@ const C* gatherLine(const T* p, int64_t n, int64_t s, int which) {
     if constexpr (std::is_same_v<T, C>)
         if (s == 1) return p;
     C* b = scratch<C>(n, which);
+    if constexpr (is_reduced_float_v<T> && std::is_same_v<C, float>) {
+        if (s == 1) {
+            simd::widen(b, p, n);
+            return b;
+        }
+    }
     for (int64_t j = 0; j < n; ++j) b[j] = C(p[j * s]);
     return b;
 }
@@ -194,6 +200,14 @@ void softmaxForward(diopiContextHandle_t ctx, const TensorView& out, TensorView 
             }
             // Other lines (strided, 16-bit) are computed in a buffer.
             C* buf = scratch<C>(n, 0);
+            if constexpr (is_reduced_float_v<T>) {
+                if (si == 1 && so == 1) {  // per-level conversions, not one element at a time
+                    simd::widen(buf, x, n);
+                    run(buf, buf);
+                    simd::narrow(o, buf, n);
+                    return;
+                }
+            }
             for (int64_t j = 0; j < n; ++j) buf[j] = C(x[j * si]);
             run(buf, buf);
             for (int64_t j = 0; j < n; ++j) o[j * so] = T(buf[j]);
@@ -236,8 +250,11 @@ void softmaxBackward(diopiContextHandle_t ctx, const TensorView& gi, TensorView 
             } else {
                 k.softmaxGrad(rr, g, o, n, k.dot(g, o, n));
             }
-            if (!direct)
-                for (int64_t j = 0; j < n; ++j) r[j * s0] = T(rr[j]);
+            if (direct) return;
+            if constexpr (is_reduced_float_v<T>) {
+                if (s0 == 1) return simd::narrow(r, rr, n);
+            }
+            for (int64_t j = 0; j < n; ++j) r[j * s0] = T(rr[j]);
         });
     });
 }
