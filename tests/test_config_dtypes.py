@@ -129,3 +129,120 @@ def test_the_check_sees_cases():
     uses = list(config_uses())
     assert len({u[1] for u in uses}) > 300, "expected the family configs to cover most functions"
     assert all(d in spec.ALL + ("complex64", "complex128") for _, _, _, d in uses)
+
+
+# ---------------------------------------------------------------- the converse: documented dtypes have cases
+# Functions the configs cannot give a baseline: the harness checks them by a
+# property in every run instead (conformance/library_checks.py), so their
+# dtypes are not a config's to cover.
+def _library_checked():
+    from conformance.library_checks import LIBRARY_CHECKS
+    return set(LIBRARY_CHECKS)
+
+
+# (function, parameter) -> (dtypes, reason): documented dtypes of a main
+# input that no config case may give, each with why. Keep it empty if at
+# all possible: a dtype nobody can compute belongs out of the doc list, and
+# one that can be computed belongs in a case.
+NO_CASE_FOR = {}
+
+
+def _config_dtypes_by_param():
+    """{function: {parameter: {dtype, ...}}} over the expanded family cases,
+    and {function: parameters some case generates in the case's dtype}."""
+    ops = expand.load_ops()
+    funcs = diopi_header.load()
+    given, varied = {}, {}
+    for case in expand.expand(ops):
+        op = case.op
+        if op.prepare is not None:
+            # A tensor no case generates is built by `prepare` from plain
+            # values (diopiAmpUpdateScaleInp's found_inf): the case's dtype is
+            # all the config says of it.
+            for p in funcs[op.func].params:
+                if (p.kind in ("tensor_in", "tensor_array_in") and p.name not in op.tensors
+                        and p.name not in case.params and p.name not in op.extra):
+                    given.setdefault(op.func, {}).setdefault(p.name, set()).add(case.dtype)
+        for name, t in op.tensors.items():
+            # Unlike above, arguments `prepare` reads count at their generated
+            # dtype: nearly every prepare reads the data tensor only for its
+            # shape and rewrites an index beside it. One that turns generated
+            # keys into indices of another dtype makes an index parameter look
+            # covered in float dtypes, which an index never documents.
+            if name in op.extra:
+                continue
+            given.setdefault(op.func, {}).setdefault(name, set()).add(t.dtype or case.dtype)
+            if t.dtype is None:
+                varied.setdefault(op.func, set()).add(name)
+    return given, varied
+
+
+def main_input(fn, varied):
+    """The parameter whose dtype a function is "for": the first tensor
+    parameter read by the call (input or in-place inout, in header order)
+    that the cases generate in the case's dtype, i.e. the one the configs
+    sweep dtypes over. An index or mask that every case fixes (int64
+    indices before the data in diopiMultiHeadAttentionVarLen) is therefore
+    not it. Without such a parameter: the first documented input, so a
+    function with no cases at all still has its dtypes checked."""
+    tensors = [p for p in fn.params if p.kind in TENSOR_KINDS and p.dtypes]
+    read = [p for p in tensors if p.role in ("input", "inout")]
+    for group in (read, tensors):
+        for p in group:
+            if p.name in varied:
+                return p
+    return read[0] if read else None
+
+
+def _uncovered(functions):
+    given, varied = _config_dtypes_by_param()
+    exempt = _library_checked()
+    missing = []
+    for fn in functions.values():
+        if fn.name in exempt:
+            continue
+        p = main_input(fn, varied.get(fn.name, set()))
+        if p is None:
+            continue
+        have = given.get(fn.name, {}).get(p.name, set())
+        allowed = set(NO_CASE_FOR.get((fn.name, p.name), ((), ""))[0])
+        lack = [d for d in p.dtypes if d not in have and d not in allowed]
+        if lack:
+            missing.append(f"{fn.name}({p.name}): documented {', '.join(lack)} without a case"
+                           f" (cases give {', '.join(sorted(have)) or 'none'})")
+    return missing
+
+
+def test_every_documented_main_input_dtype_has_a_case(functions):
+    """Every dtype the header documents for a function's main input is
+    computed by at least one case of the family configs: a documented dtype
+    without a case is a promise nobody checks (a vendor may refuse it, or
+    compute it wrongly, and pass). A dtype the operation cannot compute is
+    taken out of the doc list instead (so it is refused explicitly:
+    diopiDtypeNotSupported for a dtype not listed)."""
+    missing = _uncovered(functions)
+    assert not missing, f"{len(missing)} documented dtypes without a case:\n" + "\n".join(missing)
+
+
+def test_no_case_exceptions_are_needed_and_reasoned(functions):
+    """Each exception names a documented dtype of the function's main input,
+    says why, and is still needed (no case gives that dtype)."""
+    given, varied = _config_dtypes_by_param()
+    for (func, name), (dtypes, reason) in NO_CASE_FOR.items():
+        fn = functions[func]
+        assert reason.strip(), f"{func}({name}): an exception needs its reason"
+        p = main_input(fn, varied.get(func, set()))
+        assert p is not None and p.name == name, f"{func}({name}) is not the main input"
+        assert set(dtypes) <= set(p.dtypes), f"{func}({name}): {dtypes} not all documented"
+        stale = set(dtypes) & given.get(func, {}).get(name, set())
+        assert not stale, f"{func}({name}): cases give {sorted(stale)} now; drop the exception"
+
+
+def test_the_converse_check_sees_main_inputs(functions):
+    """Guards the coverage test against passing vacuously."""
+    given, varied = _config_dtypes_by_param()
+    checked = [fn for fn in functions.values()
+               if fn.name not in _library_checked() and main_input(fn, varied.get(fn.name, set())) is not None]
+    assert len(checked) > 300
+    assert main_input(functions["diopiMultiHeadAttentionVarLen"],
+                      varied.get("diopiMultiHeadAttentionVarLen", set())).name != "cum_seq_q"

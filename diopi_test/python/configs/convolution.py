@@ -26,6 +26,10 @@ CONV2D = (
     ((1, 6, 11, 9), (9, 2, 3, 3), (3, 2), (2, 2), (1, 2), 3, False),
     ((0, 3, 8, 8), (4, 3, 3, 3), (1, 1), (1, 1), (1, 1), 1, True),     # empty batch
     ((8, 16, 32, 32), (32, 16, 3, 3), (1, 1), (1, 1), (1, 1), 1, True),  # large: float32 only
+    # Reductions deeper than one GEMM depth block (288 taps), kept smaller than
+    # the other non-float32 cases so that they are never the timed case.
+    ((1, 32, 3, 3), (1, 32, 3, 3), (1, 1), (1, 1), (1, 1), 1, False),    # forward / weight gradient
+    ((1, 1, 3, 3), (32, 1, 3, 3), (1, 1), (1, 1), (1, 1), 1, False),     # input gradient
 )
 CONV3D = (
     ((2, 3, 5, 6, 6), (4, 3, 3, 3, 3), (1, 1, 1), (0, 0, 0), (1, 1, 1), 1, True),
@@ -47,6 +51,7 @@ CONVT2D = (
     ((2, 4, 5, 4), (4, 2, 2, 3), (3, 2), (0, 0), (2, 1), (1, 1), 2, True),
     ((0, 3, 4, 4), (3, 2, 3, 3), (1, 1), (0, 0), (0, 0), (1, 1), 1, True),   # empty batch
     ((8, 16, 24, 24), (16, 8, 4, 4), (2, 2), (1, 1), (0, 0), (1, 1), 1, True),  # large
+    ((1, 16, 2, 2), (16, 1, 3, 3), (1, 1), (0, 0), (0, 0), (1, 1), 1, False),  # deep reduction (144 taps), small (never timed)
 )
 CONVT3D = (
     ((2, 3, 3, 4, 4), (3, 4, 3, 3, 3), (1, 1, 1), (0, 0, 0), (0, 0, 0), (1, 1, 1), 1, True),

@@ -53,5 +53,5 @@ ones = Op("diopiOnes", lambda like, size: torch.ones(size, dtype=like.dtype), te
           cases=tuple((((),), dict(size=s)) for s in _SIZES))
 zeros = Op("diopiZeros", lambda like, size: torch.zeros(size, dtype=like.dtype), tensors=_LIKE, extra=("like",), dtypes=_CREATE_DTYPES,
            cases=tuple((((),), dict(size=s)) for s in _SIZES))
-zero_inp = Op("diopiZeroInp", lambda self: torch.zeros_like(self), tensors=dict(self=T()), dtypes=_CREATE_DTYPES,
+zero_inp = Op("diopiZeroInp", lambda self: torch.zeros_like(self), tensors=dict(self=T()), dtypes=_CREATE_DTYPES + ("bfloat16",),
               shapes=tuple((s,) for s in _SIZES + ((300, 256),)))

@@ -151,6 +151,10 @@ mul_inp_scalar = Op("diopiMulInpScalar", lambda input, other: input.mul_(other),
                     tensors=dict(input=T()), shapes=UNARY_SHAPES, dtypes=FLOAT, params=grid(other=[0.5, 4]))
 mul_inp_scalar_int = Op("diopiMulInpScalar", lambda input, other: input.mul_(other),
                         tensors=dict(input=T()), shapes=UNARY_SHAPES[:3], dtypes=INT, params=grid(other=[2]), name="mul_inp_scalar_int")
+# a bool tensor keeps its dtype only with a bool factor (torch refuses an int or float one in place)
+mul_inp_scalar_bool = Op("diopiMulInpScalar", lambda input, other: input.mul_(other),
+                         tensors=dict(input=T()), shapes=UNARY_SHAPES[:3], dtypes=("bool",), params=grid(other=[True, False]),
+                         name="mul_inp_scalar_bool")
 
 # ---------------------------------------------------------------- div
 ROUNDING = grid(rounding_mode=[None, "trunc", "floor"])

@@ -7,11 +7,11 @@ function feeds NaN, +-inf and +-0, and out-of-domain values along with them).
 Integer and bool inputs of a floating-point function give a float32 output,
 as in PyTorch.
 
-Dtypes left out where the interface documents them:
-- the in-place forms of sin, cos, tan, asin, acos, log and log2 document
-  integer inputs, but their result is not an integer: ATen refuses
-  `int_tensor.sin_()` ("result type Float can't be cast"), so no integer
-  in-place cases exist (impl/torch returns diopiDtypeNotSupported).
+The in-place forms of sin, cos, tan, asin, acos, log and log2 take floating
+inputs only: their result is not an integer, and ATen refuses
+`int_tensor.sin_()` ("result type Float can't be cast"). DIOPI 1.0 lists
+integer dtypes for them; our header does not (tests/test_header_interface.py,
+NOT_COMPUTABLE).
 """
 from configs.complex import COMPLEX, crandn, cspecial
 from conformance.gen import nonzero, positive, randn, special, uniform
@@ -107,6 +107,12 @@ reciprocal = unary("Reciprocal", "reciprocal", nonzero(0.1, 8.0), FLOAT + FEW_IN
 # ---------------------------------------------------------------- trigonometric
 sin = unary("Sin", "sin", randn(scale=3), FLOAT + INT, large=True)
 cos = unary("Cos", "cos", randn(scale=3), FLOAT + INT)
+# Arguments up to a few thousand: many multiples of pi/2 to reduce (impl/cpu
+# vectorises below 4096 and uses libm for blocks beyond, both met here).
+sin_wide = Op("diopiSin", lambda input: torch.sin(input), tensors=dict(input=T(randn(scale=1000))),
+              shapes=(((7,),), ((65, 67),)), dtypes=FLOAT, name="sin_wide")
+cos_wide = Op("diopiCos", lambda input: torch.cos(input), tensors=dict(input=T(randn(scale=1000))),
+              shapes=(((7,),), ((65, 67),)), dtypes=FLOAT, name="cos_wide")
 # Away from the poles at +-pi/2 (integers: -1, 0, 1).
 tan = unary("Tan", "tan", uniform(-1.4, 1.4), FLOAT + INT)
 asin = unary("Asin", "asin", uniform(-1.0, 1.0), FLOAT + INT)

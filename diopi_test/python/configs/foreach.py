@@ -72,6 +72,9 @@ foreachmul_inp_scalar = [
     Op("diopiForeachmulInpScalar", _mul_inp, tensors=dict(inputs=TList()), cases=_cases(_NUMBERS), dtypes=_FLOATS),
     Op("diopiForeachmulInpScalar", _mul_inp, tensors=dict(inputs=TList()), cases=_cases(_INT_NUMBERS), dtypes=_INTS,
        name="foreachmul_inp_scalar_int"),
+    # a bool list stays bool only when multiplied by a bool
+    Op("diopiForeachmulInpScalar", _mul_inp, tensors=dict(inputs=TList()), cases=_cases((True, False)), dtypes=("bool",),
+       name="foreachmul_inp_scalar_bool"),
 ]
 
 
@@ -89,8 +92,13 @@ foreachmul_tensor = [
     Op("diopiForeachmulTensor", _mul, tensors=dict(inputs=TList(), other=T(randn(2.0), "float32")), cases=_tensor_cases(),
        dtypes=_INTS + ("bool", "float16", "float64"), name="foreachmul_tensor_f32"),
 ]
-foreachmul_inp_tensor = Op("diopiForeachmulInpTensor", _mul_inp, tensors=dict(inputs=TList(), other=T(randn(2.0))),
-                           cases=_tensor_cases(), dtypes=_FLOATS + _INTS)
+foreachmul_inp_tensor = [
+    Op("diopiForeachmulInpTensor", _mul_inp, tensors=dict(inputs=TList(), other=T(randn(2.0))),
+       cases=_tensor_cases(), dtypes=_FLOATS + _INTS),
+    # a bool list stays bool only when multiplied by a bool
+    Op("diopiForeachmulInpTensor", _mul_inp, tensors=dict(inputs=TList(), other=T(randn(2.0))),
+       cases=_tensor_cases(), dtypes=("bool",), name="foreachmul_inp_tensor_bool"),
+]
 
 
 # ---------------------------------------------------------------- norms

@@ -66,7 +66,7 @@ INDEX_INT_CASES = (
 )
 index = Op("diopiIndex", lambda input, indices: input[_u8(indices)],
            tensors=dict(input=T(), indices=TList(randint(-3, 3), dtype="int64")),
-           shapes=INDEX_INT_CASES, dtypes=ALL9)
+           shapes=INDEX_INT_CASES, dtypes=ALL9 + ("bfloat16",))
 index_0d = Op("diopiIndex", lambda input, indices: input[_u8(indices)],
               tensors=dict(input=T(), indices=TList(randint(-3, 3), dtype="int64")),
               shapes=(((6,), [()]), ((4, 3), [(), ()])), dtypes=("float16", "float32", "int8", "bool"), name="index_0d")  # 0-d indices
@@ -154,7 +154,7 @@ _PUT_TOL = {"float16": (2e-3, 2e-3)}
 _PUT_TOL_REASON = "accumulated float16 values in an order that may differ"
 index_put = Op("diopiIndexPut", _put_ref,
                tensors=dict(input=T(), values=T(), indices=TList(arange_perm(), dtype="int64")),
-               shapes=PUT_DISTINCT, params=({"accumulate": False},), dtypes=ALL9)
+               shapes=PUT_DISTINCT, params=({"accumulate": False},), dtypes=ALL9 + ("bfloat16",))
 index_put_acc = Op("diopiIndexPut", _put_ref,
                    tensors=dict(input=T(), values=T(), indices=TList(randint(-3, 3), dtype="int64")),
                    shapes=PUT_ACC, params=({"accumulate": True},), dtypes=ACC_DT, tol=_PUT_TOL, tol_reason=_PUT_TOL_REASON,
@@ -164,7 +164,7 @@ index_put_i32 = Op("diopiIndexPut", _put_ref,
                    shapes=PUT_DISTINCT[:4], params=grid(accumulate=[False, True]), dtypes=("float32", "int32"), name="index_put_i32")
 index_put_inp = Op("diopiIndexPutInp", _put_inp_ref,
                    tensors=dict(input=T(), values=T(), indices=TList(arange_perm(), dtype="int64")),
-                   shapes=PUT_DISTINCT[:-1], params=({"accumulate": False},), dtypes=ALL9)
+                   shapes=PUT_DISTINCT[:-1], params=({"accumulate": False},), dtypes=ALL9 + ("bfloat16",))
 index_put_inp_acc = Op("diopiIndexPutInp", _put_inp_ref,
                        tensors=dict(input=T(), values=T(), indices=TList(randint(-3, 3), dtype="int64")),
                        shapes=PUT_ACC, params=({"accumulate": True},), dtypes=ACC_DT, tol=_PUT_TOL, tol_reason=_PUT_TOL_REASON,
@@ -193,7 +193,7 @@ INDEX_SELECT_CASES = (
 )
 index_select = Op("diopiIndexSelect", lambda input, dim, index: torch.index_select(input, dim, index),
                   tensors=dict(input=T(), index=T(WIDE, dtype="int64")), prepare=_wrap_index,
-                  cases=INDEX_SELECT_CASES, dtypes=ALL9)
+                  cases=INDEX_SELECT_CASES, dtypes=ALL9 + ("bfloat16",))
 index_select_i32 = Op("diopiIndexSelect", lambda input, dim, index: torch.index_select(input, dim, index),
                       tensors=dict(input=T(), index=T(WIDE, dtype="int32")), prepare=_wrap_index,
                       cases=INDEX_SELECT_CASES[:6], dtypes=("float32", "int64", "bool"), name="index_select_i32")
@@ -368,6 +368,10 @@ masked_fill_scalar = Op("diopiMaskedFillScalar", lambda input, mask, value: torc
 masked_fill_inp_scalar = Op("diopiMaskedFillInpScalar", lambda input, mask, value: input.masked_fill_(mask, value),
                             tensors=dict(input=T(), mask=T(mask(), dtype="bool")), shapes=tuple(s[:2] for s in _SMALL(MASKED_FILL_INP_SHAPES)),
                             params=grid(value=FILL_VALUES), dtypes=F3)
+masked_fill_inp_scalar_int = Op("diopiMaskedFillInpScalar", lambda input, mask, value: input.masked_fill_(mask, value),
+                                tensors=dict(input=T(), mask=T(mask(), dtype="bool")),
+                                shapes=tuple(s[:2] for s in _SMALL(MASKED_FILL_INP_SHAPES)), params=grid(value=[7, -2]),
+                                dtypes=("int64",), name="masked_fill_inp_scalar_int")
 
 WHERE_SHAPES = (
     ((2, 3), (2, 3), (2, 3)),
@@ -612,7 +616,7 @@ embedding = Op("diopiEmbedding",
                tensors=dict(weight=T(), indices=T(WIDE, dtype="int64")), prepare=_emb_prep,
                cases=tuple((s, {"padding_idx": -1, "scale_grad_byfreq": False, "sparse": False}) for s in EMB)
                + tuple((s, {"padding_idx": 0, "scale_grad_byfreq": True, "sparse": False}) for s in EMB[:2]),
-               dtypes=("float32", "float64"))
+               dtypes=("float32", "float64", "float16", "bfloat16"))
 embedding_i32 = Op("diopiEmbedding",
                    lambda weight, indices, padding_idx, scale_grad_byfreq, sparse: F.embedding(indices.long(), weight),
                    tensors=dict(weight=T(), indices=T(WIDE, dtype="int32")), prepare=_emb_prep,
@@ -647,7 +651,7 @@ embedding_backward = Op("diopiEmbeddingBackward", _emb_bw_ref,
                         cases=tuple(((g, i), {"num_weights": n, "padding_idx": pad, "scale_grad_byfreq": sc, "sparse": False})
                                     for g, i, n in EMB_BW for pad, sc in ((-1, False), (0, False), (-1, True), (2, True))
                                     if not (g[0] > 128 and (pad, sc) != (-1, False))),
-                        dtypes=("float32", "float64"),
+                        dtypes=("float32", "float64", "bfloat16"),
                         tol={"float32": (1e-5, 2e-5)}, tol_reason="gradients of repeated indices summed in an order that may differ")
 embedding_backward_sparse = Op("diopiEmbeddingBackward", _emb_bw_ref,
                                tensors=dict(grad=T(), indices=T(WIDE, dtype="int64")), prepare=_emb_bw_prep,

@@ -74,7 +74,7 @@ def _addmm(input, mat1, mat2, beta, alpha):
 
 addmm = Op("diopiAddmm", _rounded(_addmm), tensors=dict(input=T(), mat1=T(), mat2=T()),
            cases=tuple((s, p) for s in ADDMM_SHAPES for p in (ADDMM_SCALARS if s[1][0] != 256 else ADDMM_SCALARS[1:2])),
-           dtypes=HALF_UP, accumulation=lambda mat1: mat1.shape[1])
+           dtypes=HALF_UP + ("bfloat16",), accumulation=lambda mat1: mat1.shape[1])
 addmm_nan = Op("diopiAddmm", _rounded(_addmm), tensors=dict(input=T(special(0.5)), mat1=T(), mat2=T()),
                cases=tuple((s, {"beta": 0.0, "alpha": 1.0}) for s in ADDMM_SHAPES[:3]), dtypes=HALF_UP, name="addmm_beta0_nan",
                accumulation=lambda mat1: mat1.shape[1])
@@ -203,6 +203,10 @@ linalg_vec_norm = Op("diopiLinalgVecNorm", _vec_norm, tensors=dict(input=T()),
                      cases=tuple(((s,), {"ord": o, "dim": d, "keepdim": k}) for s, d, k in VN_ROWS for o in VN_ORDS)
                      + ((((1024, 1024),), {"ord": 2.0, "dim": (1,), "keepdim": True}),),
                      dtypes=HALF_UP, accumulation=_vn_terms)
+# Values whose squares (or long sums) leave float's range: the norm itself is representable.
+linalg_vec_norm_large = Op("diopiLinalgVecNorm", _vec_norm, tensors=dict(input=T(randn(scale=1e30))),
+                           cases=tuple((((3, 700),), {"ord": o, "dim": (1,), "keepdim": False}) for o in (2.0, 1.0, 3.0)),
+                           dtypes=("float32",), accumulation=_vn_terms, name="linalg_vec_norm_large")
 
 # ================================================================ cholesky and its backward
 # Symmetric positive-definite inputs: A A^T + n I from a random A (prepare). Non-definite inputs are not cases: the
@@ -271,6 +275,11 @@ triangular_solve = Op("diopiTriangularSolve", _tsolve, tensors=dict(b=T(), mat=T
                       # The large case keeps the diagonal: random unit-triangular matrices grow ill-conditioned with n.
                       cases=tuple((s, f) for s in TS_SHAPES for f in (TS_FLAGS if s[1][-1] < 128 else TS_FLAGS[::2])),
                       dtypes=F32_64, prepare=_ts_prepare, accumulation=_ts_terms)
+# Large systems (solved rows of a column group past 128 KB) are solved in row blocks updated by GEMMs;
+# float64 only, so that the float32 case the benchmark times stays the one above.
+triangular_solve_blocked = Op("diopiTriangularSolve", _tsolve, tensors=dict(b=T(), mat=T(randn(scale=0.3))),
+                              cases=tuple((((400, 48), (400, 400)), f) for f in TS_FLAGS[::2]), dtypes=("float64",),
+                              prepare=_ts_prepare, accumulation=_ts_terms, name="triangular_solve_blocked")
 
 
 def _ts_saved(b, mat, upper, transpose, unitriangular):

@@ -158,7 +158,7 @@ fused_adam_w = Op(
     "diopiFusedAdamW", _fused_ref,
     tensors=dict(params=TList(), grads=TList(), exp_avgs=TList(randn(0.3)), exp_avg_sqs=TList(_STATE), max_exp_avg_sqs=TList(_STATE),
                  state_steps=TList(randint(1, 20), "int64")),
-    cases=_fused_cases(), dtypes=FLOAT_NO_BF16)
+    cases=_fused_cases(), dtypes=FLOAT_NO_BF16 + ("bfloat16",))
 
 
 # ---------------------------------------------------------------- Adadelta

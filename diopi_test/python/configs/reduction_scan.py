@@ -8,7 +8,7 @@ import math
 
 from conformance.gen import mask, nonzero, randint, randn, special, uniform
 from conformance.reftorch import torch
-from conformance.spec import FLOAT, NUMERIC, Op, T
+from conformance.spec import FLOAT, INT, NUMERIC, Op, T
 
 # (shape, dims, keepdim)
 REDUCTIONS = (
@@ -31,9 +31,9 @@ mean = Op("diopiMean", lambda input, dim, keepdim: torch.mean(input, dim=list(di
 MAX_CASES = tuple((((shape,)), {"dim": dim, "keepdim": keep})
                   for shape, dim, keep in (((2, 3, 4), 1, False), ((2, 3, 4), 0, True), ((7,), 0, False), ((64, 513), -1, False)))
 max = Op("diopiMax", lambda input, dim, keepdim: tuple(torch.max(input, dim, keepdim)), tensors=dict(input=T()),
-         cases=MAX_CASES, dtypes=FLOAT + ("int32", "int64", "uint8"), extra=("keepdim",))
+         cases=MAX_CASES, dtypes=FLOAT + INT + ("bool",), extra=("keepdim",))
 min = Op("diopiMin", lambda input, dim, keepdim: tuple(torch.min(input, dim, keepdim)), tensors=dict(input=T()),
-         cases=MAX_CASES, dtypes=FLOAT + ("int32", "int64", "uint8"), extra=("keepdim",))
+         cases=MAX_CASES, dtypes=FLOAT + INT + ("bool",), extra=("keepdim",))
 
 
 # ================================================================ the other reductions and scans

@@ -26,7 +26,7 @@ cat = Op("diopiCat", lambda tensors, dim: torch.cat(tensors, dim), tensors=dict(
                 ([[(1, 2, 3, 2)] * 8], {"dim": 2}),                # many inputs
                 ([[(64, 256), (64, 256)]], {"dim": 1}),
                 ([[(512, 1024), (512, 1024)]], {"dim": 0})),       # large: 1M elements
-         dtypes=ALL9)
+         dtypes=ALL9 + ("bfloat16",))
 stack = Op("diopiStack", lambda tensors, dim: torch.stack(tensors, dim), tensors=dict(tensors=TList()),
            cases=(([[(2, 3), (2, 3)]], {"dim": 0}),
                   ([[(2, 3)] * 3], {"dim": 2}),

@@ -1,11 +1,14 @@
 """Performance from the same case descriptions as correctness.
 
 For each selected function, the benchmark takes the largest contiguous
-case of the chosen dtype from the baselines, builds its arguments once per
-library exactly as run_test does, and times repeated calls of each library
-through the C ABI in one process (one test runtime, the libraries loaded
-side by side). A call whose result fails correctness is not timed: the
-first call of each library is checked like a run_test case.
+case of the chosen dtype from the baselines (a function without one: its
+most common floating dtype, named in the table), builds its arguments once
+per library exactly as run_test does, and times repeated calls of each
+library through the C ABI in one process (one test runtime, the libraries
+loaded side by side), in rounds that alternate between the libraries; a
+library's time is the smallest of its rounds' medians. A call whose result
+fails correctness is not timed: the first call of each library is checked
+like a run_test case (random functions by their properties).
 
 The ratio is time(baseline library) / time(candidate library): above 1 the
 candidate is faster. Functions are grouped as compute-bound (GEMM and
@@ -21,13 +24,16 @@ import diopi_header
 from . import binding, execute, store
 
 COMPUTE_BOUND_FAMILIES = ("linalg_matmul", "convolution")
+ROUNDS = 5  # alternating timing rounds per library
+SLOW = 0.5  # the summary names every function whose ratio is below this
 
 
 def _pick_case(cases, dtype):
-    """Index of the largest case of `dtype` that has reference values."""
+    """Index and input bytes of the largest case of `dtype` (random
+    functions' cases, checked by their properties, included)."""
     best, best_bytes = None, -1
     for i, rec in enumerate(cases):
-        if rec.get("dtype") != dtype or rec.get("checks") is not None:
+        if rec.get("dtype") != dtype:
             continue
         size = sum(len(v["data"]) for v in rec["inputs"].values()
                    if store.is_encoded_array(v) and isinstance(v.get("data"), bytes))
@@ -36,29 +42,60 @@ def _pick_case(cases, dtype):
     return best, best_bytes
 
 
-def _time_calls(lib, fn_model, cfn, record, min_seconds, max_iters):
-    """Median seconds per call (the call repeated on the same arguments)."""
-    call = execute.Call(lib, fn_model, record, "contiguous")
-    try:
-        rc = cfn(*call.args)  # warm-up (caches, thread pools, lazy init)
+def _fallback_dtype(cases):
+    """A function with no case of the asked dtype is timed in its most common
+    floating dtype (flash attention has only 16-bit cases), else its most
+    common dtype (randperm: int64); None without cases."""
+    counts = {}
+    for rec in cases:
+        d = rec.get("dtype")
+        if d:
+            counts[d] = counts.get(d, 0) + 1
+    floating = {d: n for d, n in counts.items() if d in ("float32", "float16", "bfloat16", "float64")}
+    pool = floating or counts
+    return max(pool, key=pool.get) if pool else None
+
+
+def _sample(lib, call, cfn, seconds, max_iters):
+    """Median seconds per call over one round of repeated calls."""
+    samples, spent = [], 0.0
+    while not samples or (spent < seconds and len(samples) < max_iters):
+        t0 = time.perf_counter()
+        cfn(*call.args)
         lib.rt.dt_context_sync(call.ctx)
-        if rc != 0:
-            return None, f"returned error {rc}: {lib.last_error()}"
-        samples, spent = [], 0.0
-        while spent < min_seconds and len(samples) < max_iters:
-            t0 = time.perf_counter()
-            cfn(*call.args)
+        dt = time.perf_counter() - t0
+        samples.append(dt)
+        spent += dt
+    return statistics.median(samples)
+
+
+def _time_pair(libs, fn_model, record, min_seconds, max_iters, rounds=ROUNDS):
+    """Seconds per call of each library, timed in alternating rounds; each
+    figure is the smallest of its rounds' medians, so a stall of the machine
+    during one round (another process, a page-cache flush) does not decide
+    the ratio, and slow drift hits both libraries alike. Returns (times,
+    error or "")."""
+    calls = []
+    try:
+        for lib, cfn in libs:
+            call = execute.Call(lib, fn_model, record, "contiguous")
+            calls.append(call)
+            rc = cfn(*call.args)  # warm-up (caches, thread pools, lazy init)
             lib.rt.dt_context_sync(call.ctx)
-            dt = time.perf_counter() - t0
-            samples.append(dt)
-            spent += dt
-        return statistics.median(samples), ""
+            if rc != 0:
+                return None, f"returned error {rc}: {lib.last_error()}"
+        best = [math.inf] * len(libs)
+        for _ in range(rounds):
+            for k, ((lib, cfn), call) in enumerate(zip(libs, calls)):
+                best[k] = min(best[k], _sample(lib, call, cfn, min_seconds / rounds, max(1, max_iters // rounds)))
+        return best, ""
     finally:
-        call.close()
+        for call in calls:
+            call.close()
 
 
 def run(base_path, cand_path, runtime_path, data_dir, funcs, dtype="float32", min_seconds=0.2, max_iters=200, log=print):
-    """Rows: dict(func, family, case, bytes, base_s, cand_s, ratio, note)."""
+    """Rows: dict(func, family, case, dtype, bytes, base_s, cand_s, ratio, note)."""
     base = binding.Library(base_path, runtime_path)
     cand = binding.Library(cand_path, runtime_path)
     model = diopi_header.load()
@@ -68,7 +105,7 @@ def run(base_path, cand_path, runtime_path, data_dir, funcs, dtype="float32", mi
         if func not in manifest["files"]:
             continue
         fn_model = model[func]
-        row = {"func": func, "family": fn_model.family, "case": "", "bytes": 0, "base_s": None, "cand_s": None,
+        row = {"func": func, "family": fn_model.family, "case": "", "dtype": dtype, "bytes": 0, "base_s": None, "cand_s": None,
                "ratio": None, "note": ""}
         rows.append(row)
         cb, cc = base.function(func), cand.function(func)
@@ -78,22 +115,25 @@ def run(base_path, cand_path, runtime_path, data_dir, funcs, dtype="float32", mi
         cases = store.load_function(data_dir, func, manifest)
         index, nbytes = _pick_case(cases, dtype)
         if index is None:
-            row["note"] = f"no {dtype} case with reference values"
-            continue
+            row["dtype"] = _fallback_dtype(cases)
+            if row["dtype"] is None:
+                row["note"] = "no case to time"
+                continue
+            index, nbytes = _pick_case(cases, row["dtype"])
         record = cases[index]
         row["case"], row["bytes"] = record["name"], nbytes
-        for key, lib, cfn in (("base", base, cb), ("cand", cand, cc)):
+        for key, lib in (("base", base), ("cand", cand)):
             verdict = execute.run_case(lib, record, "contiguous")["verdict"]
             if verdict != execute.PASSED:
                 row["note"] = f"{key} library: {verdict}, not timed"
                 break
-            seconds, err = _time_calls(lib, fn_model, cfn, record, min_seconds, max_iters)
-            if seconds is None:
-                row["note"] = f"{key} library: {err}"
-                break
-            row[f"{key}_s"] = seconds
-        if row["base_s"] and row["cand_s"]:
-            row["ratio"] = row["base_s"] / row["cand_s"]
+        else:
+            times, err = _time_pair(((base, cb), (cand, cc)), fn_model, record, min_seconds, max_iters)
+            if times is None:
+                row["note"] = err
+            else:
+                row["base_s"], row["cand_s"] = times
+                row["ratio"] = row["base_s"] / row["cand_s"]
         log(f"[bench] {func}: " + (f"{row['ratio']:.2f}x" if row["ratio"] else row["note"]))
     return rows
 
@@ -110,16 +150,21 @@ def geomean(values):
 def print_table(rows, base_name, cand_name, stream):
     timed = [r for r in rows if r["ratio"]]
     w = max([len(r["func"]) for r in rows] + [8])
-    print(f"{'function':<{w}} {'group':<13} {'bytes':>10} {base_name + ' us':>12} {cand_name + ' us':>12} {'ratio':>7}", file=stream)
+    print(f"{'function':<{w}} {'group':<13} {'dtype':<8} {'bytes':>10} {base_name + ' us':>12} {cand_name + ' us':>12} {'ratio':>7}",
+          file=stream)
     for r in sorted(rows, key=lambda r: (group(r), r["func"])):
         if r["ratio"]:
-            print(f"{r['func']:<{w}} {group(r):<13} {r['bytes']:>10} {r['base_s'] * 1e6:>12.1f} {r['cand_s'] * 1e6:>12.1f} "
-                  f"{r['ratio']:>6.2f}x", file=stream)
+            print(f"{r['func']:<{w}} {group(r):<13} {r['dtype']:<8} {r['bytes']:>10} {r['base_s'] * 1e6:>12.1f} "
+                  f"{r['cand_s'] * 1e6:>12.1f} {r['ratio']:>6.2f}x", file=stream)
         else:
-            print(f"{r['func']:<{w}} {group(r):<13} {'':>10} {'':>12} {'':>12} {'-':>7}  {r['note']}", file=stream)
+            print(f"{r['func']:<{w}} {group(r):<13} {r.get('dtype') or '':<8} {'':>10} {'':>12} {'':>12} {'-':>7}  {r['note']}",
+                  file=stream)
     print(file=stream)
     for g in ("memory-bound", "compute-bound"):
         vals = [r["ratio"] for r in timed if group(r) == g]
         gm = geomean(vals)
         print(f"geometric mean ({g}, {len(vals)} functions): " + (f"{gm:.2f}x" if gm else "-"), file=stream)
+    slow = sorted((r for r in timed if r["ratio"] < SLOW), key=lambda r: r["ratio"])
+    print(f"functions below {SLOW}x: {len(slow)}" + (": " + ", ".join(f"{r['func']} {r['ratio']:.2f}x" for r in slow) if slow else ""),
+          file=stream)
     print(f"ratio = time({base_name}) / time({cand_name}); above 1 means {cand_name} is faster", file=stream)

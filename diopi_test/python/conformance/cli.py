@@ -502,7 +502,7 @@ def bench(args):
     except runner.WorkerFailed as e:
         raise LibraryUnusable(str(e), _load_verdict(str(e))) from None
     print(f"bench: {names[1]} ({args.impl_lib}) against {names[0]} ({base}), {args.bench_dtype}, "
-          f"largest contiguous case per function, median of repeated calls")
+          f"largest contiguous case per function, best of {bm.ROUNDS} alternating rounds' medians")
     bm.print_table(rows, names[0], names[1], sys.stdout)
     return 0
 

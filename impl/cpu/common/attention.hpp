@@ -1,7 +1,8 @@
-// Shared attention core of the llm_attention and llm_inference families: exact softmax attention over float
-// operands, computed block by block (a query block against key blocks, with an online softmax that keeps a running
-// row maximum and sum), so no score matrix is ever materialised. Every entry point (dense, variable-length, paged,
-// prefill, ...) packs its operands to float, describes its sequences as a list of Seq and calls forward/backward.
+// Shared attention core of the llm_attention and llm_inference families: exact softmax attention over float operands
+// (double for float64 inputs), computed block by block (a query block against key blocks, with an online softmax
+// that keeps a running row maximum and sum), so no score matrix is ever materialised. Every entry point (dense,
+// variable-length, paged, prefill, ...) packs its operands to the compute type, describes its sequences as a list of
+// Seq and calls forward/backward.
 //
 // Conventions (those of impl/torch): for query i and key j of one sequence, d = i + sk - sq - j (bottom-right
 // alignment); causal keeps d >= 0, window_left >= 0 keeps d <= window_left, window_right >= 0 keeps
@@ -16,16 +17,19 @@
 
 namespace impl::cpu::attn {
 
-/// A float operand seen as rows of one head: element (head h, row r, k) at p[h * hs + r * rs + k].
-struct Rows {
-    const float* p = nullptr;
+/// An operand seen as rows of one head: element (head h, row r, k) at p[h * hs + r * rs + k]. S is float (float32 and
+/// 16-bit inputs) or double (float64 inputs, computed in double throughout).
+template <class S>
+struct RowsT {
+    const S* p = nullptr;
     int64_t rs = 0, hs = 0;
-    const float* row(int64_t h, int64_t r) const { return p + h * hs + r * rs; }
+    const S* row(int64_t h, int64_t r) const { return p + h * hs + r * rs; }
 };
-struct OutRows {
-    float* p = nullptr;
+template <class S>
+struct OutRowsT {
+    S* p = nullptr;
     int64_t rs = 0, hs = 0;
-    float* row(int64_t h, int64_t r) const { return p + h * hs + r * rs; }
+    S* row(int64_t h, int64_t r) const { return p + h * hs + r * rs; }
 };
 
 /// Excluded pairs of one sequence: byte p[h * sh + i * si + j * sj] != 0 excludes (i, j) for query head h.
@@ -51,19 +55,20 @@ struct Dropout {
 
 struct Spec {
     int64_t hq = 1, hk = 1, d = 0, dv = 0;
-    float scale = 1.0f;
+    double scale = 1.0;
     bool causal = false;
     int64_t windowLeft = -1, windowRight = -1;
-    const float* alibi = nullptr;  ///< slopes: alibi[b * alibiBatchStride + h]
+    const double* alibi = nullptr;  ///< slopes: alibi[b * alibiBatchStride + h]
     int64_t alibiBatchStride = 0;
     Dropout drop;
 };
 
 /// Optional per-row statistics of the forward: m = row max of the scaled scores over the keys taken, l = sum of
 /// exp(score - m). Element (h, row) at m[h * hs + row * rs].
-struct Stats {
-    float* m = nullptr;
-    float* l = nullptr;
+template <class S>
+struct StatsT {
+    S* m = nullptr;
+    S* l = nullptr;
     int64_t rs = 0, hs = 0;
 };
 
@@ -75,10 +80,21 @@ bool keepAt(const Dropout& drop, uint64_t idx);
 uint64_t dropCount(const Spec& spec, const std::vector<Seq>& seqs);
 
 /// out rows of every sequence = attention; rows outside every sequence are not written.
-void forward(const Spec& spec, const std::vector<Seq>& seqs, Rows q, Rows k, Rows v, OutRows out, Stats stats = Stats());
+template <class S>
+void forward(const Spec& spec, const std::vector<Seq>& seqs, RowsT<S> q, RowsT<S> k, RowsT<S> v, OutRowsT<S> out, StatsT<S> stats = StatsT<S>());
 
 /// Gradients of forward() with respect to q, k and v, accumulated into dq / dk / dv (which the caller zeroes).
 /// Sequences must not share key rows (each key/value head's rows of one sequence are written by one thread).
-void backward(const Spec& spec, const std::vector<Seq>& seqs, Rows q, Rows k, Rows v, Rows dout, OutRows dq, OutRows dk, OutRows dv);
+template <class S>
+void backward(const Spec& spec, const std::vector<Seq>& seqs, RowsT<S> q, RowsT<S> k, RowsT<S> v, RowsT<S> dout, OutRowsT<S> dq, OutRowsT<S> dk,
+              OutRowsT<S> dv);
+
+extern template void forward<float>(const Spec&, const std::vector<Seq>&, RowsT<float>, RowsT<float>, RowsT<float>, OutRowsT<float>, StatsT<float>);
+extern template void forward<double>(const Spec&, const std::vector<Seq>&, RowsT<double>, RowsT<double>, RowsT<double>, OutRowsT<double>,
+                                     StatsT<double>);
+extern template void backward<float>(const Spec&, const std::vector<Seq>&, RowsT<float>, RowsT<float>, RowsT<float>, RowsT<float>, OutRowsT<float>,
+                                     OutRowsT<float>, OutRowsT<float>);
+extern template void backward<double>(const Spec&, const std::vector<Seq>&, RowsT<double>, RowsT<double>, RowsT<double>, RowsT<double>,
+                                      OutRowsT<double>, OutRowsT<double>, OutRowsT<double>);
 
 }  // namespace impl::cpu::attn

@@ -23,20 +23,16 @@ std::vector<int64_t> hostInts(diopiContextHandle_t ctx, const TensorView& t, con
     return std::vector<int64_t>(p, p + c.numel);
 }
 
-TensorView floatZeros(diopiContextHandle_t ctx, const Shape& shape) {
-    TensorView t = newTensor(ctx, shape, diopi_dtype_float32);
-    if (t.numel > 0) std::memset(t.data, 0, (size_t)t.numel * sizeof(float));
+TensorView zerosOf(diopiContextHandle_t ctx, const Shape& shape, diopiDtype_t dtype) {
+    TensorView t = newTensor(ctx, shape, dtype);
+    if (t.numel > 0) std::memset(t.data, 0, (size_t)(t.numel * t.itemsize));
     return t;
 }
 
-Rows rowsOf(const TensorView& f) {
-    int64_t n = f.dim();
-    return Rows{f.ptr<const float>(), f.shape[n - 2] * f.shape[n - 1], f.shape[n - 1]};
-}
-
-OutRows outRowsOf(const TensorView& f) {
-    int64_t n = f.dim();
-    return OutRows{f.ptr<float>(), f.shape[n - 2] * f.shape[n - 1], f.shape[n - 1]};
+diopiDtype_t computeDtype(std::initializer_list<diopiDtype_t> dts) {
+    for (diopiDtype_t d : dts)
+        if (d == diopi_dtype_float64) return diopi_dtype_float64;
+    return diopi_dtype_float32;
 }
 
 void writeBack(const TensorView& dst, const TensorView& src, const char* name) {
@@ -62,9 +58,10 @@ void pack(diopiContextHandle_t ctx, Problem& pr, const TensorView& q, const Tens
     pr.spec.hk = hk == 0 ? 1 : hk;
     pr.spec.d = q.size(-1);
     pr.spec.dv = v.size(-1);
-    pr.qf = contiguousAs(ctx, q, diopi_dtype_float32);
-    pr.kf = contiguousAs(ctx, k, diopi_dtype_float32);
-    pr.vf = contiguousAs(ctx, v, diopi_dtype_float32);
+    pr.ct = computeDtype({q.dtype, k.dtype, v.dtype});
+    pr.qf = contiguousAs(ctx, q, pr.ct);
+    pr.kf = contiguousAs(ctx, k, pr.ct);
+    pr.vf = contiguousAs(ctx, v, pr.ct);
     pr.tq = shapeNumel(Shape(q.shape.begin(), q.shape.end() - 2));
     pr.tk = shapeNumel(Shape(k.shape.begin(), k.shape.end() - 2));
 }
@@ -113,8 +110,8 @@ void setAlibi(diopiContextHandle_t ctx, Problem& pr, const TensorView& alibi) {
     int64_t hq = pr.spec.hq;
     bool ok = (alibi.dim() == 1 && alibi.shape[0] == hq) || (alibi.dim() == 2 && alibi.shape[0] == pr.batch && alibi.shape[1] == hq);
     CPU_CHECK(ok, "alibi_slopes must have shape (", hq, ") or (", pr.batch, ", ", hq, "), got ", shapeStr(alibi.shape));
-    TensorView a = contiguousAs(ctx, alibi, diopi_dtype_float32);
-    pr.spec.alibi = a.ptr<const float>();
+    TensorView a = contiguousAs(ctx, alibi, diopi_dtype_float64);
+    pr.spec.alibi = a.ptr<const double>();
     pr.spec.alibiBatchStride = alibi.dim() == 2 ? hq : 0;
 }
 
@@ -179,18 +176,34 @@ void setDropout(Problem& pr, double p, diopiGeneratorHandle_t gen, bool advance)
     if (advance) CPU_CHECK(diopiGeneratorSetSeedAndOffset(gen, seed, offset + total) == diopiSuccess, "cannot advance the generator");
 }
 
-TensorView runForward(diopiContextHandle_t ctx, const Problem& pr, std::vector<float>* m, std::vector<float>* l) {
+namespace {
+/// Calls f(Tag<S>{}) with S the C++ type of the compute dtype.
+template <class F>
+void withCompute(diopiDtype_t ct, F&& f) {
+    if (ct == diopi_dtype_float64) f(Tag<double>{});
+    else f(Tag<float>{});
+}
+}  // namespace
+
+TensorView runForward(diopiContextHandle_t ctx, const Problem& pr, std::vector<double>* m, std::vector<double>* l) {
     Shape os(pr.qf.shape.begin(), pr.qf.shape.end() - 1);
     os.push_back(pr.spec.dv);
-    TensorView out = floatZeros(ctx, os);
-    attn::Stats st;
-    if (m) m->assign((size_t)(pr.spec.hq * pr.tq), -std::numeric_limits<float>::infinity());
-    if (l) l->assign((size_t)(pr.spec.hq * pr.tq), 0.0f);
-    st.m = m ? m->data() : nullptr;
-    st.l = l ? l->data() : nullptr;
-    st.rs = 1;
-    st.hs = pr.tq;
-    attn::forward(pr.spec, pr.seqs, rowsOf(pr.qf), rowsOf(pr.kf), rowsOf(pr.vf), outRowsOf(out), st);
+    TensorView out = zerosOf(ctx, os, pr.ct);
+    const size_t nstat = (size_t)(pr.spec.hq * pr.tq);
+    withCompute(pr.ct, [&](auto tag) {
+        using S = typename decltype(tag)::type;
+        std::vector<S> ms, ls;
+        attn::StatsT<S> st;
+        if (m) ms.assign(nstat, -std::numeric_limits<S>::infinity());
+        if (l) ls.assign(nstat, S(0));
+        st.m = m ? ms.data() : nullptr;
+        st.l = l ? ls.data() : nullptr;
+        st.rs = 1;
+        st.hs = pr.tq;
+        attn::forward<S>(pr.spec, pr.seqs, rowsOf<S>(pr.qf), rowsOf<S>(pr.kf), rowsOf<S>(pr.vf), outRowsOf<S>(out), st);
+        if (m) m->assign(ms.begin(), ms.end());
+        if (l) l->assign(ls.begin(), ls.end());
+    });
     return out;
 }
 
@@ -204,22 +217,26 @@ Grads runBackward(diopiContextHandle_t ctx, const Problem& pr, const TensorView&
             const Seq &x = pr.seqs[a], &y = pr.seqs[b];
             CPU_CHECK(x.sk == 0 || y.sk == 0 || x.k0 + x.sk <= y.k0 || y.k0 + y.sk <= x.k0, "key sequences ", a, " and ", b, " overlap");
         }
-    TensorView dof = contiguousAs(ctx, dout, diopi_dtype_float32);
-    Grads g{floatZeros(ctx, pr.qf.shape), floatZeros(ctx, pr.kf.shape), floatZeros(ctx, pr.vf.shape)};
-    attn::backward(pr.spec, pr.seqs, rowsOf(pr.qf), rowsOf(pr.kf), rowsOf(pr.vf), rowsOf(dof), outRowsOf(g.dq), outRowsOf(g.dk), outRowsOf(g.dv));
+    TensorView dof = contiguousAs(ctx, dout, pr.ct);
+    Grads g{zerosOf(ctx, pr.qf.shape, pr.ct), zerosOf(ctx, pr.kf.shape, pr.ct), zerosOf(ctx, pr.vf.shape, pr.ct)};
+    withCompute(pr.ct, [&](auto tag) {
+        using S = typename decltype(tag)::type;
+        attn::backward<S>(pr.spec, pr.seqs, rowsOf<S>(pr.qf), rowsOf<S>(pr.kf), rowsOf<S>(pr.vf), rowsOf<S>(dof), outRowsOf<S>(g.dq),
+                          outRowsOf<S>(g.dk), outRowsOf<S>(g.dv));
+    });
     return g;
 }
 
-void writeVarlenLse(diopiContextHandle_t ctx, const TensorView& dst, const Problem& pr, const std::vector<float>& m,
-                    const std::vector<float>& l) {
-    const float inf = std::numeric_limits<float>::infinity();
+void writeVarlenLse(diopiContextHandle_t ctx, const TensorView& dst, const Problem& pr, const std::vector<double>& m,
+                    const std::vector<double>& l) {
+    const double inf = std::numeric_limits<double>::infinity();
     int64_t hq = pr.spec.hq, nb = (int64_t)pr.seqs.size();
     if (dst.dim() == 3) {
         CPU_CHECK(dst.shape[0] == nb && dst.shape[1] == hq, "softmax_lse must have shape (batch, heads, max_seqlen_q) or (heads, total_q), got ",
                   shapeStr(dst.shape));
         int64_t mq = dst.shape[2];
-        TensorView t = newTensor(ctx, dst.shape, diopi_dtype_float32);
-        float* p = t.ptr<float>();
+        TensorView t = newTensor(ctx, dst.shape, diopi_dtype_float64);
+        double* p = t.ptr<double>();
         std::fill(p, p + t.numel, inf);
         for (int64_t b = 0; b < nb; ++b) {
             const Seq& s = pr.seqs[b];
@@ -232,8 +249,8 @@ void writeVarlenLse(diopiContextHandle_t ctx, const TensorView& dst, const Probl
     }
     CPU_CHECK(dst.dim() == 2 && dst.shape[0] == hq && dst.shape[1] == pr.tq,
               "softmax_lse must have shape (batch, heads, max_seqlen_q) or (heads, total_q), got ", shapeStr(dst.shape));
-    TensorView t = newTensor(ctx, dst.shape, diopi_dtype_float32);
-    float* p = t.ptr<float>();
+    TensorView t = newTensor(ctx, dst.shape, diopi_dtype_float64);
+    double* p = t.ptr<double>();
     std::fill(p, p + t.numel, inf);
     for (const Seq& s : pr.seqs)
         for (int64_t h = 0; h < hq; ++h)

@@ -1,6 +1,8 @@
 // Shared infrastructure of the CPU vendor: error state, library info,
 // tensor views, temporaries, copies with conversion, scalars, reductions.
 #include "common.hpp"
+#include "fastmath.hpp"
+#include "isa.hpp"
 
 #include <diopi_tables.h>
 
@@ -19,7 +21,11 @@ void setLastErrorString(const char* msg) { g_last_error = msg ? msg : ""; }
 const char* lastErrorString() { return g_last_error.c_str(); }
 
 const char* diopiGetVendorName() { return "cpu"; }
-const char* diopiGetImplVersion() { return "cpu-1.0.0"; }
+// The kernel level chosen at load time is part of the version: reports then say which path was judged.
+const char* diopiGetImplVersion() {
+    static const std::string version = std::string("cpu-1.0.0 (") + isaName(isa()) + ")";
+    return version.c_str();
+}
 const char* diopiGetLastErrorString() { return g_last_error.c_str(); }
 
 // ---------------------------------------------------------------- dtypes
@@ -195,6 +201,15 @@ inline void copyRun(char* d, const char* s, int64_t n, int64_t ds, int64_t ss) {
     if (ds == (int64_t)sizeof(To) && ss == (int64_t)sizeof(From)) {
         if constexpr (std::is_same_v<To, From>) {
             std::memcpy(d, s, n * sizeof(To));
+        } else if constexpr (std::is_same_v<To, float> && is_reduced_float_v<From>) {
+            // 16-bit floats <-> float (castTo of every 16-bit operand): the
+            // branch-free conversions in the per-level loops.
+            simd::map1(reinterpret_cast<float*>(d), reinterpret_cast<const From*>(s), n, [](From v) { return float(v); });
+        } else if constexpr (std::is_same_v<From, float> && is_reduced_float_v<To>) {
+            simd::map1(reinterpret_cast<uint16_t*>(d), reinterpret_cast<const float*>(s), n, [](float v) { return To(v).bits; });
+        } else if constexpr ((std::is_same_v<To, float> && std::is_same_v<From, double>) ||
+                             (std::is_same_v<To, double> && std::is_same_v<From, float>)) {
+            simd::map1(reinterpret_cast<To*>(d), reinterpret_cast<const From*>(s), n, [](From v) { return To(v); });
         } else {
             To* o = reinterpret_cast<To*>(d);
             const From* i = reinterpret_cast<const From*>(s);

@@ -5,6 +5,7 @@
 
 #include "dtype.hpp"
 #include "error.hpp"
+#include "isa.hpp"
 #include "loops.hpp"
 #include "parallel.hpp"
 #include "reduce.hpp"

@@ -13,6 +13,29 @@
 
 namespace impl::cpu {
 
+namespace detail {
+inline float f32FromBits(uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+}
+inline uint32_t f32Bits(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+}
+/// c ? a : b through a mask: GCC turns a plain ?: between two computed values
+/// into a branch here, and a loop with a branch does not vectorise.
+inline uint32_t select(bool c, uint32_t a, uint32_t b) {
+    uint32_t m = 0u - (uint32_t)c;
+    return (a & m) | (b & ~m);
+}
+}  // namespace detail
+
+// The conversions below are branch-free (masked selects on integers), so loops over
+// them vectorise; they give the same bits as the IEEE round-to-nearest-even
+// conversions for every input (checked exhaustively against branchy forms).
+
 /// IEEE binary16 stored as raw bits; arithmetic goes through float.
 struct Half {
     uint16_t bits = 0;
@@ -20,43 +43,26 @@ struct Half {
     Half(float f) : bits(fromFloat(f)) {}  // NOLINT: implicit on purpose, like float
     operator float() const { return toFloat(bits); }
     static float toFloat(uint16_t h) {
-        uint32_t sign = (uint32_t)(h & 0x8000) << 16;
-        uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff, out;
-        if (exp == 0) {
-            if (man == 0) {
-                out = sign;
-            } else {  // subnormal: renormalise
-                int e = -1;
-                do { ++e; man <<= 1; } while (!(man & 0x400));
-                out = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
-            }
-        } else if (exp == 31) {
-            out = sign | 0x7f800000u | (man << 13);
-        } else {
-            out = sign | ((exp + 112) << 23) | (man << 13);
-        }
-        float f;
-        std::memcpy(&f, &out, 4);
-        return f;
+        uint32_t em = h & 0x7fffu;
+        // Normal and subnormal halves: exponent and mantissa moved into a float
+        // and rescaled by 2^112, which is exact for both.
+        float f = detail::f32FromBits(em << 13) * 5.192296858534828e+33f;
+        uint32_t b = detail::f32Bits(f);
+        b = detail::select(em >= 0x7c00u, 0x7f800000u | (em << 13), b);  // inf, NaN (payload kept)
+        return detail::f32FromBits(b | ((uint32_t)(h & 0x8000u) << 16));
     }
     static uint16_t fromFloat(float f) {
-        uint32_t x;
-        std::memcpy(&x, &f, 4);
-        uint32_t sign = (x >> 16) & 0x8000;
-        uint32_t absx = x & 0x7fffffffu;
-        if (absx >= 0x7f800000u) return (uint16_t)(sign | 0x7c00 | (absx > 0x7f800000u ? 0x200 : 0));
-        if (absx >= 0x477ff000u) return (uint16_t)(sign | 0x7c00);  // rounds to inf
-        if (absx < 0x38800000u) {  // subnormal or zero in half: round to nearest even via float add
-            float a;
-            std::memcpy(&a, &absx, 4);
-            a += 0.5f;  // 2^-1 aligns the half subnormal ulp (2^-24) with the float lsb
-            uint32_t r;
-            std::memcpy(&r, &a, 4);
-            return (uint16_t)(sign | (r - 0x3f000000u));
-        }
-        uint32_t mant_odd = (absx >> 13) & 1;
-        absx += 0xc8000fffu + mant_odd;  // rebias exponent (-112<<23) and round to nearest even
-        return (uint16_t)(sign | (absx >> 13));
+        uint32_t x = detail::f32Bits(f);
+        uint32_t sign = (x >> 16) & 0x8000u;
+        uint32_t a = x & 0x7fffffffu;
+        // Normal results: rebias the exponent (-112 << 23) and round to nearest even.
+        uint32_t normal = (a + 0xc8000fffu + ((a >> 13) & 1u)) >> 13;
+        // Subnormal results and zero: adding 0.5 aligns the half ulp (2^-24) with the float lsb.
+        uint32_t sub = detail::f32Bits(detail::f32FromBits(a) + 0.5f) - 0x3f000000u;
+        uint32_t r = detail::select(a < 0x38800000u, sub, normal);
+        r = detail::select(a >= 0x477ff000u, 0x7c00u, r);           // rounds to inf
+        r = detail::select(a > 0x7f800000u, 0x7c00u | 0x200u, r);  // NaN stays a (quiet) NaN
+        return (uint16_t)(sign | r);
     }
 };
 
@@ -65,18 +71,11 @@ struct BFloat16 {
     uint16_t bits = 0;
     BFloat16() = default;
     BFloat16(float f) : bits(fromFloat(f)) {}  // NOLINT
-    operator float() const {
-        uint32_t x = (uint32_t)bits << 16;
-        float f;
-        std::memcpy(&f, &x, 4);
-        return f;
-    }
+    operator float() const { return detail::f32FromBits((uint32_t)bits << 16); }
     static uint16_t fromFloat(float f) {
-        uint32_t x;
-        std::memcpy(&x, &f, 4);
-        if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40);  // quiet NaN
-        x += 0x7fffu + ((x >> 16) & 1);
-        return (uint16_t)(x >> 16);
+        uint32_t x = detail::f32Bits(f);
+        uint32_t r = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+        return (uint16_t)detail::select((x & 0x7fffffffu) > 0x7f800000u, (x >> 16) | 0x40u, r);  // quiet NaN
     }
 };
 
@@ -115,12 +114,13 @@ template <class... Ts> struct TypeList {};
 /// Passed to dispatch() callbacks: `using T = typename decltype(tag)::type;`
 template <class T> struct Tag { using type = T; };
 
-/// Float types kernels handle natively (float64 arrives cast to float32).
-using FloatTypes = TypeList<float, Half, BFloat16>;
-/// Integer types kernels handle natively (int64 arrives cast to int32).
-using IntTypes = TypeList<int32_t, int8_t, uint8_t, int16_t>;
-using NumericTypes = TypeList<float, Half, BFloat16, int32_t, int8_t, uint8_t, int16_t>;
-using NumericBoolTypes = TypeList<float, Half, BFloat16, int32_t, int8_t, uint8_t, int16_t, bool>;
+/// Float types kernels compute in: float64 in double, float32 in float, and
+/// the 16-bit floats in float (acc_t), rounded once when stored.
+using FloatTypes = TypeList<float, Half, BFloat16, double>;
+/// Integer types kernels compute in, int64 included (nothing is narrowed).
+using IntTypes = TypeList<int32_t, int64_t, int8_t, uint8_t, int16_t>;
+using NumericTypes = TypeList<float, Half, BFloat16, double, int32_t, int64_t, int8_t, uint8_t, int16_t>;
+using NumericBoolTypes = TypeList<float, Half, BFloat16, double, int32_t, int64_t, int8_t, uint8_t, int16_t, bool>;
 /// Every storable dtype, incl. 64-bit ones (copies, casts, data movement).
 using AllTypes = TypeList<float, Half, BFloat16, double, int32_t, int64_t, int8_t, uint8_t, int16_t, bool,
                           uint16_t, uint32_t, uint64_t>;

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "common.hpp"
+#include "fastmath.hpp"
+#include "isa.hpp"
 
 namespace impl::cpu {
 
@@ -93,6 +95,42 @@ inline void checkIndices(std::vector<int64_t>& idx, int64_t n, bool wrapNegative
     }
 }
 
+/// Smallest and largest value of a dense run of indices (n > 0), compiled per instruction-set level: 64-bit min / max
+/// vectorise only from AVX2 on. indexRangeFn<I>() picks the copy for isa().
+template <class I>
+CPU_FORCE_INLINE void indexRangeImpl(const I* q, int64_t n, int64_t& lo, int64_t& hi) {
+    I mn = q[0], mx = q[0];
+#pragma omp simd reduction(min : mn) reduction(max : mx)
+    for (int64_t j = 0; j < n; ++j) {
+        mn = mn < q[j] ? mn : q[j];
+        mx = mx > q[j] ? mx : q[j];
+    }
+    lo = mn;
+    hi = mx;
+}
+template <class I>
+inline void indexRangeBase(const I* q, int64_t n, int64_t& lo, int64_t& hi) {
+    indexRangeImpl<I>(q, n, lo, hi);
+}
+#if CPU_HAVE_X86_LEVELS
+template <class I>
+CPU_TARGET_AVX2 inline void indexRangeAvx2(const I* q, int64_t n, int64_t& lo, int64_t& hi) {
+    indexRangeImpl<I>(q, n, lo, hi);
+}
+template <class I>
+CPU_TARGET_AVX512 inline void indexRangeAvx512(const I* q, int64_t n, int64_t& lo, int64_t& hi) {
+    indexRangeImpl<I>(q, n, lo, hi);
+}
+#endif
+template <class I>
+inline void (*indexRangeFn())(const I*, int64_t, int64_t&, int64_t&) {
+#if CPU_HAVE_X86_LEVELS
+    if (isa() == Isa::Avx512) return indexRangeAvx512<I>;
+    if (isa() == Isa::Avx2) return indexRangeAvx2<I>;
+#endif
+    return indexRangeBase<I>;
+}
+
 /// Byte offsets of the identity table of dim d of `in` (i -> i * stride).
 inline std::vector<int64_t> identityTable(const TensorView& in, int64_t d) {
     std::vector<int64_t> t((size_t)in.shape[d]);
@@ -161,6 +199,59 @@ inline void gatherTables(const TensorView& out, const char* inBase, const std::v
     });
 }
 
+/// Copies through square tiles when the destination's innermost dim is dense but the source's is not while another
+/// dim of the source is dense (transposes, permutes): both sides then move whole cache lines. Returns false (and
+/// does nothing) for other layouts.
+inline bool moveTransposed(const StridedPlan<2>& plan, int64_t isz) {
+    const int64_t nd = (int64_t)plan.shape.size();
+    if (nd < 2) return false;
+    const int64_t in = nd - 1;
+    if (plan.strides[0][in] != isz || plan.strides[1][in] == isz || plan.strides[1][in] == 0) return false;
+    int64_t k = -1;
+    for (int64_t d = in - 1; d >= 0; --d)
+        if (plan.strides[1][d] == isz) {
+            k = d;
+            break;
+        }
+    constexpr int64_t T = 16;  // tile edge (elements)
+    if (k < 0 || plan.shape[k] < T || plan.shape[in] < T) return false;
+    // Outer positions: every dim except k and the innermost one.
+    Shape oshape, ost0, ost1;
+    for (int64_t d = 0; d < in; ++d)
+        if (d != k) {
+            oshape.push_back(plan.shape[d]);
+            ost0.push_back(plan.strides[0][d]);
+            ost1.push_back(plan.strides[1][d]);
+        }
+    const int64_t nOuter = shapeNumel(oshape), nk = plan.shape[k], ni = plan.shape[in];
+    const int64_t tk = (nk + T - 1) / T, ti = (ni + T - 1) / T, tiles = nOuter * tk * ti;
+    const int64_t dk = plan.strides[0][k], si = plan.strides[1][in];
+    dispatchBytes(isz, [&](auto tag) {
+        using U = typename decltype(tag)::type;
+        parallelFor(tiles, std::max<int64_t>(1, kParallelGrain / (T * T)), [&](int64_t b, int64_t e) {
+            for (int64_t t = b; t < e; ++t) {
+                int64_t o = t / (tk * ti), r = t % (tk * ti);
+                const int64_t k0 = (r / ti) * T, i0 = (r % ti) * T;
+                char* pd = plan.base[0];
+                const char* ps = plan.base[1];
+                for (int64_t d = (int64_t)oshape.size() - 1; d >= 0; --d) {
+                    const int64_t x = o % oshape[d];
+                    o /= oshape[d];
+                    pd += x * ost0[d];
+                    ps += x * ost1[d];
+                }
+                const int64_t k1 = std::min(k0 + T, nk), i1 = std::min(i0 + T, ni);
+                for (int64_t kk = k0; kk < k1; ++kk) {
+                    U* drow = reinterpret_cast<U*>(pd + kk * dk);
+                    const char* scol = ps + kk * isz;
+                    for (int64_t ii = i0; ii < i1; ++ii) drow[ii] = *reinterpret_cast<const U*>(scol + ii * si);
+                }
+            }
+        });
+    });
+    return true;
+}
+
 /// dst = src (src broadcasts to dst's shape, any strides on both sides).
 /// Same dtype: moves bytes, with memcpy for runs that are dense on both
 /// sides; otherwise converts through copyCast.
@@ -172,21 +263,44 @@ inline void moveCopy(const TensorView& dst, const TensorView& src) {
     }
     StridedPlan<2> plan(dst.shape, {&dst, &src});
     const int64_t isz = dst.itemsize;
+    if (moveTransposed(plan, isz)) return;
     dispatchBytes(isz, [&](auto tag) {
         using U = typename decltype(tag)::type;
-        plan.runAll([&](char** p, int64_t n, const int64_t* st) {
-            if (st[0] == isz && st[1] == isz) {
-                std::memcpy(p[0], p[1], n * isz);
-            } else if (st[1] == 0) {
-                const U v = *reinterpret_cast<const U*>(p[1]);
-                char* o = p[0];
-                for (int64_t i = 0; i < n; ++i, o += st[0]) *reinterpret_cast<U*>(o) = v;
+        auto runOne = [&](char** p, int64_t n, const int64_t* st) {
+            // Byte strides are whole elements: typed loops with element strides (the unit-stride forms vectorise).
+            const int64_t so = st[0] / isz, ss = st[1] / isz;
+            U* o = reinterpret_cast<U*>(p[0]);
+            const U* s = reinterpret_cast<const U*>(p[1]);
+            if (so == 1 && ss == 1) {
+                std::memcpy(o, s, n * isz);
+            } else if (so == 1 && ss == 0) {
+                const U v = *s;
+                for (int64_t i = 0; i < n; ++i) o[i] = v;
+            } else if (so == 1 && ss == -1) {  // flips
+                for (int64_t i = 0; i < n; ++i) o[i] = s[-i];
+            } else if (so == 1) {
+                for (int64_t i = 0; i < n; ++i) o[i] = s[i * ss];
+            } else if (ss == 0) {
+                const U v = *s;
+                for (int64_t i = 0; i < n; ++i) o[i * so] = v;
             } else {
-                char* o = p[0];
-                const char* s = p[1];
-                for (int64_t i = 0; i < n; ++i, o += st[0], s += st[1]) *reinterpret_cast<U*>(o) = *reinterpret_cast<const U*>(s);
+                for (int64_t i = 0; i < n; ++i) o[i * so] = s[i * ss];
             }
-        });
+        };
+        if (plan.shape.size() == 2) {
+            // Rows of a 2-d plan (expands, row slices) reached by pointer steps, without per-run index arithmetic.
+            const int64_t rows = plan.shape[0], n = plan.shape[1];
+            const int64_t r0 = plan.strides[0][0], r1 = plan.strides[1][0];
+            const int64_t st[2] = {plan.strides[0][1], plan.strides[1][1]};
+            parallelFor(rows, std::max<int64_t>(1, kParallelGrain / n), [&](int64_t b, int64_t e) {
+                for (int64_t r = b; r < e; ++r) {
+                    char* p[2] = {plan.base[0] + r * r0, plan.base[1] + r * r1};
+                    runOne(p, n, st);
+                }
+            });
+            return;
+        }
+        plan.runAll(runOne);
     });
 }
 

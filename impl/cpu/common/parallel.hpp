@@ -12,14 +12,29 @@ namespace impl::cpu {
 /// Work below this many elements runs on one thread (thread start-up costs more).
 constexpr int64_t kParallelGrain = 32768;
 
+/// True inside any OpenMP region, a one-thread one included. omp_in_parallel()
+/// is false in a one-thread region, so a loop inside one would start a nested
+/// team on every call (milliseconds each); kernels never nest regions.
+inline bool inParallelRegion() {
+#ifdef _OPENMP
+    return omp_get_level() > 0;
+#else
+    return false;
+#endif
+}
+
 /// Calls f(begin, end) on disjoint chunks of [0, n), in parallel when n >= grain.
 template <class F>
 void parallelFor(int64_t n, int64_t grain, F&& f) {
     if (n <= 0) return;
 #ifdef _OPENMP
-    if (n >= grain && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+    if (n >= grain && omp_get_max_threads() > 1 && !inParallelRegion()) {
         int nt = omp_get_max_threads();
         int64_t chunks = std::min<int64_t>(nt, (n + grain - 1) / grain);
+        if (chunks < 2) {  // one chunk: no region at all
+            f(int64_t(0), n);
+            return;
+        }
 #pragma omp parallel for num_threads(chunks) schedule(static)
         for (int64_t c = 0; c < chunks; ++c) {
             int64_t b = n * c / chunks, e = n * (c + 1) / chunks;

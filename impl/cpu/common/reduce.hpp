@@ -72,7 +72,11 @@ void reduceLoop(const std::array<const TensorView*, NO>& outs, const TensorView&
     for (size_t k = 0; k < NO; ++k) ops[k] = outs[k];
     ops[NO] = &inKept;
     StridedPlan<NO + 1> plan(inKept.shape, ops);
-    int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, win.numel));
+    // At least 2: parallelFor would otherwise open a one-thread region for a
+    // single output position, and a parallel loop inside the callback (a full
+    // reduction splits its window, see reduction_scan.cpp) would then start
+    // nested threads on every call (milliseconds under load).
+    int64_t grain = std::max<int64_t>(2, kParallelGrain / std::max<int64_t>(1, win.numel));
     plan.runAll(
         [&](char** p, int64_t n, const int64_t* s) {
             std::array<char*, NO> po;
@@ -108,7 +112,7 @@ void lineLoop(const std::array<const TensorView*, N>& ts, int64_t dim, F&& f) {
         ops[k] = &vs[k];
     }
     StridedPlan<N> plan(outer, ops);
-    int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, len));
+    int64_t grain = std::max<int64_t>(2, kParallelGrain / std::max<int64_t>(1, len));  // >= 2: see reduceLoop
     plan.runAll(
         [&](char** p, int64_t n, const int64_t* s) {
             std::array<char*, N> b;

@@ -31,137 +31,119 @@ void floatMap(diopiContextHandle_t ctx, const TensorView& out, TensorView in, F 
     });
 }
 
-/// floatMap with a four-wide float32 form `vf` used when out and input are
-/// contiguous float32 of one shape (the common case); `sf` elsewhere.
-template <class VF, class SF>
-void floatMapFast(diopiContextHandle_t ctx, const TensorView& out, TensorView in, VF vf, SF sf) {
-    if (out.dtype == diopi_dtype_float32 && in.dtype == diopi_dtype_float32 && in.shape == out.shape && out.isContiguous() &&
-        in.isContiguous()) {
-        float* o = out.ptr<float>();
-        const float* x = in.ptr<float>();
-        parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { map4(o + b, x + b, e - b, vf, sf); });
-        return;
-    }
-    floatMap(ctx, out, in, sf);
-}
-
-/// tanh from e^(-2|x|) (no overflow), sign restored afterwards.
-inline Vec4f tanh4(Vec4f x) {
-    Vec4f ax = (Vec4f)((Vec4i)x & Vec4i{0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff});
-    Vec4f t = exp4(splat4(-2.0f) * ax);
-    Vec4f r = (splat4(1.0f) - t) / (splat4(1.0f) + t);
-    return x < splat4(0.0f) ? -r : r;
-}
-
-// Branch-free float formulas (fastmath.hpp) shared by the array kernels below
-// and the strided fallbacks, so both give the same results. They follow
-// ATen's formulas, so inf/NaN inputs give the same results as the reference.
-CPU_FORCE_INLINE float sigmoidV(float x) { return 1.0f / (1.0f + expF(-x)); }
+// Float forms for the array kernels (fastmath.hpp), shared with the strided
+// fallbacks of the 16-bit types. They follow ATen's formulas, so inf/NaN
+// inputs give the same results as the reference. Float64 uses the generic
+// forms below them (libm in double).
 CPU_FORCE_INLINE float siluV(float x) { return x / (1.0f + expF(-x)); }
 CPU_FORCE_INLINE float siluGradV(float g, float x) {
-    float s = sigmoidV(x);
+    float s = sigmoidF(x);
     return g * s * (1.0f + x * (1.0f - s));
 }
 
-constexpr float kSqrt1_2 = 0.70710678118654752440f;
-constexpr float kSqrt2OverPi = 0.79788456080286535588f;  // sqrt(2 / pi)
-constexpr float kInvSqrt2Pi = 0.39894228040143267794f;    // 1 / sqrt(2 pi)
-constexpr float kGeluKappa = 0.044715f;
+constexpr double kSqrt1_2 = 0.70710678118654752440;
+constexpr double kSqrt2OverPi = 0.79788456080286535588;  // sqrt(2 / pi)
+constexpr double kInvSqrt2Pi = 0.39894228040143267794;    // 1 / sqrt(2 pi)
+constexpr double kGeluKappa = 0.044715;
 
 CPU_FORCE_INLINE float geluExactV(float x) {
-    float z = x * kSqrt1_2;
+    float z = x * float(kSqrt1_2);
     return 0.5f * x * onePlusErfF(z, expF(-z * z));
 }
 CPU_FORCE_INLINE float geluExactGradV(float g, float x) {
-    float z = x * kSqrt1_2;
+    float z = x * float(kSqrt1_2);
     float ez = expF(-z * z);  // e^(-x^2 / 2): the erfc factor and the density share it
     float cdf = 0.5f * onePlusErfF(z, ez);
-    float pdf = kInvSqrt2Pi * ez;
+    float pdf = float(kInvSqrt2Pi) * ez;
     return g * (cdf + x * pdf);
 }
 // With s = sigmoid(2y): (1 + tanh y) / 2 = s and 1 - tanh^2 y = 4 s (1 - s).
 CPU_FORCE_INLINE float geluTanhV(float x) {
-    float inner = kSqrt2OverPi * (x + kGeluKappa * x * x * x);
-    return x * sigmoidV(2.0f * inner);
+    float inner = float(kSqrt2OverPi) * (x + float(kGeluKappa) * x * x * x);
+    return x * sigmoidF(2.0f * inner);
 }
 CPU_FORCE_INLINE float geluTanhGradV(float g, float x) {
     float x2 = x * x;
-    float s = sigmoidV(2.0f * kSqrt2OverPi * (x + kGeluKappa * x2 * x));
-    float innerGrad = kSqrt2OverPi * (1.0f + 3.0f * kGeluKappa * x2);
+    float s = sigmoidF(2.0f * float(kSqrt2OverPi) * (x + float(kGeluKappa) * x2 * x));
+    float innerGrad = float(kSqrt2OverPi) * (1.0f + 3.0f * float(kGeluKappa) * x2);
     return g * (s + 2.0f * x * (s * (1.0f - s)) * innerGrad);
 }
 
-// Array kernels for contiguous float data (auto-vectorised, see fastmath.hpp).
-using Map1 = void (*)(float*, const float*, int64_t);
-using Map2 = void (*)(float*, const float*, const float*, int64_t);
-#define CPU_ACT_MAP1(name, fn)                                                   \
-    CPU_SIMD_CLONES void name(float* o, const float* a, int64_t n) {             \
-        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = fn(a[i]);     \
-    }
-#define CPU_ACT_MAP2(name, fn)                                                                     \
-    CPU_SIMD_CLONES void name(float* o, const float* a, const float* b, int64_t n) {               \
-        _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) o[i] = fn(a[i], b[i]);                 \
-    }
-CPU_ACT_MAP1(sigmoidArr, sigmoidV)
-CPU_ACT_MAP1(siluArr, siluV)
-CPU_ACT_MAP1(geluExactArr, geluExactV)
-CPU_ACT_MAP1(geluTanhArr, geluTanhV)
-CPU_ACT_MAP2(siluGradArr, siluGradV)
-CPU_ACT_MAP2(geluExactGradArr, geluExactGradV)
-CPU_ACT_MAP2(geluTanhGradArr, geluTanhGradV)
-#undef CPU_ACT_MAP1
-#undef CPU_ACT_MAP2
-
-/// 16-bit data goes through a float buffer in blocks of this many elements.
-constexpr int64_t kBlock = 512;
-
-template <class T>
-void runMap1(T* o, const T* a, int64_t n, Map1 f) {
-    if constexpr (std::is_same_v<T, float>) {
-        f(o, a, n);
-    } else {
-        float buf[kBlock];
-        for (int64_t i = 0; i < n; i += kBlock) {
-            int64_t m = std::min(kBlock, n - i);
-            for (int64_t j = 0; j < m; ++j) buf[j] = float(a[i + j]);
-            f(buf, buf, m);
-            for (int64_t j = 0; j < m; ++j) o[i + j] = T(buf[j]);
-        }
-    }
+// Generic forms: float (strided float32, picking the float forms above) or double (libm).
+template <class A>
+A sigmoidG(A x) {
+    if constexpr (std::is_same_v<A, float>) return sigmoidF(x);
+    else return A(1) / (A(1) + std::exp(-x));
+}
+template <class A>
+A siluG(A x) {
+    if constexpr (std::is_same_v<A, float>) return siluV(x);
+    else return x / (A(1) + std::exp(-x));
+}
+template <class A>
+A siluGradG(A g, A x) {
+    if constexpr (std::is_same_v<A, float>) return siluGradV(g, x);
+    A s = sigmoidG(x);
+    return g * s * (A(1) + x * (A(1) - s));
+}
+template <class A>
+A geluExactG(A x) {
+    if constexpr (std::is_same_v<A, float>) return geluExactV(x);
+    else return A(0.5) * x * (A(1) + std::erf(x * A(kSqrt1_2)));
+}
+template <class A>
+A geluExactGradG(A g, A x) {
+    if constexpr (std::is_same_v<A, float>) return geluExactGradV(g, x);
+    A cdf = A(0.5) * (A(1) + std::erf(x * A(kSqrt1_2)));
+    A pdf = A(kInvSqrt2Pi) * std::exp(A(-0.5) * x * x);
+    return g * (cdf + x * pdf);
+}
+template <class A>
+A geluTanhG(A x) {
+    if constexpr (std::is_same_v<A, float>) return geluTanhV(x);
+    A inner = A(kSqrt2OverPi) * (x + A(kGeluKappa) * x * x * x);
+    return A(0.5) * x * (A(1) + std::tanh(inner));
+}
+template <class A>
+A geluTanhGradG(A g, A x) {
+    if constexpr (std::is_same_v<A, float>) return geluTanhGradV(g, x);
+    A x2 = x * x;
+    A t = std::tanh(A(kSqrt2OverPi) * (x + A(kGeluKappa) * x2 * x));
+    A innerGrad = A(kSqrt2OverPi) * (A(1) + A(3) * A(kGeluKappa) * x2);
+    return g * (A(0.5) * (A(1) + t) + A(0.5) * x * (A(1) - t * t) * innerGrad);
+}
+template <class A>
+A tanhG(A x) {
+    if constexpr (std::is_same_v<A, float>) return tanhF(x);
+    else return std::tanh(x);
 }
 
-template <class T>
-void runMap2(T* o, const T* a, const T* b, int64_t n, Map2 f) {
-    if constexpr (std::is_same_v<T, float>) {
-        f(o, a, b, n);
-    } else {
-        float ba[kBlock], bb[kBlock];
-        for (int64_t i = 0; i < n; i += kBlock) {
-            int64_t m = std::min(kBlock, n - i);
-            for (int64_t j = 0; j < m; ++j) {
-                ba[j] = float(a[i + j]);
-                bb[j] = float(b[i + j]);
-            }
-            f(ba, ba, bb, m);
-            for (int64_t j = 0; j < m; ++j) o[i + j] = T(ba[j]);
-        }
-    }
+/// The array kernel of a float form: body(o, a, n) with o[i] = f(a[i]).
+template <class F>
+auto arr1(F f) {
+    return [f](float* o, const float* a, int64_t n) { simd::map1(o, a, n, f); };
+}
+/// body(o, g, x, n) with o[i] = f(g[i], x[i]).
+template <class F>
+auto arr2(F f) {
+    return [f](float* o, const float* a, const float* b, int64_t n) { simd::map2(o, a, b, n, f); };
 }
 
-/// floatMap with an array kernel for the case of contiguous out and input of
-/// one shape (after the input is converted to out's dtype); `sf` elsewhere.
-template <class SF>
-void floatMapArr(diopiContextHandle_t ctx, const TensorView& out, TensorView in, Map1 arr, SF sf) {
+/// floatMap with an array kernel for contiguous float32 and 16-bit out and
+/// input of one shape (after the input is converted to out's dtype); `sf`
+/// (generic, double for float64) elsewhere.
+template <class Body, class SF>
+void floatMapArr(diopiContextHandle_t ctx, const TensorView& out, TensorView in, Body body, SF sf) {
     if (!isFloatingDtype(out.dtype))
         failCode(diopiDtypeNotSupported, "out dtype ", dtypeName(out.dtype), " cannot hold a floating-point result");
     checkSameShape(out, in, "out", "input");
     in = castTo(ctx, in, out.dtype);
-    if (out.isContiguous() && in.isContiguous()) {
-        dispatch<FloatTypes>(out.dtype, "out", [&](auto tag) {
+    if (out.dtype != diopi_dtype_float64 && out.isContiguous() && in.isContiguous()) {
+        dispatch<TypeList<float, Half, BFloat16>>(out.dtype, "out", [&](auto tag) {
             using T = typename decltype(tag)::type;
             T* o = out.ptr<T>();
             const T* x = in.ptr<T>();
-            parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { runMap1<T>(o + b, x + b, e - b, arr); });
+            parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { simd::viaFloat1<T>(o + b, x + b, e - b, body); });
         });
         return;
     }
@@ -184,22 +166,23 @@ void floatBackward(diopiContextHandle_t ctx, const TensorView& gi, TensorView go
     });
 }
 
-/// floatBackward with an array kernel arr(gi, go, x) for contiguous operands.
-template <class F>
-void floatBackwardArr(diopiContextHandle_t ctx, const TensorView& gi, TensorView go, TensorView x, const char* xname, Map2 arr, F f) {
+/// floatBackward with an array kernel body(gi, go, x, n) for contiguous float32 and 16-bit operands.
+template <class Body, class F>
+void floatBackwardArr(diopiContextHandle_t ctx, const TensorView& gi, TensorView go, TensorView x, const char* xname, Body body, F f) {
     if (!isFloatingDtype(gi.dtype))
         failCode(diopiDtypeNotSupported, "grad_input dtype ", dtypeName(gi.dtype), " is not a floating-point dtype");
     checkSameShape(gi, go, "grad_input", "grad_output");
     checkSameShape(gi, x, "grad_input", xname);
     go = castTo(ctx, go, gi.dtype);
     x = castTo(ctx, x, gi.dtype);
-    if (gi.isContiguous() && go.isContiguous() && x.isContiguous()) {
-        dispatch<FloatTypes>(gi.dtype, "grad_input", [&](auto tag) {
+    if (gi.dtype != diopi_dtype_float64 && gi.isContiguous() && go.isContiguous() && x.isContiguous()) {
+        dispatch<TypeList<float, Half, BFloat16>>(gi.dtype, "grad_input", [&](auto tag) {
             using T = typename decltype(tag)::type;
             T* r = gi.ptr<T>();
             const T* g = go.ptr<T>();
             const T* v = x.ptr<T>();
-            parallelFor(gi.numel, kParallelGrain, [&](int64_t b, int64_t e) { runMap2<T>(r + b, g + b, v + b, e - b, arr); });
+            parallelFor(gi.numel, kParallelGrain,
+                        [&](int64_t b, int64_t e) { simd::viaFloat2<T>(r + b, g + b, v + b, e - b, body); });
         });
         return;
     }
@@ -215,12 +198,12 @@ TensorView inplaceFloat(diopiTensorHandle_t h) {
 
 /// A scalar parameter rounded to the tensor's element type, as ATen compares
 /// against `scalar.to<scalar_t>()`; returned in compute precision.
-float scalarIn(const diopiScalar_t* s, const char* name, diopiDtype_t dt) {
+double scalarIn(const diopiScalar_t* s, const char* name, diopiDtype_t dt) {
     double v = scalarDouble(s, name);
-    float r = 0;
+    double r = 0;
     dispatch<FloatTypes>(dt, "input", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        r = float(T(float(v)));
+        r = double(acc_t<T>(T(acc_t<T>(v))));
     });
     return r;
 }
@@ -234,10 +217,29 @@ GeluKind geluKind(const char* approximate) {
 }
 
 
-inline float hardswishF(float x) {
+// Branch-free float forms of the piecewise functions (fastmath.hpp selects);
+// the generic forms beside them serve float64 and strided data.
+CPU_FORCE_INLINE float hardswishV(float x) {
     float r = x + 3.0f;
-    r = r < 0.0f ? 0.0f : (r > 6.0f ? 6.0f : r);
+    r = selectF(__builtin_isless(r, 0.0f), 0.0f, r);
+    r = selectF(__builtin_isgreater(r, 6.0f), 6.0f, r);
     return x * r / 6.0f;
+}
+template <class A>
+A hardswishG(A x) {
+    A r = x + A(3);
+    r = r < A(0) ? A(0) : (r > A(6) ? A(6) : r);
+    return x * r / A(6);
+}
+// Boundaries as torch's hardswish_backward: x = -3 gets 0, x = 3 gets grad.
+CPU_FORCE_INLINE float hardswishGradV(float g, float x) {
+    float mid = g * (x / 3.0f + 0.5f);
+    float r = selectF(__builtin_isless(x, 3.0f), mid, g);
+    return selectF(__builtin_islessequal(x, -3.0f), 0.0f, r);
+}
+template <class A>
+A hardswishGradG(A g, A x) {
+    return x <= A(-3) ? A(0) : (x < A(3) ? g * (x / A(3) + A(0.5)) : g);
 }
 
 template <class A>
@@ -251,6 +253,12 @@ inline A reluOf(A x) {
 
 void relu(diopiContextHandle_t ctx, const TensorView& out, TensorView in) {
     checkSameShape(out, in, "out", "input");
+    if (isFloatingDtype(out.dtype)) {
+        // NaN stays NaN, as in torch.
+        floatMapArr(ctx, out, in, arr1([](float x) { return selectF(__builtin_isgreater(x, 0.0f) | isNanF(x), x, 0.0f); }),
+                    [](auto x) { return reluOf(x); });
+        return;
+    }
     in = castTo(ctx, in, out.dtype);
     dispatch<NumericTypes>(out.dtype, "out", [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -262,21 +270,49 @@ void relu(diopiContextHandle_t ctx, const TensorView& out, TensorView in) {
 void hardtanh(diopiContextHandle_t ctx, const TensorView& out, const TensorView& in, const diopiScalar_t* min_val, const diopiScalar_t* max_val) {
     double lo = scalarDouble(min_val, "min_val"), hi = scalarDouble(max_val, "max_val");
     CPU_CHECK(!(lo > hi), "min_val (", lo, ") must not exceed max_val (", hi, ")");
-    float l = scalarIn(min_val, "min_val", out.dtype), h = scalarIn(max_val, "max_val", out.dtype);
+    double l = scalarIn(min_val, "min_val", out.dtype), h = scalarIn(max_val, "max_val", out.dtype);
+    const float lf = float(l), hf = float(h);
     // NaN passes through (neither comparison holds), like torch.clamp.
-    floatMap(ctx, out, in, [l, h](float x) { return x < l ? l : (x > h ? h : x); });
+    floatMapArr(
+        ctx, out, in,
+        arr1([lf, hf](float x) {
+            x = selectF(__builtin_isless(x, lf), lf, x);
+            return selectF(__builtin_isgreater(x, hf), hf, x);
+        }),
+        [l, h](auto x) {
+            using A = decltype(x);
+            return x < A(l) ? A(l) : (x > A(h) ? A(h) : x);
+        });
 }
 
 void threshold(diopiContextHandle_t ctx, const TensorView& out, const TensorView& in, const diopiScalar_t* thr, const diopiScalar_t* value) {
-    float t = scalarIn(thr, "threshold", out.dtype), v = scalarIn(value, "value", out.dtype);
+    double t = scalarIn(thr, "threshold", out.dtype), v = scalarIn(value, "value", out.dtype);
+    const float tf = float(t), vf = float(v);
     // Written as "x <= t ? value : x" so NaN keeps NaN, as ATen does.
-    floatMap(ctx, out, in, [t, v](float x) { return x <= t ? v : x; });
+    floatMapArr(ctx, out, in, arr1([tf, vf](float x) { return selectF(__builtin_islessequal(x, tf), vf, x); }), [t, v](auto x) {
+        using A = decltype(x);
+        return x <= A(t) ? A(v) : x;
+    });
 }
 
 void leakyRelu(diopiContextHandle_t ctx, const TensorView& out, const TensorView& in, const diopiScalar_t* slope) {
-    float s = (float)scalarDouble(slope, "negative_slope");
-    floatMap(ctx, out, in, [s](float x) { return x > 0.0f ? x : x * s; });
+    const double s = scalarDouble(slope, "negative_slope");
+    const float sf = float(s);
+    floatMapArr(ctx, out, in, arr1([sf](float x) { return selectF(__builtin_isgreater(x, 0.0f), x, x * sf); }), [s](auto x) {
+        using A = decltype(x);
+        return x > A(0) ? x : x * A(s);
+    });
 }
+
+// Kernels shared by the out-of-place and in-place forms (one instantiation per level).
+const auto kHardswishArr = arr1([](float x) { return hardswishV(x); });
+const auto kHardswishLib = [](auto x) { return hardswishG(x); };
+const auto kTanhArr = arr1([](float x) { return tanhF(x); });
+const auto kTanhLib = [](auto x) { return tanhG(x); };
+const auto kSigmoidArr = arr1([](float x) { return sigmoidF(x); });
+const auto kSigmoidLib = [](auto x) { return sigmoidG(x); };
+const auto kSiluArr = arr1([](float x) { return siluV(x); });
+const auto kSiluLib = [](auto x) { return siluG(x); };
 
 }  // namespace
 
@@ -312,31 +348,38 @@ diopiError_t diopiHardtanhBackward(diopiContextHandle_t ctx, diopiTensorHandle_t
         double lo = scalarDouble(min_val, "min_val"), hi = scalarDouble(max_val, "max_val");
         CPU_CHECK(!(lo > hi), "min_val (", lo, ") must not exceed max_val (", hi, ")");
         if (!isFloatingDtype(gi.dtype)) failCode(diopiDtypeNotSupported, "grad_input dtype ", dtypeName(gi.dtype), " is not supported");
-        float l = scalarIn(min_val, "min_val", gi.dtype), h = scalarIn(max_val, "max_val", gi.dtype);
+        double l = scalarIn(min_val, "min_val", gi.dtype), h = scalarIn(max_val, "max_val", gi.dtype);
+        const float lf = float(l), hf = float(h);
         // Zero gradient on and beyond the bounds.
-        floatBackward(ctx, gi, view(grad_output, "grad_output"), view(input, "input"), "input",
-                      [l, h](float g, float x) { return (x <= l || x >= h) ? 0.0f : g; });
+        floatBackwardArr(
+            ctx, gi, view(grad_output, "grad_output"), view(input, "input"), "input",
+            arr2([lf, hf](float g, float x) { return selectF(__builtin_islessequal(x, lf) | __builtin_isgreaterequal(x, hf), 0.0f, g); }),
+            [l, h](auto g, auto x) {
+                using A = decltype(x);
+                return (x <= A(l) || x >= A(h)) ? A(0) : g;
+            });
     });
 }
 
 // ---------------------------------------------------------------- hardswish
 diopiError_t diopiHardswish(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
-    return guard(__func__, [&] { floatMap(ctx, view(out, "out"), view(input, "input"), hardswishF); });
+    return guard(__func__, [&] {
+        floatMapArr(ctx, view(out, "out"), view(input, "input"), kHardswishArr, kHardswishLib);
+    });
 }
 
 diopiError_t diopiHardswishInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
     return guard(__func__, [&] {
         TensorView t = inplaceFloat(input);
-        floatMap(ctx, t, t, hardswishF);
+        floatMapArr(ctx, t, t, kHardswishArr, kHardswishLib);
     });
 }
 
 diopiError_t diopiHardswishBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                     diopiConstTensorHandle_t input) {
     return guard(__func__, [&] {
-        floatBackward(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(input, "input"), "input",
-                      // Boundaries as torch's hardswish_backward: x = -3 gets 0, x = 3 gets grad.
-                      [](float g, float x) { return x <= -3.0f ? 0.0f : (x < 3.0f ? g * (x / 3.0f + 0.5f) : g); });
+        floatBackwardArr(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(input, "input"), "input",
+                         arr2([](float g, float x) { return hardswishGradV(g, x); }), [](auto g, auto x) { return hardswishGradG(g, x); });
     });
 }
 
@@ -358,9 +401,13 @@ diopiError_t diopiThresholdBackward(diopiContextHandle_t ctx, diopiTensorHandle_
     return guard(__func__, [&] {
         TensorView gi = view(grad_input, "grad_input");
         if (!isFloatingDtype(gi.dtype)) failCode(diopiDtypeNotSupported, "grad_input dtype ", dtypeName(gi.dtype), " is not supported");
-        float t = scalarIn(threshold, "threshold", gi.dtype);
-        floatBackward(ctx, gi, view(grad_output, "grad_output"), view(input, "input"), "input",
-                      [t](float g, float x) { return x <= t ? 0.0f : g; });
+        double t = scalarIn(threshold, "threshold", gi.dtype);
+        const float tf = float(t);
+        floatBackwardArr(ctx, gi, view(grad_output, "grad_output"), view(input, "input"), "input",
+                         arr2([tf](float g, float x) { return selectF(__builtin_islessequal(x, tf), 0.0f, g); }), [t](auto g, auto x) {
+                             using A = decltype(x);
+                             return x <= A(t) ? A(0) : g;
+                         });
     });
 }
 
@@ -368,8 +415,12 @@ diopiError_t diopiThresholdBackward(diopiContextHandle_t ctx, diopiTensorHandle_
 diopiError_t diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const char* approximate) {
     return guard(__func__, [&] {
         GeluKind k = geluKind(approximate);
-        if (k == GeluKind::Exact) floatMapArr(ctx, view(out, "out"), view(input, "input"), geluExactArr, geluExactV);
-        else floatMapArr(ctx, view(out, "out"), view(input, "input"), geluTanhArr, geluTanhV);
+        if (k == GeluKind::Exact)
+            floatMapArr(ctx, view(out, "out"), view(input, "input"), arr1([](float x) { return geluExactV(x); }),
+                        [](auto x) { return geluExactG(x); });
+        else
+            floatMapArr(ctx, view(out, "out"), view(input, "input"), arr1([](float x) { return geluTanhV(x); }),
+                        [](auto x) { return geluTanhG(x); });
     });
 }
 
@@ -378,8 +429,12 @@ diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
     return guard(__func__, [&] {
         GeluKind k = geluKind(approximate);
         TensorView gi = view(grad_input, "grad_input"), go = view(grad_output, "grad_output"), x = view(input, "input");
-        if (k == GeluKind::Exact) floatBackwardArr(ctx, gi, go, x, "input", geluExactGradArr, geluExactGradV);
-        else floatBackwardArr(ctx, gi, go, x, "input", geluTanhGradArr, geluTanhGradV);
+        if (k == GeluKind::Exact)
+            floatBackwardArr(ctx, gi, go, x, "input", arr2([](float g, float v) { return geluExactGradV(g, v); }),
+                             [](auto g, auto v) { return geluExactGradG(g, v); });
+        else
+            floatBackwardArr(ctx, gi, go, x, "input", arr2([](float g, float v) { return geluTanhGradV(g, v); }),
+                             [](auto g, auto v) { return geluTanhGradG(g, v); });
     });
 }
 
@@ -399,71 +454,82 @@ diopiError_t diopiLeakyReluInp(diopiContextHandle_t ctx, diopiTensorHandle_t inp
 diopiError_t diopiLeakyReluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                     diopiConstTensorHandle_t input, const diopiScalar_t* negative_slope, bool input_is_result) {
     return guard(__func__, [&] {
-        float s = (float)scalarDouble(negative_slope, "negative_slope");
+        const double s = scalarDouble(negative_slope, "negative_slope");
+        const float sf = float(s);
         // With a negative slope the forward flips signs, so its result no longer tells which branch was taken.
         CPU_CHECK(!(input_is_result && s < 0), "input_is_result needs a non-negative negative_slope");
-        floatBackward(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(input, "input"), "input",
-                      [s](float g, float x) { return x > 0.0f ? g : g * s; });
+        floatBackwardArr(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(input, "input"), "input",
+                         arr2([sf](float g, float x) { return selectF(__builtin_isgreater(x, 0.0f), g, g * sf); }), [s](auto g, auto x) {
+                             using A = decltype(x);
+                             return x > A(0) ? g : g * A(s);
+                         });
     });
 }
 
 // ---------------------------------------------------------------- tanh
 diopiError_t diopiTanh(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
-    return guard(__func__, [&] { floatMapFast(ctx, view(out, "out"), view(input, "input"), tanh4, [](float x) { return std::tanh(x); }); });
+    return guard(__func__, [&] {
+        floatMapArr(ctx, view(out, "out"), view(input, "input"), kTanhArr, kTanhLib);
+    });
 }
 
 diopiError_t diopiTanhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
     return guard(__func__, [&] {
         TensorView t = inplaceFloat(input);
-        floatMapFast(ctx, t, t, tanh4, [](float x) { return std::tanh(x); });
+        floatMapArr(ctx, t, t, kTanhArr, kTanhLib);
     });
 }
 
 diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                diopiConstTensorHandle_t output) {
     return guard(__func__, [&] {
-        floatBackward(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(output, "output"), "output",
-                      [](float g, float y) { return g * (1.0f - y * y); });
+        floatBackwardArr(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(output, "output"), "output",
+                         arr2([](float g, float y) { return g * (1.0f - y * y); }), [](auto g, auto y) { return g * (decltype(y)(1) - y * y); });
     });
 }
 
 // ---------------------------------------------------------------- sigmoid
 diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
-    return guard(__func__, [&] { floatMapArr(ctx, view(out, "out"), view(input, "input"), sigmoidArr, sigmoidV); });
+    return guard(__func__, [&] {
+        floatMapArr(ctx, view(out, "out"), view(input, "input"), kSigmoidArr, kSigmoidLib);
+    });
 }
 
 diopiError_t diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
     return guard(__func__, [&] {
         TensorView t = inplaceFloat(input);
-        floatMapArr(ctx, t, t, sigmoidArr, sigmoidV);
+        floatMapArr(ctx, t, t, kSigmoidArr, kSigmoidLib);
     });
 }
 
 diopiError_t diopiSigmoidBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                   diopiConstTensorHandle_t output) {
     return guard(__func__, [&] {
-        floatBackward(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(output, "output"), "output",
-                      [](float g, float y) { return g * y * (1.0f - y); });
+        floatBackwardArr(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(output, "output"), "output",
+                         arr2([](float g, float y) { return g * y * (1.0f - y); }),
+                         [](auto g, auto y) { return g * y * (decltype(y)(1) - y); });
     });
 }
 
 // ---------------------------------------------------------------- silu
 diopiError_t diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
-    return guard(__func__, [&] { floatMapArr(ctx, view(out, "out"), view(input, "input"), siluArr, siluV); });
+    return guard(__func__, [&] {
+        floatMapArr(ctx, view(out, "out"), view(input, "input"), kSiluArr, kSiluLib);
+    });
 }
 
 diopiError_t diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
     return guard(__func__, [&] {
         TensorView t = inplaceFloat(input);
-        floatMapArr(ctx, t, t, siluArr, siluV);
+        floatMapArr(ctx, t, t, kSiluArr, kSiluLib);
     });
 }
 
 diopiError_t diopiSiluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                diopiConstTensorHandle_t input) {
     return guard(__func__, [&] {
-        floatBackwardArr(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(input, "input"), "input", siluGradArr,
-                         siluGradV);
+        floatBackwardArr(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), view(input, "input"), "input",
+                         arr2([](float g, float x) { return siluGradV(g, x); }), [](auto g, auto x) { return siluGradG(g, x); });
     });
 }
 

@@ -8,9 +8,11 @@
 // passes these functions' dtypes through unchanged (convert_config.yaml):
 // narrowing float64 parts would make a complex128 result carry float32
 // rounding.
+#include <algorithm>
 #include <cmath>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
 
 namespace impl::cpu {
 
@@ -60,6 +62,33 @@ diopiError_t diopiPolar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopi
     return guard(__func__, [&] {
         TensorView o = view(out, "out"), r = view(abs, "abs"), t = view(angle, "angle");
         checkParts(o, r, "abs", t, "angle");
+        if (r.dtype == diopi_dtype_float32 && o.isContiguous() && r.shape == o.shape && r.isContiguous() && t.shape == o.shape &&
+            t.isContiguous()) {
+            // Dense complex64: cos and sin of a block in the per-level loops (libm
+            // for blocks with angles the vector reduction does not cover), then interleaved.
+            float* po = reinterpret_cast<float*>(o.data);
+            const float *pr = r.ptr<float>(), *pt = t.ptr<float>();
+            parallelFor(o.numel, kParallelGrain / 2, [&](int64_t b, int64_t e) {
+                float c[simd::kBlock], sn[simd::kBlock];
+                for (int64_t i = b; i < e; i += simd::kBlock) {
+                    const int64_t m = std::min(simd::kBlock, e - i);
+                    if (simd::all1(pt + i, m, [](float x) { return __builtin_isless(absF(x), kTrigMaxF); })) {
+                        simd::map2(c, pr + i, pt + i, m, [](float a, float x) { return a * sinCosF<true>(x); });
+                        simd::map2(sn, pr + i, pt + i, m, [](float a, float x) { return a * sinCosF<false>(x); });
+                    } else {
+                        for (int64_t j = 0; j < m; ++j) {
+                            c[j] = pr[i + j] * std::cos(pt[i + j]);
+                            sn[j] = pr[i + j] * std::sin(pt[i + j]);
+                        }
+                    }
+                    for (int64_t j = 0; j < m; ++j) {
+                        po[2 * (i + j)] = c[j];
+                        po[2 * (i + j) + 1] = sn[j];
+                    }
+                }
+            });
+            return;
+        }
         TensorView re = partView(o, false, "out"), im = partView(o, true, "out");
         dispatch<TypeList<float, double>>(r.dtype, "abs", [&](auto tag) {
             using R = typename decltype(tag)::type;

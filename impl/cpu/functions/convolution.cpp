@@ -1,14 +1,25 @@
 // Family convolution: 2-d / 3-d convolutions (direct and transposed, forward
-// and backward) as im2col + packed GEMM, plus im2col / col2im themselves.
+// and backward) as implicit GEMMs, plus im2col / col2im themselves.
 //
 // Everything runs on a 5-D "convolution orientation": x (N, Cin, D, H, W),
 // y (N, Cout, OD, OH, OW), w (Cout, Cin/G, KD, KH, KW); 2-d tensors get a unit
 // depth. A transposed convolution is the adjoint of the convolution with the
 // same weight, so it reuses the three primitives with x and y swapped.
-// Column matrices are laid out (image pixel) x (kd, kh, kw, ci): with the
-// channels-last tensors the adaptor hands in, each window tap is a contiguous
-// run of channels and the output rows are the NHWC output itself.
+//
+// No column matrix is ever materialised. The input is copied once into a
+// zero-padded buffer split into stride phases (Phased below): there every
+// window tap (ci, kd, kh, kw) of every output pixel is a fixed offset from the
+// pixel's position, and the pixels of one output depth slice are consecutive
+// when each output row is given the buffer's row pitch (the few columns past
+// the row end are computed and dropped). The GEMM then reads B(k, j) =
+// buf[off[k] + j] straight from the buffer (offsetGemm). The input gradient
+// is split into stride phases of its own pixels, each a stride-1 correlation
+// of the padded output gradient with a sub-kernel (no zero insertion, no
+// col2im), and the weight gradient is a grid of dot products between
+// output-gradient rows and buffer rows (dotGemm). float64 computes in double,
+// the other float dtypes in float (16-bit values converted while copying).
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "common/common.hpp"
@@ -22,11 +33,6 @@ struct Geo {
     int64_t N = 0, Cin = 0, Cout = 0, G = 1, Cig = 0, Cog = 0, K = 0;
     int64_t I[3] = {1, 1, 1}, O[3] = {1, 1, 1}, k[3] = {1, 1, 1}, s[3] = {1, 1, 1}, p[3] = {0, 0, 0}, d[3] = {1, 1, 1};
     int64_t ISP = 1, OSP = 1, KSP = 1;  // pixels per input / output image, taps per window
-    bool pointwise() const {
-        for (int i = 0; i < 3; ++i)
-            if (k[i] != 1 || s[i] != 1 || p[i] != 0) return false;
-        return true;
-    }
 };
 
 /// A size argument with `n` entries (one entry is repeated; empty gives `fallback`).
@@ -44,14 +50,9 @@ TensorView to5d(const TensorView& v) {
     return v.restrided({v.shape[0], v.shape[1], 1, v.shape[2], v.shape[3]}, {v.strides[0], v.strides[1], 0, v.strides[2], v.strides[3]});
 }
 
-/// v (N, C, D, H, W) seen as (N, D, H, W, C).
-TensorView channelsLast(const TensorView& v) {
-    return v.restrided({v.shape[0], v.shape[2], v.shape[3], v.shape[4], v.shape[1]},
-                       {v.strides[0], v.strides[2], v.strides[3], v.strides[4], v.strides[1]});
-}
-
 void requireFloat(const TensorView& t, const char* name) {
-    if (t.dtype != diopi_dtype_float32 && t.dtype != diopi_dtype_float16 && t.dtype != diopi_dtype_bfloat16)
+    if (t.dtype != diopi_dtype_float32 && t.dtype != diopi_dtype_float16 && t.dtype != diopi_dtype_bfloat16 &&
+        t.dtype != diopi_dtype_float64)
         failCode(diopiDtypeNotSupported, name, " dtype ", dtypeName(t.dtype), " is not supported");
 }
 
@@ -102,126 +103,49 @@ Shape outShape(const Geo& g, int64_t spatial) {
     return s;
 }
 
-/// Weight as a float matrix (Cout, K) with K ordered (kd, kh, kw, ci).
-const float* weightMatrix(diopiContextHandle_t ctx, const TensorView& w, const Geo& g) {
-    TensorView perm = w.restrided({g.Cout, g.k[0], g.k[1], g.k[2], g.Cig}, {w.strides[0], w.strides[2], w.strides[3], w.strides[4], w.strides[1]});
-    if (perm.dtype == diopi_dtype_float32 && perm.isContiguous()) return perm.ptr<float>();
-    TensorView t = newTensor(ctx, perm.shape, diopi_dtype_float32);
-    copyCast(t, perm);
-    return t.ptr<float>();
-}
+/// Storage dtypes the typed loops of compute type S read and write: double
+/// computes only float64 tensors (others are cast first, see DoubleOperands),
+/// float computes the 32- and 16-bit floats.
+template <class S>
+using StorageTypes = std::conditional_t<std::is_same_v<S, double>, TypeList<double>, TypeList<float, Half, BFloat16>>;
 
-/// Rows [r0, r1) (global pixel index n*OSP + p) of the column matrix of group
-/// `grp` into col ((r1-r0) x K). Serial: callers run it per chunk.
-template <class T>
-void im2colRows(const TensorView& x, const Geo& g, int64_t grp, int64_t r0, int64_t r1, float* col) {
-    const T* base = x.ptr<T>() + grp * g.Cig * x.strides[1];
-    const int64_t sn = x.strides[0], sc = x.strides[1], sd = x.strides[2], sh = x.strides[3], sw = x.strides[4];
-    for (int64_t r = r0; r < r1; ++r) {
-        int64_t q = r;
-        const int64_t ow = q % g.O[2]; q /= g.O[2];
-        const int64_t oh = q % g.O[1]; q /= g.O[1];
-        const int64_t od = q % g.O[0]; q /= g.O[0];
-        const int64_t n = q;
-        float* dst = col + (r - r0) * g.K;
-        for (int64_t kd = 0; kd < g.k[0]; ++kd) {
-            const int64_t id = od * g.s[0] - g.p[0] + kd * g.d[0];
-            for (int64_t kh = 0; kh < g.k[1]; ++kh) {
-                const int64_t ih = oh * g.s[1] - g.p[1] + kh * g.d[1];
-                for (int64_t kw = 0; kw < g.k[2]; ++kw, dst += g.Cig) {
-                    const int64_t iw = ow * g.s[2] - g.p[2] + kw * g.d[2];
-                    if (id < 0 || id >= g.I[0] || ih < 0 || ih >= g.I[1] || iw < 0 || iw >= g.I[2]) {
-                        for (int64_t c = 0; c < g.Cig; ++c) dst[c] = 0.f;
-                        continue;
-                    }
-                    const T* src = base + n * sn + id * sd + ih * sh + iw * sw;
-                    if (sc == 1) {
-                        for (int64_t c = 0; c < g.Cig; ++c) dst[c] = static_cast<float>(src[c]);
-                    } else {
-                        for (int64_t c = 0; c < g.Cig; ++c) dst[c] = static_cast<float>(src[c * sc]);
-                    }
-                }
-            }
-        }
+int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/// Per-thread reusable buffers, 64-byte aligned, grown on demand: fresh
+/// multi-megabyte temporaries on every call cost more in page faults than the
+/// arithmetic. Slots of the calling thread and of workers are distinct.
+enum Slot { kSrcSlot = 0, kGradSlot = 1, kTileSlot = 2, kAccSlot = 3, kPartSlot = 4, kSlots = 5 };
+
+template <class S>
+S* scratchBuf(Slot slot, int64_t n) {
+    struct Buf {
+        void* p = nullptr;
+        int64_t bytes = 0;
+        ~Buf() { std::free(p); }
+    };
+    thread_local Buf bufs[kSlots];
+    Buf& b = bufs[slot];
+    const int64_t want = roundUp(std::max<int64_t>(n, 1) * (int64_t)sizeof(S), 64) + 64;
+    if (b.bytes < want) {
+        std::free(b.p);
+        b.p = std::aligned_alloc(64, want);
+        b.bytes = b.p ? want : 0;
+        if (!b.p) throw std::bad_alloc();
     }
+    return static_cast<S*>(b.p);
 }
 
-/// Transposed column block for channel-major inputs (NCHW-like): colT (K x
-/// (r1-r0)), element (k, r) at colT[k * (r1-r0) + r - r0]. Walking output
-/// pixels innermost reads each input row with a fixed stride.
-template <class T>
-void im2colRowsT(const TensorView& x, const Geo& g, int64_t grp, int64_t r0, int64_t r1, float* colT) {
-    const T* base = x.ptr<T>() + grp * g.Cig * x.strides[1];
-    const int64_t sn = x.strides[0], sc = x.strides[1], sd = x.strides[2], sh = x.strides[3], sw = x.strides[4];
-    const int64_t rows = r1 - r0;
-    for (int64_t kd = 0; kd < g.k[0]; ++kd)
-        for (int64_t kh = 0; kh < g.k[1]; ++kh)
-            for (int64_t kw = 0; kw < g.k[2]; ++kw)
-                for (int64_t ci = 0; ci < g.Cig; ++ci) {
-                    const int64_t kk = ((kd * g.k[1] + kh) * g.k[2] + kw) * g.Cig + ci;
-                    float* dst = colT + kk * rows;
-                    int64_t q = r0;
-                    int64_t ow = q % g.O[2]; q /= g.O[2];
-                    int64_t oh = q % g.O[1]; q /= g.O[1];
-                    int64_t od = q % g.O[0];
-                    int64_t n = q / g.O[0];
-                    for (int64_t r = 0; r < rows;) {
-                        // One output row (fixed n, od, oh): ow runs to the row end or the chunk end.
-                        const int64_t len = std::min(g.O[2] - ow, rows - r);
-                        const int64_t id = od * g.s[0] - g.p[0] + kd * g.d[0], ih = oh * g.s[1] - g.p[1] + kh * g.d[1];
-                        if (id < 0 || id >= g.I[0] || ih < 0 || ih >= g.I[1]) {
-                            for (int64_t t = 0; t < len; ++t) dst[r + t] = 0.f;
-                        } else {
-                            const T* src = base + n * sn + ci * sc + id * sd + ih * sh;
-                            for (int64_t t = 0; t < len; ++t) {
-                                const int64_t iw = (ow + t) * g.s[2] - g.p[2] + kw * g.d[2];
-                                dst[r + t] = iw >= 0 && iw < g.I[2] ? static_cast<float>(src[iw * sw]) : 0.f;
-                            }
-                        }
-                        r += len;
-                        ow = 0;
-                        if (++oh == g.O[1]) {
-                            oh = 0;
-                            if (++od == g.O[0]) {
-                                od = 0;
-                                ++n;
-                            }
-                        }
-                    }
-                }
-}
-
-using Im2colFn = void (*)(const TensorView&, const Geo&, int64_t, int64_t, int64_t, float*);
-
-/// The typed im2col for x's dtype (chosen before any parallel region, so nothing throws inside).
-/// `transposed` picks the K x rows layout, better for inputs whose channels are not innermost.
-Im2colFn im2colFor(const TensorView& x, bool transposed) {
-    Im2colFn f = nullptr;
-    dispatch<FloatTypes>(x.dtype, "input", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        f = transposed ? &im2colRowsT<T> : &im2colRows<T>;
-    });
-    return f;
-}
-
-/// Channel-major inputs (stride of C above that of W) use the transposed column layout.
-bool channelMajor(const TensorView& x) { return x.strides[1] != 1 && x.strides[4] < x.strides[1]; }
-
-/// Rows per cache-sized chunk of the column matrix (about 256 KB, whole register tiles).
-int64_t chunkRows(const Geo& g, int64_t M) {
-    int64_t r = (int64_t(64) << 10) / std::max<int64_t>(g.K, 1);
-    r = std::max<int64_t>(24, r / 24 * 24);
-    return std::min(r, M);
-}
-
-/// Runs body(chunk) for chunk in [0, n) on all threads (each thread keeps its
-/// own scratch); a failure in a worker (out of memory) is reported afterwards.
+/// Runs body(task) for task in [0, n) on all threads, each thread taking one
+/// contiguous range of tasks (neighbouring tasks write neighbouring output,
+/// so threads do not share cache lines); a failure in a worker (out of
+/// memory) is reported afterwards.
 template <class F>
 void parallelChunks(int64_t n, int64_t work, F&& body) {
     bool failed = false;
 #ifdef _OPENMP
-    const bool par = n > 1 && work >= (int64_t(1) << 17) && omp_get_max_threads() > 1 && !omp_in_parallel();
-#pragma omp parallel for schedule(dynamic, 1) if (par) reduction(|| : failed)
+    const bool par = n > 1 && work >= (int64_t(1) << 17) && omp_get_max_threads() > 1 && !inParallelRegion();
+#pragma omp parallel for schedule(static) if (par) reduction(|| : failed)
 #endif
     for (int64_t c = 0; c < n; ++c) {
         try {
@@ -233,271 +157,584 @@ void parallelChunks(int64_t n, int64_t work, F&& body) {
     CPU_CHECK(!failed, "out of host memory for convolution scratch buffers");
 }
 
-/// Adds the column gradients of group `grp` (rows of images [n0, n1)) into gx
-/// (float, (N*ISP, Cin) row-major), gathering per input pixel (no write races).
-void col2imRows(const float* col, const Geo& g, int64_t grp, int64_t n0, int64_t n1, float* gx) {
-    const int64_t pixels = (n1 - n0) * g.ISP;
-    parallelFor(pixels, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(g.K, 1)), [&](int64_t pb, int64_t pe) {
-        for (int64_t px = pb; px < pe; ++px) {
-            int64_t q = px;
-            const int64_t iw = q % g.I[2]; q /= g.I[2];
-            const int64_t ih = q % g.I[1]; q /= g.I[1];
-            const int64_t id = q % g.I[0]; q /= g.I[0];
-            const int64_t nl = q;  // image index inside the chunk
-            float* dst = gx + ((n0 + nl) * g.ISP + (px - nl * g.ISP)) * g.Cin + grp * g.Cig;
-            for (int64_t kd = 0; kd < g.k[0]; ++kd) {
-                const int64_t td = id + g.p[0] - kd * g.d[0];
-                if (td < 0 || td % g.s[0]) continue;
-                const int64_t od = td / g.s[0];
-                if (od >= g.O[0]) continue;
-                for (int64_t kh = 0; kh < g.k[1]; ++kh) {
-                    const int64_t th = ih + g.p[1] - kh * g.d[1];
-                    if (th < 0 || th % g.s[1]) continue;
-                    const int64_t oh = th / g.s[1];
-                    if (oh >= g.O[1]) continue;
-                    for (int64_t kw = 0; kw < g.k[2]; ++kw) {
-                        const int64_t tw = iw + g.p[2] - kw * g.d[2];
-                        if (tw < 0 || tw % g.s[2]) continue;
-                        const int64_t ow = tw / g.s[2];
-                        if (ow >= g.O[2]) continue;
-                        const float* src = col + ((nl * g.O[0] + od) * g.O[1] * g.O[2] + oh * g.O[2] + ow) * g.K +
-                                           ((kd * g.k[1] + kh) * g.k[2] + kw) * g.Cig;
-                        for (int64_t c = 0; c < g.Cig; ++c) dst[c] += src[c];
+/// Images per batch so that the per-image buffers of a batch stay near 32 MB.
+int64_t batchImages(int64_t perImageBytes, int64_t N) {
+    return std::max<int64_t>(1, std::min<int64_t>(N, (int64_t(32) << 20) / std::max<int64_t>(perImageBytes, 1)));
+}
+
+// ---------------------------------------------------------------- phased buffers
+
+/// A zero-padded copy of a 5-D tensor (N, C, D, H, W) split into stride
+/// phases: element [n][c][a0][a1][a2][q0][q1][q2] holds src[n][c][q0*s0 + a0 - lo0]
+/// [q1*s1 + a1 - lo1][q2*s2 + a2 - lo2] (zero outside the source). A source
+/// position q*s + a with a < s is then at a fixed offset, tap(), from q.
+struct Phased {
+    int64_t s[3] = {1, 1, 1}, lo[3] = {0, 0, 0}, Q[3] = {1, 1, 1};
+    int64_t plane = 1, chan = 1, image = 1;
+
+    void finish() {
+        plane = Q[0] * Q[1] * Q[2];
+        chan = s[0] * s[1] * s[2] * plane;
+    }
+    /// Offset of padded position (p0, p1, p2) (all >= 0) from the start of its channel.
+    int64_t tap(int64_t p0, int64_t p1, int64_t p2) const {
+        const int64_t ph = ((p0 % s[0]) * s[1] + p1 % s[1]) * s[2] + p2 % s[2];
+        return ph * plane + ((p0 / s[0]) * Q[1] + p1 / s[1]) * Q[2] + p2 / s[2];
+    }
+    int64_t slice() const { return Q[1] * Q[2]; }
+};
+
+/// Fills images [n0, n0+count) of v into dst (count * P.image elements, the
+/// slack after the channels zeroed).
+template <class S, class T>
+void fillPhased(const TensorView& v, int64_t n0, int64_t count, const Phased& P, S* dst) {
+    const int64_t C = v.shape[1], I[3] = {v.shape[2], v.shape[3], v.shape[4]};
+    const int64_t st[5] = {v.strides[0], v.strides[1], v.strides[2], v.strides[3], v.strides[4]};
+    const T* base = v.ptr<T>();
+    parallelFor(count * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(P.chan, 1)), [&](int64_t b, int64_t e) {
+        for (int64_t idx = b; idx < e; ++idx) {
+            const int64_t ni = idx / C, c = idx % C;
+            S* d = dst + ni * P.image + c * P.chan;
+            const T* src = base + (n0 + ni) * st[0] + c * st[1];
+            for (int64_t a0 = 0; a0 < P.s[0]; ++a0)
+                for (int64_t a1 = 0; a1 < P.s[1]; ++a1)
+                    for (int64_t a2 = 0; a2 < P.s[2]; ++a2, d += P.plane) {
+                        // Columns q2 with 0 <= q2*s2 + a2 - lo2 < I2.
+                        const int64_t qa = std::min(P.Q[2], std::max<int64_t>(0, -floorDiv(a2 - P.lo[2], P.s[2])));
+                        const int64_t qb = std::max(qa, std::min<int64_t>(P.Q[2], floorDiv(I[2] - 1 + P.lo[2] - a2, P.s[2]) + 1));
+                        const int64_t step = P.s[2] * st[4];
+                        for (int64_t q0 = 0; q0 < P.Q[0]; ++q0) {
+                            S* blk = d + q0 * P.slice();
+                            const int64_t i0 = q0 * P.s[0] + a0 - P.lo[0];
+                            if (i0 < 0 || i0 >= I[0]) {
+                                std::memset(blk, 0, sizeof(S) * P.slice());
+                                continue;
+                            }
+                            for (int64_t q1 = 0; q1 < P.Q[1]; ++q1) {
+                                S* row = blk + q1 * P.Q[2];
+                                const int64_t i1 = q1 * P.s[1] + a1 - P.lo[1];
+                                if (i1 < 0 || i1 >= I[1]) {
+                                    std::memset(row, 0, sizeof(S) * P.Q[2]);
+                                    continue;
+                                }
+                                for (int64_t q2 = 0; q2 < qa; ++q2) row[q2] = S(0);
+                                const T* s = src + i0 * st[2] + i1 * st[3] + (qa * P.s[2] + a2 - P.lo[2]) * st[4];
+                                if (std::is_same_v<S, T> && step == 1) {
+                                    std::memcpy(row + qa, s, sizeof(S) * (qb - qa));
+                                } else {
+                                    for (int64_t q2 = qa; q2 < qb; ++q2, s += step) row[q2] = toCompute<S>(*s);
+                                }
+                                for (int64_t q2 = qb; q2 < P.Q[2]; ++q2) row[q2] = S(0);
+                            }
+                        }
                     }
-                }
-            }
+            if (c == C - 1) std::fill(dst + ni * P.image + C * P.chan, dst + (ni + 1) * P.image, S(0));
         }
     });
 }
 
-/// Reusable per-calling-thread float scratch. Fresh multi-megabyte temporaries
-/// on every call cost more in page faults than the GEMM itself.
-enum Slot { kColSlot = 0, kOutSlot = 1, kGradSlot = 2 };
-
-TensorView scratchView(Slot slot, const Shape& shape, const Shape& strides) {
-    thread_local std::vector<float> bufs[3];
-    std::vector<float>& b = bufs[slot];
-    const int64_t n = std::max<int64_t>(shapeNumel(shape), 1);
-    if ((int64_t)b.size() < n) {
-        std::vector<float>().swap(b);
-        b.resize(n);
-    }
-    TensorView v;
-    v.data = reinterpret_cast<char*>(b.data());
-    v.dtype = diopi_dtype_float32;
-    v.shape = shape;
-    v.strides = strides;
-    v.numel = shapeNumel(shape);
-    v.itemsize = 4;
-    return v;
+template <class S>
+void fillPhasedAny(const TensorView& v, int64_t n0, int64_t count, const Phased& P, S* dst, const char* name) {
+    dispatch<StorageTypes<S>>(v.dtype, name, [&](auto tag) { fillPhased<S, typename decltype(tag)::type>(v, n0, count, P, dst); });
 }
 
-/// Images per chunk so that one column buffer stays below ~64 MB.
-int64_t chunkImages(const Geo& g) {
-    const int64_t perImage = std::max<int64_t>(1, g.OSP * g.K);
-    return std::max<int64_t>(1, std::min<int64_t>(g.N, (int64_t(1) << 18) / perImage));
+/// The phased input buffer of a forward convolution: taps at p + k*d.
+Phased forwardPhased(const Geo& g) {
+    Phased P;
+    for (int i = 0; i < 3; ++i) {
+        P.s[i] = g.s[i];
+        P.lo[i] = g.p[i];
+        P.Q[i] = std::max((g.I[i] + 2 * g.p[i] + g.s[i] - 1) / g.s[i], g.O[i] + (g.k[i] - 1) * g.d[i] / g.s[i]);
+    }
+    P.finish();
+    return P;
 }
 
-/// Rows (n, d, h, w) of a 5-D view as one matrix dim: stride of a row and of a channel.
-bool rowMatrix(const TensorView& v, int64_t& rs, int64_t& cs) {
-    int64_t rows;
-    if (!mergeDims(channelsLast(v), 0, 4, rows, rs)) return false;
-    cs = v.strides[1];
-    return true;
+/// Offsets of the taps (ci, kd, kh, kw) of one group, in weight order.
+std::vector<int64_t> forwardOffsets(const Geo& g, const Phased& P) {
+    std::vector<int64_t> off(g.K);
+    int64_t k = 0;
+    for (int64_t ci = 0; ci < g.Cig; ++ci)
+        for (int64_t kd = 0; kd < g.k[0]; ++kd)
+            for (int64_t kh = 0; kh < g.k[1]; ++kh)
+                for (int64_t kw = 0; kw < g.k[2]; ++kw) off[k++] = ci * P.chan + P.tap(kd * g.d[0], kh * g.d[1], kw * g.d[2]);
+    return off;
 }
 
-/// y = conv(x, w) + bias, all 5-D.
-void convForwardCore(diopiContextHandle_t ctx, const TensorView& y, const TensorView& x, const TensorView& w, const TensorView* bias,
-                     const Geo& g) {
-    if (y.numel == 0) return;
-    // Output rows written in place when y is float32 and its pixels form one row stride.
-    int64_t yrs, ycs;
-    const bool direct = y.dtype == diopi_dtype_float32 && rowMatrix(y, yrs, ycs);
-    // Else, when each image's pixels form one row stride (NCHW-like float32 y), chunks stay inside
-    // one image and still write y in place.
-    int64_t irs = 0, rowsImg = 0;
-    const bool perImage = !direct && y.dtype == diopi_dtype_float32 && mergeDims(channelsLast(y), 1, 4, rowsImg, irs);
-    TensorView ybuf = direct || perImage ? y : scratchView(kOutSlot, y.shape, {g.OSP * g.Cout, 1, g.O[1] * g.O[2] * g.Cout, g.O[2] * g.Cout, g.Cout});
-    if (perImage) {
-        yrs = irs;
-        ycs = y.strides[1];
-    } else if (!direct) {
-        yrs = g.Cout;
-        ycs = 1;
-    }
-    float beta = 0.f;
-    if (bias && bias->defined()) {
-        copyCast(ybuf, bias->restrided({1, g.Cout, 1, 1, 1}, {0, bias->dim() ? bias->strides[0] : 0, 0, 0, 0}));
-        beta = 1.f;
-    }
-    const float* wm = weightMatrix(ctx, w, g);
-    float* yp = ybuf.ptr<float>();
-    if (g.K == 0) {
-        if (beta == 0.f) fillWith<float>(ybuf, 0.f);
-    } else if (!perImage && g.pointwise() && [&] { int64_t r, c; return rowMatrix(x, r, c); }()) {
-        // 1x1 window, unit stride, no padding: the input itself is the column matrix.
-        int64_t xrs, xcs;
-        rowMatrix(x, xrs, xcs);
-        const TensorView& xv = x;
-        for (int64_t grp = 0; grp < g.G; ++grp)
-            sgemm(g.N * g.OSP, g.Cog, g.Cig, 1.f, MatRef(xv.data + grp * g.Cig * xcs * xv.itemsize, xv.dtype, xrs, xcs),
-                  MatRef(wm + grp * g.Cog * g.K, diopi_dtype_float32, 1, g.K), beta, yp + grp * g.Cog * ycs, yrs, ycs);
-    } else {
-        // Cache-sized row chunks: im2col into per-thread scratch, then a serial GEMM.
-        const bool tr = channelMajor(x);
-        Im2colFn fill = im2colFor(x, tr);
-        const int64_t M = g.N * g.OSP;
-        const int64_t rowsPer = perImage ? chunkRows(g, g.OSP) : chunkRows(g, M);
-        const int64_t perImg = (g.OSP + rowsPer - 1) / rowsPer;  // chunks per image (per-image mode)
-        const int64_t chunks = perImage ? g.N * perImg : (M + rowsPer - 1) / rowsPer;
-        parallelChunks(chunks, M * g.Cout * g.K, [&](int64_t c) {
-            int64_t r0, r1;
-            float* cp;
-            if (perImage) {
-                const int64_t n = c / perImg, p0 = (c % perImg) * rowsPer;
-                r0 = n * g.OSP + p0;
-                r1 = n * g.OSP + std::min(g.OSP, p0 + rowsPer);
-                cp = yp + n * y.strides[0] + p0 * yrs;
+int64_t maxOf(const std::vector<int64_t>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
+
+// ---------------------------------------------------------------- storing tiles
+
+/// Where the columns of a GEMM tile go: column j of depth slice q0 is output
+/// position (q0*s0 + a0, (j / pitch)*s1 + a1, (j % pitch)*s2 + a2) when
+/// j % pitch < valid; rows are channels c0 + i of image n.
+struct OutMap {
+    int64_t n = 0, c0 = 0, q0 = 0;
+    int64_t s[3] = {1, 1, 1}, a[3] = {0, 0, 0};
+    int64_t pitch = 1, valid = 1;
+};
+
+/// out[...] = C[i][j - j0] (+ bias[c0 + i]) for rows i < M and columns [j0, j0+nc).
+template <class S, class Y>
+void storeTile(const TensorView& out, const S* C, int64_t ldc, int64_t M, int64_t j0, int64_t nc, const OutMap& m, const S* bias) {
+    const int64_t* st = out.strides.data();
+    Y* base = out.ptr<Y>() + m.n * st[0] + (m.q0 * m.s[0] + m.a[0]) * st[2];
+    const int64_t step = m.s[2] * st[4];
+    for (int64_t q1 = j0 / m.pitch; q1 * m.pitch < j0 + nc; ++q1) {
+        // Columns of output row q1 inside the tile, then the valid ones.
+        const int64_t rowStart = q1 * m.pitch, jb = std::max(j0, rowStart), je = std::min(j0 + nc, rowStart + m.valid);
+        if (jb >= je) continue;
+        Y* row = base + (q1 * m.s[1] + m.a[1]) * st[3] + m.a[2] * st[4] + (jb - rowStart) * step;
+        const S* ci = C + (jb - j0);
+        for (int64_t i = 0; i < M; ++i, ci += ldc) {
+            Y* r = row + (m.c0 + i) * st[1];
+            const S bv = bias ? bias[m.c0 + i] : S(0);
+            if (step == 1) {
+                for (int64_t j = 0; j < je - jb; ++j) r[j] = fromCompute<Y>(ci[j] + bv);
             } else {
-                r0 = c * rowsPer;
-                r1 = std::min(M, r0 + rowsPer);
-                cp = yp + r0 * yrs;
+                for (int64_t j = 0; j < je - jb; ++j) r[j * step] = fromCompute<Y>(ci[j] + bv);
             }
-            float* col = scratchView(kColSlot, {rowsPer, g.K}, {g.K, 1}).ptr<float>();
-            const MatRef A = tr ? MatRef(col, diopi_dtype_float32, 1, r1 - r0) : MatRef(col, diopi_dtype_float32, g.K, 1);
-            for (int64_t grp = 0; grp < g.G; ++grp) {
-                fill(x, g, grp, r0, r1, col);
-                if (tr && yrs == 1) {
-                    // Channel-major y: compute y^T = W colT so that pixel runs are stored contiguously.
-                    sgemm(g.Cog, r1 - r0, g.K, 1.f, MatRef(wm + grp * g.Cog * g.K, diopi_dtype_float32, g.K, 1),
-                          MatRef(col, diopi_dtype_float32, r1 - r0, 1), beta, cp + grp * g.Cog * ycs, ycs, yrs);
-                } else {
-                    sgemm(r1 - r0, g.Cog, g.K, 1.f, A, MatRef(wm + grp * g.Cog * g.K, diopi_dtype_float32, 1, g.K), beta, cp + grp * g.Cog * ycs,
-                          yrs, ycs);
-                }
-            }
+        }
+    }
+}
+
+template <class S>
+using StoreFn = void (*)(const TensorView&, const S*, int64_t, int64_t, int64_t, int64_t, const OutMap&, const S*);
+
+/// The typed store for out's dtype (chosen before any parallel region, so nothing throws inside).
+template <class S>
+StoreFn<S> storeFor(const TensorView& out, const char* name) {
+    StoreFn<S> f = nullptr;
+    dispatch<StorageTypes<S>>(out.dtype, name, [&](auto tag) { f = &storeTile<S, typename decltype(tag)::type>; });
+    return f;
+}
+
+/// Columns per GEMM task: the tile (rows x columns) stays near 64 KB.
+int64_t tileCols(int64_t Mp, int64_t N, int64_t nr, int64_t elem) {
+    const int64_t c = std::max(nr, ((int64_t(64) << 10) / elem / std::max<int64_t>(Mp, 1)) / nr * nr);
+    return std::min(c, roundUp(N, nr));
+}
+
+// ---------------------------------------------------------------- the three primitives
+
+/// y = conv(x, w) + bias, all 5-D, computed in S.
+template <class S>
+void convForwardT(diopiContextHandle_t ctx, const TensorView& y, const TensorView& x, const TensorView& w, const TensorView* bias,
+                  const Geo& g) {
+    if (y.numel == 0) return;
+    const PanelShape ps = panelShape<S>();
+    const diopiDtype_t sd = dtypeOf<S>();
+    const int64_t Mp = roundUp(g.Cog, ps.mr), K = g.K;
+    std::vector<S> pa(std::max<int64_t>(1, g.G * Mp * K));
+    if (K > 0) {
+        TensorView wd = contiguousAs(ctx, w, sd);  // (Cout, Cig, k...): rows of K in tap order
+        for (int64_t grp = 0; grp < g.G; ++grp) packPanelA<S>(g.Cog, K, wd.ptr<S>() + grp * g.Cog * K, K, 1, pa.data() + grp * Mp * K);
+    }
+    TensorView bd;
+    const S* bp = nullptr;
+    if (bias && bias->defined()) {
+        bd = contiguousAs(ctx, *bias, sd);
+        bp = bd.ptr<S>();
+    }
+    Phased P = forwardPhased(g);
+    const std::vector<int64_t> off = forwardOffsets(g, P);
+    const int64_t N = g.O[1] * P.Q[2], Np = roundUp(N, ps.nr);
+    P.image = roundUp(std::max(g.Cin * P.chan, (g.G - 1) * g.Cig * P.chan + maxOf(off) + (g.O[0] - 1) * P.slice() + Np) + 16, 16);
+    const int64_t NC = tileCols(Mp, N, ps.nr, sizeof(S)), chunks = (N + NC - 1) / NC;
+    const StoreFn<S> store = storeFor<S>(y, "out");
+    const int64_t per = batchImages(P.image * sizeof(S), g.N);
+    S* src = scratchBuf<S>(kSrcSlot, per * P.image);
+    for (int64_t n0 = 0; n0 < g.N; n0 += per) {
+        const int64_t cnt = std::min(per, g.N - n0);
+        fillPhasedAny<S>(x, n0, cnt, P, src, "input");
+        const int64_t tasks = cnt * g.G * g.O[0] * chunks;
+        parallelChunks(tasks, cnt * g.G * g.O[0] * N * Mp * std::max<int64_t>(K, 1), [&](int64_t t) {
+            const int64_t ch = t % chunks;
+            t /= chunks;
+            const int64_t o0 = t % g.O[0];
+            t /= g.O[0];
+            const int64_t grp = t % g.G, ni = t / g.G;
+            const int64_t j0 = ch * NC, nc = std::min(NC, N - j0);
+            S* C = scratchBuf<S>(kTileSlot, Mp * NC);
+            offsetGemm<S>(g.Cog, nc, K, pa.data() + grp * Mp * K, src + ni * P.image + grp * g.Cig * P.chan + o0 * P.slice() + j0, off.data(),
+                          C, NC);
+            OutMap m;
+            m.n = n0 + ni;
+            m.c0 = grp * g.Cog;
+            m.q0 = o0;
+            m.pitch = P.Q[2];
+            m.valid = g.O[2];
+            store(y, C, NC, g.Cog, j0, nc, m, bp);
         });
     }
-    if (!direct && !perImage) copyCast(y, ybuf);
 }
 
-/// Grad-output operand as rows x channels; a float copy when its pixels do not merge.
-MatRef gradRows(diopiContextHandle_t ctx, const TensorView& gy, const Geo& g) {
-    int64_t rs, cs;
-    if (rowMatrix(gy, rs, cs)) return MatRef(gy.data, gy.dtype, rs, cs);
-    TensorView t = scratchView(kGradSlot, gy.shape, {g.OSP * g.Cout, 1, g.O[1] * g.O[2] * g.Cout, g.O[2] * g.Cout, g.Cout});
-    copyCast(t, gy);
-    return MatRef(t.data, diopi_dtype_float32, g.Cout, 1);
-}
+/// One stride phase of the input gradient along one dim: the taps k with
+/// (a + p - k*d) divisible by s, each reading the output gradient at q + c.
+struct PhaseTaps {
+    std::vector<int64_t> k, c;
+    int64_t count = 0;  // input positions a, a + s, ... below I
+};
 
-/// gx = conv^T(gy, w): the input gradient of y = conv(x, w).
-void convGradInputCore(diopiContextHandle_t ctx, const TensorView& gx, const TensorView& gy, const TensorView& w, const Geo& g) {
+/// gx = conv^T(gy, w) (+ bias per gx channel): the input gradient of
+/// y = conv(x, w), or a transposed convolution. 5-D, computed in S.
+template <class S>
+void convTransposeT(diopiContextHandle_t ctx, const TensorView& gx, const TensorView& gy, const TensorView& w, const TensorView* bias,
+                    const Geo& g) {
     if (gx.numel == 0) return;
-    TensorView buf = scratchView(kOutSlot, gx.shape, {g.ISP * g.Cin, 1, g.I[1] * g.I[2] * g.Cin, g.I[2] * g.Cin, g.Cin});
-    float* gxp = buf.ptr<float>();
-    std::fill(gxp, gxp + buf.numel, 0.f);
-    if (g.OSP > 0 && g.Cout > 0) {
-        const float* wm = weightMatrix(ctx, w, g);
-        MatRef go = gradRows(ctx, gy, g);
-        const int64_t gi = itemSize(go.dtype);
-        const int64_t per = chunkImages(g);
-        TensorView col = scratchView(kColSlot, {per * g.OSP, g.K}, {g.K, 1});
-        for (int64_t n0 = 0; n0 < g.N; n0 += per) {
-            const int64_t n1 = std::min(g.N, n0 + per);
-            for (int64_t grp = 0; grp < g.G; ++grp) {
-                MatRef a(go.data + (n0 * g.OSP * go.rs + grp * g.Cog * go.cs) * gi, go.dtype, go.rs, go.cs);
-                sgemm((n1 - n0) * g.OSP, g.K, g.Cog, 1.f, a, MatRef(wm + grp * g.Cog * g.K, diopi_dtype_float32, g.K, 1), 0.f, col.ptr<float>(),
-                      g.K, 1);
-                col2imRows(col.ptr<float>(), g, grp, n0, n1, gxp);
+    const PanelShape ps = panelShape<S>();
+    const diopiDtype_t sd = dtypeOf<S>();
+    std::vector<PhaseTaps> taps[3];
+    Phased G;  // the output gradient, zero padded (stride 1: no phases)
+    for (int i = 0; i < 3; ++i) {
+        int64_t cmin = 0, cmax = 0;
+        bool any = false;
+        taps[i].resize(g.s[i]);
+        for (int64_t a = 0; a < g.s[i]; ++a) {
+            PhaseTaps& t = taps[i][a];
+            t.count = a < g.I[i] ? (g.I[i] - a + g.s[i] - 1) / g.s[i] : 0;
+            for (int64_t k = 0; k < g.k[i]; ++k) {
+                const int64_t r = a + g.p[i] - k * g.d[i];
+                if (floorDiv(r, g.s[i]) * g.s[i] != r) continue;
+                const int64_t c = floorDiv(r, g.s[i]);
+                t.k.push_back(k);
+                t.c.push_back(c);
+                cmin = any ? std::min(cmin, c) : c;
+                cmax = any ? std::max(cmax, c) : c;
+                any = true;
             }
         }
+        const int64_t maxQ = (g.I[i] + g.s[i] - 1) / g.s[i];
+        G.lo[i] = std::max<int64_t>(0, -cmin);
+        G.Q[i] = G.lo[i] + std::max(g.O[i], any ? maxQ + cmax : 0);
     }
-    copyCast(gx, buf);
+    G.finish();
+    // Per phase: its taps (as offsets into G and as weight columns) and its packed weights.
+    struct Phase {
+        int64_t a[3], cnt[3], K, N;
+        std::vector<int64_t> off;
+        std::vector<S> pa;
+    };
+    std::vector<Phase> phases;
+    const int64_t Mp = roundUp(g.Cig, ps.mr);
+    TensorView wd = contiguousAs(ctx, w, sd);  // (Cout, Cig, k0, k1, k2)
+    const S* wp = wd.ptr<S>();
+    int64_t need = g.Cout * G.chan;
+    for (int64_t a0 = 0; a0 < g.s[0]; ++a0)
+        for (int64_t a1 = 0; a1 < g.s[1]; ++a1)
+            for (int64_t a2 = 0; a2 < g.s[2]; ++a2) {
+                const PhaseTaps &t0 = taps[0][a0], &t1 = taps[1][a1], &t2 = taps[2][a2];
+                if (t0.count == 0 || t1.count == 0 || t2.count == 0) continue;
+                Phase ph;
+                ph.a[0] = a0, ph.a[1] = a1, ph.a[2] = a2;
+                ph.cnt[0] = t0.count, ph.cnt[1] = t1.count, ph.cnt[2] = t2.count;
+                const int64_t nt = (int64_t)(t0.k.size() * t1.k.size() * t2.k.size());
+                ph.K = g.Cog * nt;
+                ph.N = t1.count * G.Q[2];
+                ph.off.reserve(ph.K);
+                std::vector<int64_t> wcol;  // weight offset of each column inside (Cig, k...) of one output channel
+                for (int64_t co = 0; co < g.Cog; ++co)
+                    for (size_t i0 = 0; i0 < t0.k.size(); ++i0)
+                        for (size_t i1 = 0; i1 < t1.k.size(); ++i1)
+                            for (size_t i2 = 0; i2 < t2.k.size(); ++i2) {
+                                ph.off.push_back(co * G.chan + G.tap(t0.c[i0] + G.lo[0], t1.c[i1] + G.lo[1], t2.c[i2] + G.lo[2]));
+                                wcol.push_back(co * g.Cig * g.KSP + (t0.k[i0] * g.k[1] + t1.k[i1]) * g.k[2] + t2.k[i2]);
+                            }
+                // A (Cig x K) per group: A[ci][col] = w[grp*Cog + co, ci, taps].
+                ph.pa.resize(std::max<int64_t>(1, g.G * Mp * ph.K));
+                std::vector<S> dense(std::max<int64_t>(1, g.Cig * ph.K));
+                for (int64_t grp = 0; grp < g.G && ph.K > 0; ++grp) {
+                    const S* wg = wp + grp * g.Cog * g.Cig * g.KSP;
+                    for (int64_t ci = 0; ci < g.Cig; ++ci)
+                        for (int64_t col = 0; col < ph.K; ++col) dense[ci * ph.K + col] = wg[wcol[col] + ci * g.KSP];
+                    packPanelA<S>(g.Cig, ph.K, dense.data(), ph.K, 1, ph.pa.data() + grp * Mp * ph.K);
+                }
+                need = std::max(need, (g.G - 1) * g.Cog * G.chan + maxOf(ph.off) + (t0.count - 1) * G.slice() + roundUp(ph.N, ps.nr));
+                phases.push_back(std::move(ph));
+            }
+    G.image = roundUp(need + 16, 16);
+    // Tasks of one image and group: (phase, depth slice, column chunk).
+    struct Task {
+        int64_t ph, q0, j0, nc, NC;
+    };
+    std::vector<Task> list;
+    int64_t maxNC = ps.nr, flops = 0;
+    // Slices outermost, phases inside: the phases of one slice interleave in
+    // the same output rows, so they should be computed by the same thread.
+    int64_t maxQ0 = 0;
+    for (const Phase& ph : phases) {
+        maxNC = std::max(maxNC, tileCols(Mp, ph.N, ps.nr, sizeof(S)));
+        maxQ0 = std::max(maxQ0, ph.cnt[0]);
+        flops += ph.cnt[0] * ph.N * Mp * std::max<int64_t>(ph.K, 1);
+    }
+    for (int64_t q0 = 0; q0 < maxQ0; ++q0)
+        for (int64_t p = 0; p < (int64_t)phases.size(); ++p) {
+            const Phase& ph = phases[p];
+            if (q0 >= ph.cnt[0]) continue;
+            const int64_t NC = tileCols(Mp, ph.N, ps.nr, sizeof(S));
+            for (int64_t j0 = 0; j0 < ph.N; j0 += NC) list.push_back(Task{p, q0, j0, std::min(NC, ph.N - j0), NC});
+        }
+    TensorView bd;
+    const S* bp = nullptr;
+    if (bias && bias->defined()) {
+        bd = contiguousAs(ctx, *bias, sd);
+        bp = bd.ptr<S>();
+    }
+    const StoreFn<S> store = storeFor<S>(gx, "grad_input");
+    const int64_t per = batchImages(G.image * sizeof(S), g.N);
+    S* src = scratchBuf<S>(kSrcSlot, per * G.image);
+    const int64_t L = (int64_t)list.size();
+    for (int64_t n0 = 0; n0 < g.N; n0 += per) {
+        const int64_t cnt = std::min(per, g.N - n0);
+        fillPhasedAny<S>(gy, n0, cnt, G, src, "grad_output");
+        parallelChunks(cnt * g.G * L, cnt * g.G * flops, [&](int64_t t) {
+            const Task& tk = list[t % L];
+            t /= L;
+            const int64_t grp = t % g.G, ni = t / g.G;
+            const Phase& ph = phases[tk.ph];
+            S* C = scratchBuf<S>(kTileSlot, Mp * maxNC);
+            offsetGemm<S>(g.Cig, tk.nc, ph.K, ph.pa.data() + grp * Mp * ph.K,
+                          src + ni * G.image + grp * g.Cog * G.chan + tk.q0 * G.slice() + tk.j0, ph.off.data(), C, tk.NC);
+            OutMap m;
+            m.n = n0 + ni;
+            m.c0 = grp * g.Cig;
+            m.q0 = tk.q0;
+            for (int i = 0; i < 3; ++i) {
+                m.s[i] = g.s[i];
+                m.a[i] = ph.a[i];
+            }
+            m.pitch = G.Q[2];
+            m.valid = ph.cnt[2];
+            store(gx, C, tk.NC, g.Cig, tk.j0, tk.nc, m, bp);
+        });
+    }
 }
 
-/// gw = d(conv(x, w))/dw contracted with gy.
-void convGradWeightCore(diopiContextHandle_t ctx, const TensorView& gw, const TensorView& gy, const TensorView& x, const Geo& g) {
+/// True when v[0..n) holds no infinity or NaN (a branch-free scan that vectorises).
+template <class S>
+bool allFinite(const S* v, int64_t n) {
+    // x * 0 is 0 for finite x and NaN otherwise; 16 partial sums keep the loop vectorisable.
+    S part[16] = {};
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int l = 0; l < 16; ++l) part[l] += v[i + l] * S(0);
+    for (; i < n; ++i) part[0] += v[i] * S(0);
+    S all = 0;
+    for (int l = 0; l < 16; ++l) all += part[l];
+    return all == S(0);
+}
+
+/// gw = the weight gradient of y = conv(x, w) contracted with gy; 5-D, in S.
+template <class S>
+void convGradWeightT(diopiContextHandle_t ctx, const TensorView& gw, const TensorView& gy, const TensorView& x, const Geo& g) {
     if (gw.numel == 0) return;
-    TensorView buf = scratchView(kOutSlot, {g.Cout, g.k[0], g.k[1], g.k[2], g.Cig}, contiguousStrides({g.Cout, g.k[0], g.k[1], g.k[2], g.Cig}));
-    float* gwp = buf.ptr<float>();
-    const int64_t rows = g.N * g.OSP;
-    if (rows == 0) {
-        std::fill(gwp, gwp + buf.numel, 0.f);
-    } else {
-        MatRef go = gradRows(ctx, gy, g);
-        const int64_t gi = itemSize(go.dtype);
-        const TensorView& xv = x;
-        int64_t xrs, xcs;
-        if (g.pointwise() && rowMatrix(xv, xrs, xcs)) {
-            for (int64_t grp = 0; grp < g.G; ++grp)
-                sgemm(g.Cog, g.Cig, rows, 1.f, MatRef(go.data + grp * g.Cog * go.cs * gi, go.dtype, go.cs, go.rs),
-                      MatRef(xv.data + grp * g.Cig * xcs * xv.itemsize, xv.dtype, xrs, xcs), 0.f, gwp + grp * g.Cog * g.K, g.K, 1);
-        } else {
-            // Row chunks in parallel, each thread summing into its own partial gradient.
-            const bool tr = channelMajor(xv);
-            Im2colFn fill = im2colFor(xv, tr);
-            const int64_t rowsPer = chunkRows(g, rows), chunks = (rows + rowsPer - 1) / rowsPer;
+    const PanelShape ps = panelShape<S>();
+    const int64_t K = g.K, Mp = roundUp(g.Cog, ps.ma), Kp = roundUp(K, ps.nb);
+    S* acc = scratchBuf<S>(kAccSlot, g.G * Mp * Kp);
+    std::fill(acc, acc + g.G * Mp * Kp, S(0));
+    if (g.N * g.OSP > 0) {
+        Phased P = forwardPhased(g);
+        const std::vector<int64_t> off = forwardOffsets(g, P);
+        // One depth slice of output pixels at the buffer's row pitch, padded to whole vectors.
+        const int64_t J = roundUp(g.O[1] * P.Q[2], 16);
+        P.image = roundUp(std::max(g.Cin * P.chan, (g.G - 1) * g.Cig * P.chan + maxOf(off) + (g.O[0] - 1) * P.slice() + J) + 16, 16);
+        const int64_t gyImage = g.Cout * g.O[0] * J;
+        const int64_t per = batchImages((P.image + gyImage) * sizeof(S), g.N);
+        S* src = scratchBuf<S>(kSrcSlot, per * P.image);
+        S* gyE = scratchBuf<S>(kGradSlot, per * gyImage);
+        // Tasks: blocks of whole nb-wide column tiles of one group.
+        const int64_t tiles = Kp / ps.nb, tilesPer = std::max<int64_t>(1, tiles / 8), blocks = (tiles + tilesPer - 1) / tilesPer;
+        for (int64_t n0 = 0; n0 < g.N; n0 += per) {
+            const int64_t cnt = std::min(per, g.N - n0);
+            fillPhasedAny<S>(x, n0, cnt, P, src, "input");
+            // gy rows at the same pitch, zero past each row's end (so the extra columns add nothing).
+            dispatch<StorageTypes<S>>(gy.dtype, "grad_output", [&](auto tag) {
+                using T = typename decltype(tag)::type;
+                const int64_t* st = gy.strides.data();
+                parallelFor(cnt * g.Cout, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(g.O[0] * J, 1)), [&](int64_t b, int64_t e) {
+                    for (int64_t idx = b; idx < e; ++idx) {
+                        const int64_t ni = idx / g.Cout, co = idx % g.Cout;
+                        const T* s = gy.ptr<T>() + (n0 + ni) * st[0] + co * st[1];
+                        S* d = gyE + idx * g.O[0] * J;
+                        for (int64_t o0 = 0; o0 < g.O[0]; ++o0) {
+                            for (int64_t o1 = 0; o1 < g.O[1]; ++o1) {
+                                S* r = d + o0 * J + o1 * P.Q[2];
+                                const T* sr = s + o0 * st[2] + o1 * st[3];
+                                for (int64_t o2 = 0; o2 < g.O[2]; ++o2) r[o2] = toCompute<S>(sr[o2 * st[4]]);
+                                std::fill(r + g.O[2], r + P.Q[2], S(0));
+                            }
+                            std::fill(d + o0 * J + g.O[1] * P.Q[2], d + (o0 + 1) * J, S(0));
+                        }
+                    }
+                });
+            });
+            // The columns past each row's end pair a zero gradient with some input
+            // value; an infinite or NaN input there would turn 0 * inf into NaN.
+            // Such inputs take the row-by-row path, which reads valid columns only.
+            const bool finite = allFinite(src, cnt * P.image);
+            // Column tiles [k0, k0 + kn) of group grp over images [i0, i1), added into c (+ grp, k0 offsets).
+            auto block = [&](int64_t grp, int64_t blk, int64_t i0, int64_t i1, S* c) {
+                const int64_t k0 = blk * tilesPer * ps.nb, kn = std::min(tilesPer * ps.nb, Kp - k0);
+                std::vector<const S*> arows(Mp), brows(kn);
+                for (int64_t i = 0; i < Mp; ++i) arows[i] = gyE + i0 * gyImage + (grp * g.Cog + std::min(i, g.Cog - 1)) * g.O[0] * J;
+                const S* b = src + i0 * P.image + grp * g.Cig * P.chan;
+                for (int64_t j = 0; j < kn; ++j) brows[j] = b + off[std::min(k0 + j, K - 1)];
+                c += grp * Mp * Kp + k0;
+                if (finite) {
+                    // Every image and every depth slice: both operands advance by fixed strides.
+                    DotReps rp;
+                    rp.n1 = i1 - i0, rp.sa1 = gyImage, rp.sb1 = P.image;
+                    rp.n2 = g.O[0], rp.sa2 = J, rp.sb2 = P.slice();
+                    dotGemm<S>(Mp, kn, J, rp, arows.data(), brows.data(), c, Kp);
+                    return;
+                }
+                std::vector<const S*> ar(Mp), br(kn);
+                for (int64_t ni = 0; ni < i1 - i0; ++ni)
+                    for (int64_t o0 = 0; o0 < g.O[0]; ++o0) {
+                        for (int64_t i = 0; i < Mp; ++i) ar[i] = arows[i] + ni * gyImage + o0 * J;
+                        for (int64_t j = 0; j < kn; ++j) br[j] = brows[j] + ni * P.image + o0 * P.slice();
+                        DotReps rp;  // the output rows of one slice, valid columns only
+                        rp.n2 = g.O[1], rp.sa2 = P.Q[2], rp.sb2 = P.Q[2];
+                        dotGemm<S>(Mp, kn, g.O[2], rp, ar.data(), br.data(), c, Kp);
+                    }
+            };
             int nt = 1;
 #ifdef _OPENMP
-            nt = omp_in_parallel() ? 1 : omp_get_max_threads();
+            nt = inParallelRegion() ? 1 : omp_get_max_threads();
 #endif
-            const int64_t wsize = g.Cout * g.K;
-            TensorView partial = newTensor(ctx, {(int64_t)nt, wsize}, diopi_dtype_float32);
-            float* pp = partial.ptr<float>();
-            std::fill(pp, pp + partial.numel, 0.f);
-            parallelChunks(chunks, rows * g.Cout * g.K, [&](int64_t c) {
-                int tid = 0;
-#ifdef _OPENMP
-                tid = omp_get_thread_num();
-#endif
-                const int64_t r0 = c * rowsPer, r1 = std::min(rows, r0 + rowsPer);
-                float* col = scratchView(kColSlot, {rowsPer, g.K}, {g.K, 1}).ptr<float>();
-                for (int64_t grp = 0; grp < g.G; ++grp) {
-                    fill(xv, g, grp, r0, r1, col);
-                    MatRef aT(go.data + (r0 * go.rs + grp * g.Cog * go.cs) * gi, go.dtype, go.cs, go.rs);
-                    const MatRef Bc = tr ? MatRef(col, diopi_dtype_float32, 1, r1 - r0) : MatRef(col, diopi_dtype_float32, g.K, 1);
-                    sgemm(g.Cog, g.K, r1 - r0, 1.f, aT, Bc, 1.f, pp + tid * wsize + grp * g.Cog * g.K, g.K, 1);
-                }
-            });
-            for (int64_t i = 0; i < wsize; ++i) {
-                float v = 0.f;
-                for (int t = 0; t < nt; ++t) v += pp[t * wsize + i];
-                gwp[i] = v;
+            const int64_t work = cnt * g.OSP * g.Cout * K, accSize = g.G * Mp * Kp;
+            if (nt > 1 && cnt >= nt) {
+                // Threads split the images, each summing a private gradient, so
+                // each reads only its own images. (Every call sums its vector
+                // lanes once: one call per tile covers all of a thread's images.)
+                S* part = scratchBuf<S>(kPartSlot, nt * accSize);
+                std::fill(part, part + nt * accSize, S(0));
+                parallelChunks(nt, work, [&](int64_t t) {
+                    const int64_t i0 = cnt * t / nt, i1 = cnt * (t + 1) / nt;
+                    for (int64_t grp = 0; grp < g.G; ++grp)
+                        for (int64_t blk = 0; blk < blocks; ++blk) block(grp, blk, i0, i1, part + t * accSize);
+                });
+                for (int t = 0; t < nt; ++t)
+                    for (int64_t i = 0; i < accSize; ++i) acc[i] += part[t * accSize + i];
+            } else {
+                // Few images: threads split the column tiles instead.
+                parallelChunks(g.G * blocks, work, [&](int64_t t) { block(t / blocks, t % blocks, 0, cnt, acc); });
             }
         }
     }
-    TensorView perm = gw.restrided({g.Cout, g.k[0], g.k[1], g.k[2], g.Cig}, {gw.strides[0], gw.strides[2], gw.strides[3], gw.strides[4], gw.strides[1]});
-    copyCast(perm, buf);
+    // gw[grp*Cog + co][k] = acc[grp][co][k], k in (ci, taps) order.
+    dispatch<StorageTypes<S>>(gw.dtype, "grad_weight", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const int64_t* st = gw.strides.data();
+        for (int64_t co = 0; co < g.Cout; ++co) {
+            const S* a = acc + (co / g.Cog) * Mp * Kp + (co % g.Cog) * Kp;
+            int64_t k = 0;
+            for (int64_t ci = 0; ci < g.Cig; ++ci)
+                for (int64_t kd = 0; kd < g.k[0]; ++kd)
+                    for (int64_t kh = 0; kh < g.k[1]; ++kh)
+                        for (int64_t kw = 0; kw < g.k[2]; ++kw)
+                            gw.ptr<T>()[co * st[0] + ci * st[1] + kd * st[2] + kh * st[3] + kw * st[4]] = fromCompute<T>(a[k++]);
+        }
+    });
 }
 
-/// gb[c] = sum of t over every dim but the channel dim 1 (t is 5-D).
-void sumChannels(diopiContextHandle_t ctx, const TensorView& gb, const TensorView& t) {
+/// Sum of n elements of r (element stride step) in A; eight partial sums so
+/// that the contiguous case vectorises.
+template <class A, class T>
+A sumRow(const T* r, int64_t n, int64_t step) {
+    A part[8] = {};
+    int64_t i = 0;
+    if (step == 1) {
+        for (; i + 8 <= n; i += 8)
+            for (int l = 0; l < 8; ++l) part[l] += convert<A>(r[i + l]);
+    }
+    for (; i < n; ++i) part[0] += convert<A>(r[i * step]);
+    return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+}
+
+/// gb[c] = sum of t over every dim but the channel dim 1 (t is 5-D), summed in A.
+template <class A>
+void sumChannelsT(diopiContextHandle_t ctx, const TensorView& gb, const TensorView& t) {
     const int64_t C = t.shape[1];
     CPU_CHECK(gb.numel == C, "grad_bias has ", gb.numel, " elements, expected ", C);
-    TensorView acc = newTensor(ctx, {C}, diopi_dtype_float32);
-    float* a = acc.ptr<float>();
-    std::fill(a, a + C, 0.f);
-    TensorView cl = channelsLast(t);
-    int64_t rows, rs;
-    TensorView m;
-    if (mergeDims(cl, 0, 4, rows, rs)) {
-        m = cl.restrided({rows, C}, {rs, t.strides[1]});
-    } else {
-        TensorView c = contiguousAs(ctx, cl, t.dtype);
-        m = c.restrided({c.numel / std::max<int64_t>(C, 1), C}, {C, 1});
-    }
-    dispatch<FloatTypes>(m.dtype, "grad_output", [&](auto tag) {
+    TensorView acc = newTensor(ctx, {C}, dtypeOf<A>());
+    A* a = acc.ptr<A>();
+    dispatch<StorageTypes<A>>(t.dtype, "grad_output", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        const T* p = m.ptr<T>();
-        const int64_t R = m.shape[0];
-        parallelFor(C, R * C >= kParallelGrain ? std::max<int64_t>(1, C / 8) : C + 1, [&](int64_t b, int64_t e) {
-            for (int64_t r = 0; r < R; ++r) {
-                const T* row = p + r * m.strides[0];
-                for (int64_t c = b; c < e; ++c) a[c] += static_cast<float>(row[c * m.strides[1]]);
+        const int64_t* st = t.strides.data();
+        int64_t plane, pstride;  // a channel's pixels as one run when the strides allow
+        const bool flat = mergeDims(t, 2, 5, plane, pstride);
+        parallelFor(C, t.numel >= kParallelGrain ? 1 : C + 1, [&](int64_t b, int64_t e) {
+            for (int64_t c = b; c < e; ++c) {
+                A s = A(0);
+                for (int64_t n = 0; n < t.shape[0]; ++n) {
+                    const T* base = t.ptr<T>() + n * st[0] + c * st[1];
+                    if (flat) {
+                        s += sumRow<A>(base, plane, pstride);
+                        continue;
+                    }
+                    for (int64_t d = 0; d < t.shape[2]; ++d)
+                        for (int64_t h = 0; h < t.shape[3]; ++h) s += sumRow<A>(base + d * st[2] + h * st[3], t.shape[4], st[4]);
+                }
+                a[c] = s;
             }
         });
     });
     copyCast(gb.restrided({C}, {gb.dim() ? gb.strides[gb.dim() - 1] : 0}), acc);
+}
+
+/// Computes in double when any operand is float64, else in float.
+bool wantDouble(std::initializer_list<const TensorView*> ts) {
+    for (const TensorView* t : ts)
+        if (t && t->defined() && t->dtype == diopi_dtype_float64) return true;
+    return false;
+}
+
+/// float64 views of mixed-dtype operands (rare) so that the double loops
+/// only see float64: inputs are cast, an output is computed into a float64
+/// temporary and copied back by finish().
+struct DoubleOperands {
+    diopiContextHandle_t ctx;
+    TensorView out, tmp;
+    TensorView in(const TensorView& v) const { return v.dtype == diopi_dtype_float64 ? v : castTo(ctx, v, diopi_dtype_float64); }
+    const TensorView& target(const TensorView& o) {
+        out = o;
+        tmp = o.dtype == diopi_dtype_float64 ? o : newTensor(ctx, o.shape, diopi_dtype_float64);
+        return tmp;
+    }
+    void finish() const {
+        if (tmp.data != out.data) copyCast(out, tmp);
+    }
+};
+
+void convForwardCore(diopiContextHandle_t ctx, const TensorView& y, const TensorView& x, const TensorView& w, const TensorView* bias,
+                     const Geo& g) {
+    if (!wantDouble({&y, &x, &w, bias})) return convForwardT<float>(ctx, y, x, w, bias, g);
+    DoubleOperands d{ctx};
+    TensorView b = bias && bias->defined() ? d.in(*bias) : TensorView();
+    convForwardT<double>(ctx, d.target(y), d.in(x), d.in(w), b.defined() ? &b : nullptr, g);
+    d.finish();
+}
+
+void convTransposeCore(diopiContextHandle_t ctx, const TensorView& gx, const TensorView& gy, const TensorView& w, const TensorView* bias,
+                       const Geo& g) {
+    if (!wantDouble({&gx, &gy, &w, bias})) return convTransposeT<float>(ctx, gx, gy, w, bias, g);
+    DoubleOperands d{ctx};
+    TensorView b = bias && bias->defined() ? d.in(*bias) : TensorView();
+    convTransposeT<double>(ctx, d.target(gx), d.in(gy), d.in(w), b.defined() ? &b : nullptr, g);
+    d.finish();
+}
+
+void convGradWeightCore(diopiContextHandle_t ctx, const TensorView& gw, const TensorView& gy, const TensorView& x, const Geo& g) {
+    if (!wantDouble({&gw, &gy, &x})) return convGradWeightT<float>(ctx, gw, gy, x, g);
+    DoubleOperands d{ctx};
+    convGradWeightT<double>(ctx, d.target(gw), d.in(gy), d.in(x), g);
+    d.finish();
+}
+
+void sumChannels(diopiContextHandle_t ctx, const TensorView& gb, const TensorView& t) {
+    if (!wantDouble({&gb, &t})) return sumChannelsT<float>(ctx, gb, t);
+    sumChannelsT<double>(ctx, gb, t.dtype == diopi_dtype_float64 ? t : castTo(ctx, t, diopi_dtype_float64));
 }
 
 void checkRank(const TensorView& t, int64_t spatial, const char* name) {
@@ -543,7 +780,7 @@ void convolutionBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_inpu
         TensorView gx = view(grad_input, "grad_input");
         requireFloat(gx, "grad_input");
         CPU_CHECK(gx.shape == x.shape, "grad_input shape ", shapeStr(gx.shape), " must be ", shapeStr(x.shape));
-        convGradInputCore(ctx, spatial == 2 ? to5d(gx) : gx, gy5, w5, g);
+        convTransposeCore(ctx, spatial == 2 ? to5d(gx) : gx, gy5, w5, nullptr, g);
     }
     if (grad_weight) {
         TensorView gw = view(grad_weight, "grad_weight");
@@ -609,19 +846,7 @@ void convTranspose(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConst
         requireFloat(b, "bias");
         CPU_CHECK(b.dim() == 1 && b.shape[0] == want[1], "bias must have shape (", want[1], ")");
     }
-    if (y.numel == 0) return;
-    if (!b.defined()) {
-        convGradInputCore(ctx, y5, x5, w5, g);
-        return;
-    }
-    TensorView t = newTensor(ctx, y5.shape, diopi_dtype_float32);
-    convGradInputCore(ctx, t, x5, w5, g);
-    TensorView bb = b.restrided({1, want[1], 1, 1, 1}, {0, b.strides[0], 0, 0, 0});
-    dispatch<FloatTypes>(y.dtype, "out", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        TensorView bf = castTo(ctx, bb, diopi_dtype_float32);
-        binaryLoop<T, float, float>(y5, t, bf, [](float v, float c) { return T(v + c); });
-    });
+    convTransposeCore(ctx, y5, x5, w5, b.defined() ? &b : nullptr, g);
 }
 
 void convTransposeBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiTensorHandle_t grad_weight, diopiTensorHandle_t grad_bias,
@@ -657,6 +882,7 @@ void convTransposeBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_in
         sumChannels(ctx, gb, gy5);
     }
 }
+
 
 /// Unfold / fold window arguments for a (C, H, W) plane.
 struct Unfold {
@@ -696,27 +922,52 @@ diopiError_t diopiIm2Col(diopiContextHandle_t ctx, diopiTensorHandle_t out, diop
         CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
         CPU_CHECK(o.dtype == x.dtype, "out dtype must equal input dtype");
         TensorView o3 = o.dim() == 3 ? o : o.restrided({1, o.shape[0], o.shape[1]}, {0, o.strides[0], o.strides[1]});
-        dispatch<AllTypes>(x.dtype, "input", [&](auto tag) {
-            using T = typename decltype(tag)::type;
+        // Pure data movement: elements are copied as unsigned words of their size (zero bits are zero in every dtype).
+        dispatch<AllTypes>(x.dtype, "input", [](auto) {});  // refuses dtypes it does not list (complex)
+        // Output columns ow whose iw = ow*s - p + j*d lies in [0, W), per kernel column j.
+        std::vector<int64_t> owLo(u.k[1]), owHi(u.k[1]);
+        for (int64_t j = 0; j < u.k[1]; ++j) {
+            const int64_t shift = j * u.d[1] - u.p[1];
+            owLo[j] = std::min(u.O[1], std::max<int64_t>(0, -floorDiv(shift, u.s[1])));
+            owHi[j] = std::max(owLo[j], std::min(u.O[1], floorDiv(W - 1 - shift, u.s[1]) + 1));
+        }
+        auto run = [&](auto tag) {
+            using T = decltype(tag);
+            const int64_t xs = x4.strides[3], ds = o3.strides[2];
             parallelFor(N * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(KK * L, 1)), [&](int64_t b, int64_t e) {
                 for (int64_t nc = b; nc < e; ++nc) {
                     const int64_t n = nc / C, c = nc % C;
-                    const T* src = x4.ptr<T>() + n * x4.strides[0] + c * x4.strides[1];
+                    const T* src = reinterpret_cast<const T*>(x4.data) + n * x4.strides[0] + c * x4.strides[1];
                     for (int64_t i = 0; i < u.k[0]; ++i)
                         for (int64_t j = 0; j < u.k[1]; ++j) {
-                            T* dst = o3.ptr<T>() + n * o3.strides[0] + (c * KK + i * u.k[1] + j) * o3.strides[1];
+                            T* dst = reinterpret_cast<T*>(o3.data) + n * o3.strides[0] + (c * KK + i * u.k[1] + j) * o3.strides[1];
+                            const int64_t shift = j * u.d[1] - u.p[1], lo = owLo[j], hi = owHi[j];
                             for (int64_t oh = 0; oh < u.O[0]; ++oh) {
                                 const int64_t ih = oh * u.s[0] - u.p[0] + i * u.d[0];
-                                for (int64_t ow = 0; ow < u.O[1]; ++ow) {
-                                    const int64_t iw = ow * u.s[1] - u.p[1] + j * u.d[1];
-                                    const bool in = ih >= 0 && ih < H && iw >= 0 && iw < W;
-                                    dst[(oh * u.O[1] + ow) * o3.strides[2]] = in ? src[ih * x4.strides[2] + iw * x4.strides[3]] : T(0);
+                                T* drow = dst + oh * u.O[1] * ds;
+                                if (ih < 0 || ih >= H) {
+                                    for (int64_t ow = 0; ow < u.O[1]; ++ow) drow[ow * ds] = T(0);
+                                    continue;
                                 }
+                                const T* srow = src + ih * x4.strides[2];
+                                for (int64_t ow = 0; ow < lo; ++ow) drow[ow * ds] = T(0);
+                                if (ds == 1 && xs == 1 && u.s[1] == 1) {
+                                    std::memcpy(drow + lo, srow + lo + shift, sizeof(T) * (hi - lo));
+                                } else {
+                                    for (int64_t ow = lo; ow < hi; ++ow) drow[ow * ds] = srow[(ow * u.s[1] + shift) * xs];
+                                }
+                                for (int64_t ow = hi; ow < u.O[1]; ++ow) drow[ow * ds] = T(0);
                             }
                         }
                 }
             });
-        });
+        };
+        switch (itemSize(x.dtype)) {
+            case 1: run(uint8_t{}); break;
+            case 2: run(uint16_t{}); break;
+            case 4: run(uint32_t{}); break;
+            default: run(uint64_t{}); break;
+        }
     });
 }
 
@@ -737,30 +988,42 @@ diopiError_t diopiCol2Im(diopiContextHandle_t ctx, diopiTensorHandle_t out, diop
         Shape want = x.dim() == 3 ? Shape{N, C, H, W} : Shape{C, H, W};
         CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
         if (!isFloatingDtype(o.dtype)) failCode(diopiDtypeNotSupported, "out dtype ", dtypeName(o.dtype), " is not supported");
-        TensorView acc = newTensor(ctx, {N, C, H, W}, diopi_dtype_float32);
+        // Overlapping blocks are summed in acc_t (double for float64, float otherwise),
+        // straight into out when it is a dense tensor of that type.
+        TensorView acc;
         dispatch<FloatTypes>(x.dtype, "input", [&](auto tag) {
             using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            acc = o.dtype == dtypeOf<A>() && o.isContiguous() ? o : newTensor(ctx, {N, C, H, W}, dtypeOf<A>());
+            // Output columns ow whose iw = ow*s - p + j*d lies in [0, W), per kernel column j.
+            std::vector<int64_t> owLo(u.k[1]), owHi(u.k[1]);
+            for (int64_t j = 0; j < u.k[1]; ++j) {
+                const int64_t shift = j * u.d[1] - u.p[1];
+                owLo[j] = std::min(u.O[1], std::max<int64_t>(0, -floorDiv(shift, u.s[1])));
+                owHi[j] = std::max(owLo[j], std::min(u.O[1], floorDiv(W - 1 - shift, u.s[1]) + 1));
+            }
             parallelFor(N * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(KK * L, 1)), [&](int64_t b, int64_t e) {
                 for (int64_t nc = b; nc < e; ++nc) {
                     const int64_t n = nc / C, c = nc % C;
-                    float* dst = acc.ptr<float>() + nc * H * W;
-                    std::fill(dst, dst + H * W, 0.f);
+                    A* dst = acc.ptr<A>() + nc * H * W;
+                    std::fill(dst, dst + H * W, A(0));
                     for (int64_t i = 0; i < u.k[0]; ++i)
                         for (int64_t j = 0; j < u.k[1]; ++j) {
                             const T* src = x3.ptr<T>() + n * x3.strides[0] + (c * KK + i * u.k[1] + j) * x3.strides[1];
+                            const int64_t ls = x3.strides[2];
                             for (int64_t oh = 0; oh < u.O[0]; ++oh) {
                                 const int64_t ih = oh * u.s[0] - u.p[0] + i * u.d[0];
                                 if (ih < 0 || ih >= H) continue;
-                                for (int64_t ow = 0; ow < u.O[1]; ++ow) {
-                                    const int64_t iw = ow * u.s[1] - u.p[1] + j * u.d[1];
-                                    if (iw >= 0 && iw < W) dst[ih * W + iw] += static_cast<float>(src[(oh * u.O[1] + ow) * x3.strides[2]]);
-                                }
+                                A* drow = dst + ih * W;
+                                const int64_t shift = j * u.d[1] - u.p[1];
+                                const T* srow = src + oh * u.O[1] * ls;
+                                for (int64_t ow = owLo[j]; ow < owHi[j]; ++ow) drow[ow * u.s[1] + shift] += static_cast<A>(srow[ow * ls]);
                             }
                         }
                 }
             });
         });
-        copyCast(o, x.dim() == 3 ? acc : acc.reshaped({C, H, W}));
+        if (acc.data != o.data) copyCast(o, x.dim() == 3 ? acc : acc.reshaped({C, H, W}));
     });
 }
 

@@ -1,4 +1,6 @@
 // Family copy_cast_memory: copies with dtype conversion and layout changes.
+#include <cstring>
+
 #include "common/common.hpp"
 
 namespace impl::cpu {
@@ -25,6 +27,48 @@ Shape formatStrides(const Shape& shape, int64_t fmt) {
     fail("unknown memory format ", fmt);
 }
 
+bool isComplexDtype(diopiDtype_t dt) { return dt == diopi_dtype_complex64 || dt == diopi_dtype_complex128; }
+
+/// The real (imag = false) or imaginary part of a complex64/complex128 view,
+/// as a float32/float64 view of the same elements (the parts are adjacent).
+TensorView complexPart(const TensorView& c, bool imag) {
+    TensorView p = c;
+    p.handle = nullptr;
+    p.dtype = c.dtype == diopi_dtype_complex64 ? diopi_dtype_float32 : diopi_dtype_float64;
+    p.itemsize = c.itemsize / 2;
+    for (auto& s : p.strides) s *= 2;
+    if (imag) p.data += p.itemsize;
+    return p;
+}
+
+/// copyCast extended to complex64/complex128, with torch's cast rules: a real
+/// value becomes re + 0i; a complex value cast to a real dtype keeps its real
+/// part, and to bool is re != 0 || im != 0.
+void copyCastAny(diopiContextHandle_t ctx, const TensorView& dst, const TensorView& src) {
+    bool cd = isComplexDtype(dst.dtype), cs = isComplexDtype(src.dtype);
+    if (!cd && !cs) return copyCast(dst, src);
+    if (dst.numel == 0) return;
+    if (cd && cs) {
+        copyCast(complexPart(dst, false), complexPart(src, false));
+        copyCast(complexPart(dst, true), complexPart(src, true));
+    } else if (cd) {
+        copyCast(complexPart(dst, false), src);
+        TensorView zero = newTensor(ctx, Shape{}, complexPart(dst, true).dtype);
+        std::memset(zero.data, 0, zero.itemsize);
+        copyCast(complexPart(dst, true), zero);  // broadcast
+    } else if (dst.dtype == diopi_dtype_bool) {
+        TensorView re = newTensor(ctx, src.shape, diopi_dtype_bool), im = newTensor(ctx, src.shape, diopi_dtype_bool);
+        copyCast(re, complexPart(src, false));
+        copyCast(im, complexPart(src, true));
+        bool* r = re.ptr<bool>();
+        const bool* m = im.ptr<bool>();
+        for (int64_t k = 0; k < re.numel; ++k) r[k] = r[k] || m[k];
+        copyCast(dst, re);
+    } else {
+        copyCast(dst, complexPart(src, false));
+    }
+}
+
 bool hasStrides(const TensorView& t, const Shape& st) {
     for (int64_t d = 0; d < t.dim(); ++d)
         if (t.shape[d] != 1 && t.strides[d] != st[d]) return false;
@@ -47,7 +91,7 @@ diopiError_t diopiCastDtype(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
         CPU_CHECK(i.shape == o.shape || i.numel == o.numel, "out shape ", shapeStr(o.shape), " differs from input shape ",
                   shapeStr(i.shape));
         if (i.shape != o.shape) i = contiguousAs(ctx, i, i.dtype).reshaped(o.shape);
-        copyCast(o, i);
+        copyCastAny(ctx, o, i);
     });
 }
 
@@ -57,7 +101,7 @@ diopiError_t diopiContiguous(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
         CPU_CHECK(out, "out is NULL");
         TensorView i = view(input, "input");
         TensorView o = newTensorStrided(ctx, i.shape, formatStrides(i.shape, memoryFormat), i.dtype);
-        copyCast(o, i);
+        copyCastAny(ctx, o, i);
         *out = o.handle;
     });
 }
@@ -74,7 +118,7 @@ diopiError_t diopiNativeMemoryFormatCast(diopiContextHandle_t ctx, diopiTensorHa
             return;
         }
         TensorView o = newTensorStrided(ctx, i.shape, st, i.dtype);
-        copyCast(o, i);
+        copyCastAny(ctx, o, i);
         *out = o.handle;
     });
 }

@@ -1,25 +1,52 @@
 // Family creation_fill: fill, zero, ones/zeros, arange, linspace, meshgrid.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
 
 namespace impl::cpu {
 
 namespace {
+
+/// Fills t with v: contiguous tensors by plain stores (memset for all-zero
+/// bits), split across threads when large; others through the strided loop.
+template <class T>
+void fillFast(const TensorView& t, T v) {
+    if (!t.isContiguous()) return fillWith<T>(t, v);
+    T* p = t.ptr<T>();
+    unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, &v, sizeof(T));
+    bool zero = true;
+    for (unsigned char c : bytes) zero = zero && c == 0;
+    parallelFor(t.numel, kParallelGrain * 4, [&](int64_t b, int64_t e) {
+        if (zero) {
+            std::memset(static_cast<void*>(p + b), 0, (e - b) * sizeof(T));
+        } else if constexpr (std::is_arithmetic_v<T>) {
+            simd::fill(p + b, e - b, v);
+        } else {
+            // 16-bit floats: their bits.
+            uint16_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            simd::fill(reinterpret_cast<uint16_t*>(p + b), e - b, bits);
+        }
+    });
+}
 
 void fillValue(const TensorView& t, const diopiScalar_t* value, const char* name) {
     CPU_CHECK(value, name, " is NULL");
     dispatch<AllTypes>(t.dtype, "input", [&](auto tag) {
         using T = typename decltype(tag)::type;
         T v = scalarIsFloat(value) ? convert<T>(scalarDouble(value, name)) : convert<T>(scalarInt(value, name));
-        fillWith<T>(t, v);
+        fillFast<T>(t, v);
     });
 }
 
 void fillConst(const TensorView& t, int v) {
     dispatch<AllTypes>(t.dtype, "out", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        fillWith<T>(t, convert<T>(v));
+        fillFast<T>(t, convert<T>(v));
     });
 }
 
@@ -97,10 +124,11 @@ diopiError_t diopiLinspace(diopiContextHandle_t ctx, diopiTensorHandle_t out, co
         if (steps == 0) return;
         dispatch<NumericTypes>(o.dtype, "out", [&](auto tag) {
             using T = typename decltype(tag)::type;
-            // Integer outputs step in double from the endpoints converted to
-            // the dtype; floating outputs compute in float. The second half
-            // counts back from `end` so both end points are exact.
-            using S = std::conditional_t<is_floating_v<T>, float, double>;
+            // Integer and float64 outputs step in double from the endpoints
+            // converted to the dtype; the other floating outputs compute in
+            // float. The second half counts back from `end` so both end
+            // points are exact.
+            using S = std::conditional_t<is_floating_v<T> && !std::is_same_v<T, double>, float, double>;
             auto endpoint = [](const diopiScalar_t* v, const char* nm) {
                 return scalarIsFloat(v) ? convert<T>(scalarDouble(v, nm)) : convert<T>(scalarInt(v, nm));
             };

@@ -4,8 +4,11 @@
 // stores into out's dtype (a converting copy when they differ, e.g. in place).
 #include <atomic>
 #include <cmath>
+#include <tuple>
+#include <type_traits>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
 #include "common/promote.hpp"
 
 namespace impl::cpu {
@@ -68,8 +71,112 @@ bool rowBroadcastLoop(const TensorView& o, const TensorView& a, const TensorView
     return true;
 }
 
-template <class List, class Make>
-void binaryTT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, TensorView b, diopiDtype_t dt, Make make) {
+/// Dense float32 operands of out's shape: the element function runs in the
+/// per-level array loops (fastmath.hpp), vectorised where it is branch-free.
+inline bool denseF32(const TensorView& o, std::initializer_list<const TensorView*> ins) {
+    if (o.dtype != diopi_dtype_float32 || !o.isContiguous() || o.numel == 0) return false;
+    for (const TensorView* t : ins)
+        if (t->dtype != diopi_dtype_float32 || t->shape != o.shape || !t->isContiguous()) return false;
+    return true;
+}
+template <class Arr>
+bool rowBroadcastF32(const TensorView& o, const TensorView& a, const TensorView& b, const Arr& arr) {
+    if (o.numel == 0 || !o.isContiguous()) return false;
+    bool aFull = a.shape == o.shape && a.isContiguous();
+    bool bFull = b.shape == o.shape && b.isContiguous();
+    if (aFull == bFull) return false;
+    const TensorView& sm = aFull ? b : a;
+    if (!isRowOf(sm, o.shape) || sm.numel <= 0) return false;
+    const int64_t inner = sm.numel, rows = o.numel / inner;
+    float* po = o.ptr<float>();
+    const float* pf = (aFull ? a : b).ptr<float>();
+    const float* ps = sm.ptr<float>();
+    auto run = [&](float* d, const float* f, const float* r, int64_t n) {
+        if (aFull) arr(d, f, r, n);
+        else arr(d, r, f, n);
+    };
+    if (inner == 1) {
+        parallelFor(rows, kParallelGrain, [&](int64_t i0, int64_t i1) {
+            float c[simd::kBlock];
+            for (int64_t j = 0; j < simd::kBlock; ++j) c[j] = ps[0];
+            for (int64_t i = i0; i < i1; i += simd::kBlock) run(po + i, pf + i, c, std::min(simd::kBlock, i1 - i));
+        });
+        return true;
+    }
+    parallelFor(rows, std::max<int64_t>(1, kParallelGrain / inner), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) run(po + r * inner, pf + r * inner, ps, inner);
+    });
+    return true;
+}
+
+/// Operands of element type T (float32, or a 16-bit float computed in float)
+/// in any layout: runs of the innermost dim go to the float array kernel
+/// arr(o, x..., n) as dense float arrays (broadcast operands expanded into a
+/// block of their value, other strides gathered, 16-bit runs widened; the
+/// result narrowed or scattered back).
+template <class T, size_t NI, class Arr>
+void stridedAs(const TensorView& o, const std::array<const TensorView*, NI>& ins, const Arr& arr) {
+    constexpr bool kF32 = std::is_same_v<T, float>;
+    constexpr int64_t kSize = sizeof(T);
+    std::array<const TensorView*, NI + 1> ops;
+    ops[0] = &o;
+    for (size_t k = 0; k < NI; ++k) ops[k + 1] = ins[k];
+    StridedPlan<NI + 1> plan(o.shape, ops);
+    plan.runAll([&](char** p, int64_t n, const int64_t* s) {
+        float bufs[NI + 1][simd::kBlock];
+        for (int64_t i = 0; i < n; i += simd::kBlock) {
+            const int64_t m = std::min(simd::kBlock, n - i);
+            std::array<const float*, NI> in;
+            for (size_t k = 0; k < NI; ++k) {
+                const char* base = p[k + 1] + i * s[k + 1];
+                float* b = bufs[k + 1];
+                in[k] = b;
+                if (s[k + 1] == kSize) {
+                    if constexpr (kF32) in[k] = reinterpret_cast<const float*>(base);
+                    else simd::widen(b, reinterpret_cast<const T*>(base), m);
+                } else if (s[k + 1] == 0) {
+                    const float v = float(*reinterpret_cast<const T*>(base));
+                    for (int64_t j = 0; j < m; ++j) b[j] = v;
+                } else {
+                    for (int64_t j = 0; j < m; ++j) b[j] = float(*reinterpret_cast<const T*>(base + j * s[k + 1]));
+                }
+            }
+            char* ob = p[0] + i * s[0];
+            const bool denseOut = s[0] == kSize;
+            float* out = kF32 && denseOut ? reinterpret_cast<float*>(ob) : bufs[0];
+            std::apply([&](auto... x) { arr(out, x..., m); }, in);
+            if (!denseOut) {
+                for (int64_t j = 0; j < m; ++j) *reinterpret_cast<T*>(ob + j * s[0]) = T(out[j]);
+            } else if constexpr (!kF32) {
+                simd::narrow(reinterpret_cast<T*>(ob), out, m);
+            }
+        }
+    });
+}
+template <size_t NI, class Arr>
+void stridedF32(const TensorView& o, const std::array<const TensorView*, NI>& ins, const Arr& arr) {
+    stridedAs<float, NI>(o, ins, arr);
+}
+
+/// All operands of dtype dt (16-bit float drivers below take stridedAs).
+inline bool allOf(diopiDtype_t dt, std::initializer_list<const TensorView*> ts) {
+    for (const TensorView* t : ts)
+        if (t->dtype != dt) return false;
+    return true;
+}
+
+inline bool allF32(std::initializer_list<const TensorView*> ts) {
+    for (const TensorView* t : ts)
+        if (t->dtype != diopi_dtype_float32) return false;
+    return true;
+}
+
+/// `make(tag)` gives the element function; `farr` (optional) an array kernel
+/// farr(o, x, y, n) used for float32 instead of the element function in the
+/// per-level loops (for functions needing a library fallback, e.g. pow).
+template <class List, class Make, class FArr = std::nullptr_t>
+void binaryTT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, TensorView b, diopiDtype_t dt, Make make,
+              FArr farr = nullptr) {
     checkOutShape(out, broadcastShapes(a.shape, b.shape));
     a = castTo(ctx, a, dt);
     b = castTo(ctx, b, dt);
@@ -79,13 +186,36 @@ void binaryTT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, Ten
             using A = acc_t<T>;
             auto f = make(tag);
             auto g = [f](T x, T y) { return convert<T>(f(A(x), A(y))); };
+            if constexpr (std::is_same_v<T, float>) {
+                auto arr = [&](float* o, const float* x, const float* y, int64_t n) {
+                    if constexpr (std::is_same_v<FArr, std::nullptr_t>) simd::map2(o, x, y, n, g);
+                    else farr(o, x, y, n);
+                };
+                if (denseF32(dst, {&a, &b})) {
+                    float* po = dst.ptr<float>();
+                    const float *pa = a.ptr<float>(), *pb = b.ptr<float>();
+                    parallelFor(dst.numel, kParallelGrain, [&](int64_t i, int64_t e) { arr(po + i, pa + i, pb + i, e - i); });
+                    return;
+                }
+                if (rowBroadcastF32(dst, a, b, arr)) return;
+                if (dst.numel > 0 && allF32({&dst, &a, &b})) return stridedF32<2>(dst, {&a, &b}, arr);
+            } else if constexpr (is_reduced_float_v<T>) {
+                // In float through the per-level loops, widened and narrowed a block at a time
+                // (a per-element 16-bit conversion in the generic loop ran 10-20x behind ATen).
+                if (dst.numel > 0 && allOf(dt, {&dst, &a, &b}))
+                    // f, not farr: f may round intermediates to T (floor division does).
+                    return stridedAs<T, 2>(dst, {&a, &b}, [&](float* o, const float* x, const float* y, int64_t n) {
+                        simd::map2(o, x, y, n, f);
+                    });
+            }
             if (!rowBroadcastLoop<T>(dst, a, b, g)) binaryLoop<T, T, T>(dst, a, b, g);
         });
     });
 }
 
-template <class List, class Make>
-void unaryT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, diopiDtype_t dt, Make make) {
+/// The unary counterpart; farr(o, x, n) for float32.
+template <class List, class Make, class FArr = std::nullptr_t>
+void unaryT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, diopiDtype_t dt, Make make, FArr farr = nullptr) {
     checkOutShape(out, a.shape);
     a = castTo(ctx, a, dt);
     computeAs(ctx, out, dt, [&](const TensorView& dst) {
@@ -93,7 +223,24 @@ void unaryT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, diopi
             using T = typename decltype(tag)::type;
             using A = acc_t<T>;
             auto f = make(tag);
-            unaryLoop<T, T>(dst, a, [f](T x) { return convert<T>(f(A(x))); });
+            auto g = [f](T x) { return convert<T>(f(A(x))); };
+            if constexpr (std::is_same_v<T, float>) {
+                auto arr = [&](float* o, const float* x, int64_t n) {
+                    if constexpr (std::is_same_v<FArr, std::nullptr_t>) simd::map1(o, x, n, g);
+                    else farr(o, x, n);
+                };
+                if (denseF32(dst, {&a})) {
+                    float* po = dst.ptr<float>();
+                    const float* pa = a.ptr<float>();
+                    parallelFor(dst.numel, kParallelGrain, [&](int64_t i, int64_t e) { arr(po + i, pa + i, e - i); });
+                    return;
+                }
+                if (dst.numel > 0 && allF32({&dst, &a})) return stridedF32<1>(dst, {&a}, arr);
+            } else if constexpr (is_reduced_float_v<T>) {
+                if (dst.numel > 0 && allOf(dt, {&dst, &a}))
+                    return stridedAs<T, 1>(dst, {&a}, [&](float* o, const float* x, int64_t n) { simd::map1(o, x, n, f); });
+            }
+            unaryLoop<T, T>(dst, a, g);
         });
     });
 }
@@ -110,7 +257,19 @@ void ternaryT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, Ten
             using T = typename decltype(tag)::type;
             using A = acc_t<T>;
             auto f = make(tag);
-            ternaryLoop<T, T, T, T>(dst, a, b, c, [f](T x, T y, T z) { return convert<T>(f(A(x), A(y), A(z))); });
+            auto g = [f](T x, T y, T z) { return convert<T>(f(A(x), A(y), A(z))); };
+            if constexpr (std::is_same_v<T, float>) {
+                if (dst.numel > 0 && allF32({&dst, &a, &b, &c}))
+                    return stridedF32<3>(dst, {&a, &b, &c}, [&](float* o, const float* x, const float* y, const float* z, int64_t n) {
+                        simd::map3(o, x, y, z, n, g);
+                    });
+            } else if constexpr (is_reduced_float_v<T>) {
+                if (dst.numel > 0 && allOf(dt, {&dst, &a, &b, &c}))
+                    return stridedAs<T, 3>(dst, {&a, &b, &c}, [&](float* o, const float* x, const float* y, const float* z, int64_t n) {
+                        simd::map3(o, x, y, z, n, f);
+                    });
+            }
+            ternaryLoop<T, T, T, T>(dst, a, b, c, g);
         });
     });
 }
@@ -197,6 +356,28 @@ A floatRemainder(A a, A b) {
     return mod;
 }
 
+/// floatRemainder for float a, b with b finite and nonzero, a finite and
+/// |a / b| < 2^24 (remainderOkF): the same exact double computation as
+/// fastFmod, written branch-free (the quotient truncated through the 2^52
+/// rounding trick: no int64 conversion, which AVX2 lacks) so it vectorises.
+CPU_FORCE_INLINE bool remainderOkF(float a, float b) {
+    float ab = absF(b);
+    return __builtin_isless(absF(a), kInfF) & __builtin_isgreater(ab, 0.0f) & __builtin_isless(ab, kInfF) &
+           __builtin_isless(absF(a), 16777216.0f * ab);
+}
+CPU_FORCE_INLINE float remainderF(float a, float b) {
+    double q = (double)a / (double)b;
+    double aq = bitsAsDouble(doubleAsBits(q) & 0x7fffffffffffffffull);
+    double rn = (aq + 6755399441055744.0) - 6755399441055744.0;  // round to nearest (aq < 2^24)
+    double t = selectD(__builtin_isgreater(rn, aq), rn - 1.0, rn);
+    t = bitsAsDouble(doubleAsBits(t) | (doubleAsBits(q) & 0x8000000000000000ull));
+    float mod = (float)((double)a - t * (double)b);
+    mod = selectF(mod == 0.0f, withSignOf(0.0f, a), mod);  // fmod's zero has the sign of a
+    // remainder takes the sign of b.
+    bool fix = (mod != 0.0f) & (__builtin_isless(b, 0.0f) != __builtin_isless(mod, 0.0f));
+    return selectF(fix, mod + b, mod);
+}
+
 /// Integer power by squaring; negative exponents give 0 except for bases +-1.
 template <class A>
 A intPow(A base, int64_t e) {
@@ -227,29 +408,53 @@ A floatPowScalarExp(A x, double e) {
     return std::pow(x, A(e));
 }
 
-// Branch-free selects (NaN propagates) so the loops vectorize.
+// NaN propagates; float uses bit-mask selects (fastmath.hpp) so the loops vectorize.
 template <class A>
 A maxProp(A x, A y) {
-    if constexpr (std::is_floating_point_v<A>) return x != x ? x : (y != y ? y : (x < y ? y : x));
-    else return x < y ? y : x;
+    if constexpr (std::is_same_v<A, float>) {
+        float r = selectF(__builtin_isless(x, y), y, x);
+        r = selectF(isNanF(y), y, r);
+        return selectF(isNanF(x), x, r);
+    } else if constexpr (std::is_floating_point_v<A>) {
+        return x != x ? x : (y != y ? y : (x < y ? y : x));
+    } else {
+        return x < y ? y : x;
+    }
 }
 template <class A>
 A minProp(A x, A y) {
-    if constexpr (std::is_floating_point_v<A>) return x != x ? x : (y != y ? y : (y < x ? y : x));
-    else return y < x ? y : x;
+    if constexpr (std::is_same_v<A, float>) {
+        float r = selectF(__builtin_isless(y, x), y, x);
+        r = selectF(isNanF(y), y, r);
+        return selectF(isNanF(x), x, r);
+    } else if constexpr (std::is_floating_point_v<A>) {
+        return x != x ? x : (y != y ? y : (y < x ? y : x));
+    } else {
+        return y < x ? y : x;
+    }
 }
 
 /// clamp with NaN propagation from the input first, then from the bounds.
-template <class A>
-A clampVal(A x, A lo, A hi, bool hasLo, bool hasHi) {
-    if constexpr (std::is_floating_point_v<A>) {
-        if (std::isnan(x)) return x;
-        if (hasLo && std::isnan(lo)) return lo;
-        if (hasHi && std::isnan(hi)) return hi;
+template <class A, bool HasLo, bool HasHi>
+A clampVal(A x, A lo, A hi) {
+    if constexpr (std::is_same_v<A, float>) {
+        // The same priorities as below, as a sequence of selects (last wins).
+        float r = x;
+        if constexpr (HasLo) r = selectF(__builtin_isless(r, lo), lo, r);
+        if constexpr (HasHi) r = selectF(__builtin_isgreater(r, hi), hi, r);
+        if constexpr (HasHi) r = selectF(isNanF(hi), hi, r);
+        if constexpr (HasLo) r = selectF(isNanF(lo), lo, r);
+        return selectF(isNanF(x), x, r);
+    } else {
+        if constexpr (std::is_floating_point_v<A>) {
+            if (std::isnan(x)) return x;
+            if (HasLo && std::isnan(lo)) return lo;
+            if (HasHi && std::isnan(hi)) return hi;
+        }
+        if (HasLo && x < lo) x = lo;
+        if (HasHi && x > hi) x = hi;
+        return x;
     }
-    if (hasLo && x < lo) x = lo;
-    if (hasHi && x > hi) x = hi;
-    return x;
 }
 
 using ArithTypes = NumericBoolTypes;
@@ -307,6 +512,15 @@ void divImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& 
     if (mode == RoundModeNone && dtypeCategory(dt) < 2) dt = diopi_dtype_float32;
     CPU_CHECK(!(mode != RoundModeNone && dt == diopi_dtype_bool), "rounded division of bool tensors is not supported");
     std::atomic<bool> byZero{false};
+    if (mode == RoundModeNone && dtypeCategory(dt) >= 2) {
+        // True division of floats on its own: with the mode test inside the
+        // element function the 16-bit loops did not vectorise.
+        binaryTT<FloatTypes>(ctx, out, a, b, dt, [&](auto tag) {
+            using A = acc_t<typename decltype(tag)::type>;
+            return [](A x, A y) -> A { return x / y; };
+        });
+        return;
+    }
     binaryTT<ArithTypes>(ctx, out, a, b, dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
         using A = acc_t<T>;
@@ -368,31 +582,61 @@ void divScalarImpl(diopiContextHandle_t ctx, const TensorView& out, const Tensor
 void powTensorImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b) {
     diopiDtype_t dt = resultType(a, b);
     CPU_CHECK(dt != diopi_dtype_bool, "pow of bool tensors is not supported");
-    binaryTT<NumericTypes>(ctx, out, a, b, dt, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using A = acc_t<T>;
-        return [](A x, A y) -> A {
-            if constexpr (std::is_floating_point_v<A>) return std::pow(x, y);
-            else return intPow(x, (int64_t)y);
-        };
-    });
+    binaryTT<NumericTypes>(
+        ctx, out, a, b, dt,
+        [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            return [](A x, A y) -> A {
+                if constexpr (std::is_floating_point_v<A>) return std::pow(x, y);
+                else return intPow(x, (int64_t)y);
+            };
+        },
+        // float32: positive finite bases with finite exponents in the vector
+        // form; blocks with anything else (signs, zeros, inf, NaN) use libm.
+        [](float* o, const float* x, const float* y, int64_t n) {
+            simd::map2Checked(
+                o, x, y, n, [](float u, float v) { return powPosF(u, v); },
+                [](float u, float v) {
+                    return __builtin_isgreater(u, 0.0f) & __builtin_isless(u, kInfF) & __builtin_isless(absF(v), kInfF);
+                },
+                [](float u, float v) { return std::pow(u, v); });
+        });
 }
 
 void powScalarExpImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const diopiScalar_t* exponent) {
     CPU_CHECK(exponent, "exponent is NULL");
     diopiDtype_t dt = resultTypeScalar(a.dtype, exponent);
-    unaryT<NumericBoolTypes>(ctx, out, a, dt, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using A = acc_t<T>;
-        if constexpr (std::is_floating_point_v<A>) {
-            double e = scalarDouble(exponent, "exponent");
-            return [e](A x) -> A { return floatPowScalarExp(x, e); };
-        } else {
-            int64_t e = scalarInt(exponent, "exponent");
-            CPU_CHECK(e >= 0, "integers to negative integer powers are not allowed");
-            return [e](A x) -> A { return intPow(x, e); };
-        }
-    });
+    const double ev = scalarIsFloat(exponent) ? scalarDouble(exponent, "exponent") : (double)scalarInt(exponent, "exponent");
+    unaryT<NumericBoolTypes>(
+        ctx, out, a, dt,
+        [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            if constexpr (std::is_floating_point_v<A>) {
+                double e = scalarDouble(exponent, "exponent");
+                return [e](A x) -> A { return floatPowScalarExp(x, e); };
+            } else {
+                int64_t e = scalarInt(exponent, "exponent");
+                CPU_CHECK(e >= 0, "integers to negative integer powers are not allowed");
+                return [e](A x) -> A { return intPow(x, e); };
+            }
+        },
+        // float32: the exponents with exact forms, else the vector pow for
+        // positive finite bases (libm for blocks with others).
+        [e = ev](float* o, const float* x, int64_t n) {
+            const float ef = float(e);
+            if (e == 2.0) return simd::map1(o, x, n, [](float v) { return v * v; });
+            if (e == 3.0) return simd::map1(o, x, n, [](float v) { return v * v * v; });
+            if (e == 0.5) return simd::map1(o, x, n, [](float v) { return __builtin_sqrtf(v); });
+            if (e == -0.5) return simd::map1(o, x, n, [](float v) { return 1.0f / __builtin_sqrtf(v); });
+            if (e == -1.0) return simd::map1(o, x, n, [](float v) { return 1.0f / v; });
+            if (e == -2.0) return simd::map1(o, x, n, [](float v) { return 1.0f / (v * v); });
+            simd::map1Checked(
+                o, x, n, [ef](float v) { return powPosF(v, ef); },
+                [ef](float v) { return __builtin_isgreater(v, 0.0f) & __builtin_isless(v, kInfF) & __builtin_isless(absF(ef), kInfF); },
+                [ef](float v) { return std::pow(v, ef); });
+        });
 }
 
 // ---------------------------------------------------------------- clamp
@@ -409,14 +653,21 @@ void clampScalarImpl(diopiContextHandle_t ctx, const TensorView& out, const Tens
     if (lo) dt = resultTypeScalar(dt, lo);
     if (hi) dt = resultTypeScalar(dt, hi);
     CPU_CHECK(dt != diopi_dtype_bool, "clamp of bool tensors is not supported");
-    unaryT<NumericTypes>(ctx, out, a, dt, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        using A = acc_t<T>;
-        bool hasLo = lo != nullptr, hasHi = hi != nullptr;
-        A l = hasLo ? scalarAcc<T>(lo, "min") : A(0);
-        A h = hasHi ? scalarAcc<T>(hi, "max") : A(0);
-        return [l, h, hasLo, hasHi](A x) { return clampVal(x, l, h, hasLo, hasHi); };
-    });
+    // One element function per bound combination (no per-element flags).
+    auto run = [&](auto hasLoC, auto hasHiC) {
+        using LoC = decltype(hasLoC);
+        using HiC = decltype(hasHiC);
+        unaryT<NumericTypes>(ctx, out, a, dt, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            using A = acc_t<T>;
+            A l = LoC::value ? scalarAcc<T>(lo, "min") : A(0);
+            A h = HiC::value ? scalarAcc<T>(hi, "max") : A(0);
+            return [l, h](A x) { return clampVal<A, LoC::value, HiC::value>(x, l, h); };
+        });
+    };
+    if (lo && hi) run(std::true_type{}, std::true_type{});
+    else if (lo) run(std::true_type{}, std::false_type{});
+    else run(std::false_type{}, std::true_type{});
 }
 
 void clampTensorImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& lo, const TensorView& hi) {
@@ -428,7 +679,7 @@ void clampTensorImpl(diopiContextHandle_t ctx, const TensorView& out, const Tens
         ternaryT<NumericTypes>(ctx, out, a, lo, hi, dt, [&](auto tag) {
             using T = typename decltype(tag)::type;
             using A = acc_t<T>;
-            return [](A x, A l, A h) { return clampVal(x, l, h, true, true); };
+            return [](A x, A l, A h) { return clampVal<A, true, true>(x, l, h); };
         });
         return;
     }
@@ -438,7 +689,7 @@ void clampTensorImpl(diopiContextHandle_t ctx, const TensorView& out, const Tens
     binaryTT<NumericTypes>(ctx, out, a, bnd, dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
         using A = acc_t<T>;
-        return [hasLo](A x, A b) { return hasLo ? clampVal(x, b, b, true, false) : clampVal(x, b, b, false, true); };
+        return [hasLo](A x, A b) { return hasLo ? clampVal<A, true, false>(x, b, b) : clampVal<A, false, true>(x, b, b); };
     });
 }
 
@@ -575,15 +826,26 @@ diopiError_t diopiPowScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, c
         TensorView o = view(out, "out"), e = view(exponent, "exponent");
         diopiDtype_t dt = resultTypeScalar(e.dtype, input);
         if (dt == diopi_dtype_bool) dt = diopi_dtype_int32;
-        unaryT<NumericTypes>(ctx, o, e, dt, [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            using A = acc_t<T>;
-            A base = scalarAcc<T>(input, "input");
-            return [base](A y) -> A {
-                if constexpr (std::is_floating_point_v<A>) return std::pow(base, y);
-                else return intPow(base, (int64_t)y);
-            };
-        });
+        const float bf = float(scalarDouble(input, "input"));
+        const bool posBase = bf > 0.0f && bf < kInfF;
+        const double lb = posBase ? std::log((double)bf) : 0.0;
+        unaryT<NumericTypes>(
+            ctx, o, e, dt,
+            [&](auto tag) {
+                using T = typename decltype(tag)::type;
+                using A = acc_t<T>;
+                A base = scalarAcc<T>(input, "input");
+                return [base](A y) -> A {
+                    if constexpr (std::is_floating_point_v<A>) return std::pow(base, y);
+                    else return intPow(base, (int64_t)y);
+                };
+            },
+            // float32 with a positive finite base: e^(y ln base) in double for finite y.
+            [bf, posBase, lb](float* out, const float* y, int64_t n) {
+                simd::map1Checked(
+                    out, y, n, [lb](float v) { return expScaledF(lb, v); },
+                    [posBase](float v) { return posBase & __builtin_isless(absF(v), kInfF); }, [bf](float v) { return std::pow(bf, v); });
+            });
     });
 }
 diopiError_t diopiPow(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* exponent) {
@@ -617,7 +879,15 @@ void addcImpl(diopiContextHandle_t ctx, const TensorView& out, const TensorView&
         using T = typename decltype(tag)::type;
         using A = acc_t<T>;
         A v = value ? scalarAcc<T>(value, "value") : A(1);
-        return [v, divide](A x, A y, A z) { return divide ? A(x + v * y / z) : A(x + v * y * z); };
+        // The flag is tested per element, but both forms are straight-line code the compiler can select between.
+        return [v, divide](A x, A y, A z) {
+            if constexpr (std::is_same_v<A, float>) {
+                float p = v * y;
+                return selectF(divide, x + p / z, x + p * z);
+            } else {
+                return divide ? A(x + v * y / z) : A(x + v * y * z);
+            }
+        };
     });
 }
 }  // namespace
@@ -745,7 +1015,12 @@ namespace {
 template <class A>
 A lerpVal(A s, A e, A w) {
     // Two forms, switched at |w| = 0.5, keep both end points exact.
-    return std::abs(w) < A(0.5) ? A(s + w * (e - s)) : A(e - (e - s) * (A(1) - w));
+    if constexpr (std::is_same_v<A, float>) {
+        float d = e - s;
+        return selectF(__builtin_isless(absF(w), 0.5f), s + w * d, e - d * (1.0f - w));
+    } else {
+        return std::abs(w) < A(0.5) ? A(s + w * (e - s)) : A(e - (e - s) * (A(1) - w));
+    }
 }
 }  // namespace
 
@@ -785,11 +1060,18 @@ diopiError_t diopiRemainderTensor(diopiContextHandle_t ctx, diopiTensorHandle_t 
         diopiDtype_t dt = resultType(a, b);
         CPU_CHECK(dt != diopi_dtype_bool, "remainder of bool tensors is not supported");
         std::atomic<bool> byZero{false};
-        binaryTT<NumericTypes>(ctx, view(out, "out"), a, b, dt, [&](auto tag) {
-            using A = acc_t<typename decltype(tag)::type>;
-            std::atomic<bool>* z = &byZero;
-            return [z](A x, A y) { return remainderVal(x, y, z); };
-        });
+        binaryTT<NumericTypes>(
+            ctx, view(out, "out"), a, b, dt,
+            [&](auto tag) {
+                using A = acc_t<typename decltype(tag)::type>;
+                std::atomic<bool>* z = &byZero;
+                return [z](A x, A y) { return remainderVal(x, y, z); };
+            },
+            [](float* o, const float* x, const float* y, int64_t n) {
+                simd::map2Checked(
+                    o, x, y, n, [](float u, float v) { return remainderF(u, v); },
+                    [](float u, float v) { return remainderOkF(u, v); }, [](float u, float v) { return floatRemainder(u, v); });
+            });
         if (byZero.load()) fail("integer remainder by zero");
     });
 }

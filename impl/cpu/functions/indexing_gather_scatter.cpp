@@ -4,12 +4,15 @@
 // one_hot and embedding. Every index is checked before any element moves;
 // negative positions wrap only where the reference wraps them.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
+#include "common/isa.hpp"
 #include "common/movement.hpp"
 
 namespace impl::cpu {
@@ -40,10 +43,21 @@ TensorView broadcastView(const TensorView& v, const Shape& shape) {
     return v.restrided(shape, st);
 }
 
-/// `out` itself when it is dense float32 (accumulate in place), else a float32 temporary.
-TensorView denseF32(diopiContextHandle_t ctx, const TensorView& out) {
-    if (out.dtype == diopi_dtype_float32 && out.isContiguous()) return out;
-    return newTensor(ctx, out.shape, diopi_dtype_float32);
+/// Dtype in which gradients of a floating `out` are summed: float64 for float64, float32 otherwise (16-bit sums
+/// round once, at the store).
+diopiDtype_t accDtype(const TensorView& out) { return out.dtype == diopi_dtype_float64 ? diopi_dtype_float64 : diopi_dtype_float32; }
+
+/// `out` itself when it is dense and of its accumulation dtype (accumulate in place), else a temporary of that dtype.
+TensorView denseAcc(diopiContextHandle_t ctx, const TensorView& out) {
+    if (out.dtype == accDtype(out) && out.isContiguous()) return out;
+    return newTensor(ctx, out.shape, accDtype(out));
+}
+
+/// Calls f(Tag<A>{}) with A = float or double, the C++ type of an accumulation dtype.
+template <class F>
+void withAcc(diopiDtype_t dt, F&& f) {
+    if (dt == diopi_dtype_float64) f(Tag<double>{});
+    else f(Tag<float>{});
 }
 
 void zeroFill(const TensorView& v) {
@@ -165,6 +179,26 @@ void checkScatterIndex(const TensorView& self, const TensorView& index, const Te
     dispatchIndex(index, "index", [&](auto tag) {
         using I = typename decltype(tag)::type;
         const I* ip = index.ptr<I>();
+        // Fast pass (parallel for large indices): the largest index of each row seen as unsigned, so that a negative
+        // one counts as huge; a vectorisable max. Only a failing tensor is scanned again for the first bad value.
+        std::atomic<bool> anyBad{false};
+        const auto range = indexRangeFn<I>();
+        forEachRow<1>(index.shape, {index.strides}, true, [&](int64_t, std::array<int64_t, 1> off, int64_t len, const std::array<int64_t, 1>& st) {
+            const I* q = ip + off[0];
+            if (len <= 0) return;
+            int64_t lo = 0, hi = 0;
+            if (st[0] == 1) {
+                range(q, len, lo, hi);
+            } else {
+                lo = hi = q[0];
+                for (int64_t j = 0; j < len; ++j) {
+                    lo = std::min<int64_t>(lo, q[j * st[0]]);
+                    hi = std::max<int64_t>(hi, q[j * st[0]]);
+                }
+            }
+            if (lo < 0 || hi >= n) anyBad.store(true, std::memory_order_relaxed);
+        });
+        if (!anyBad.load()) return;
         forEachRow<1>(index.shape, {index.strides}, false, [&](int64_t, std::array<int64_t, 1> off, int64_t len, const std::array<int64_t, 1>& st) {
             if (found) return;
             const I* q = ip + off[0];
@@ -458,6 +492,10 @@ Shape maskedShape(const TensorView& in, const TensorView& mask) { return broadca
 int64_t countTrue(const TensorView& maskB) {
     int64_t n = 0;
     const uint8_t* m = reinterpret_cast<const uint8_t*>(maskB.data);
+    if (maskB.isContiguous()) {
+        for (int64_t i = 0; i < maskB.numel; ++i) n += m[i] != 0;
+        return n;
+    }
     forEachPos<1>(maskB.shape, {maskB.strides}, false, [&](int64_t, const std::array<int64_t, 1>& off) { n += m[off[0]] != 0; });
     return n;
 }
@@ -485,8 +523,8 @@ diopiError_t diopiIndexBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gr
         TensorView go = view(grad_output, "grad_output");
         checkShape(gi, z.shape, "grad_input");
         AdvIndex a = parseIndices(z, indices, nums);
-        // Sums of repeated indices are formed in float32 and rounded once.
-        diopiDtype_t accT = isFloatingDtype(gi.dtype) ? diopi_dtype_float32 : gi.dtype;
+        // Sums of repeated indices are formed in float32 (float64 for float64) and rounded once.
+        diopiDtype_t accT = isFloatingDtype(gi.dtype) ? accDtype(gi) : gi.dtype;
         TensorView g = castTo(ctx, go, accT);
         broadcastView(g, a.resultShape);  // validates the shape before anything is written
         TensorView acc = gi.dtype == accT && gi.isContiguous() ? gi : newTensor(ctx, z.shape, accT);
@@ -562,23 +600,26 @@ diopiError_t diopiIndexSelectBackward(diopiContextHandle_t ctx, diopiTensorHandl
         checkShape(g, gs, "grad");
         if (!isFloatingDtype(gi.dtype)) failCode(diopiDtypeNotSupported, "grad_input must be floating point, got ", dtypeName(gi.dtype));
         // Sum in a dense float buffer viewed as (outer, n, inner).
-        TensorView acc = denseF32(ctx, gi);
+        TensorView acc = denseAcc(ctx, gi);
         zeroFill(acc);
-        TensorView gc = contiguousAs(ctx, g, diopi_dtype_float32);
+        TensorView gc = contiguousAs(ctx, g, acc.dtype);
         int64_t outer = 1, inner = 1;
         for (int64_t j = 0; j < nd; ++j) {
             if (j < d) outer *= in[j];
             if (j > d) inner *= in[j];
         }
         const int64_t m = idx.size();
-        float* A = acc.ptr<float>();
-        const float* G = gc.ptr<float>();
-        for (int64_t o = 0; o < outer; ++o)
-            for (int64_t k = 0; k < m; ++k) {
-                float* dst = A + (o * n + idx[k]) * inner;
-                const float* src = G + (o * m + k) * inner;
-                for (int64_t i = 0; i < inner; ++i) dst[i] += src[i];
-            }
+        withAcc(acc.dtype, [&](auto tag) {
+            using S = typename decltype(tag)::type;
+            S* A = acc.ptr<S>();
+            const S* G = gc.ptr<S>();
+            for (int64_t o = 0; o < outer; ++o)
+                for (int64_t k = 0; k < m; ++k) {
+                    S* dst = A + (o * n + idx[k]) * inner;
+                    const S* src = G + (o * m + k) * inner;
+                    for (int64_t i = 0; i < inner; ++i) dst[i] += src[i];
+                }
+        });
         if (acc.data != gi.data) moveCopy(gi, acc);
     });
 }
@@ -702,6 +743,17 @@ diopiError_t diopiMaskedScatter(diopiContextHandle_t ctx, diopiTensorHandle_t ou
             U* op = o.ptr<U>();
             const U* sp = sc.ptr<U>();
             int64_t k = 0;
+            if (o.isContiguous() && mb.isContiguous() && need > 0) {
+                // Branch-free: read the next source element (clamped in range) and keep it only where selected.
+                const int64_t last = need - 1;
+                for (int64_t i = 0; i < o.numel; ++i) {
+                    const bool sel = mp[i] != 0;
+                    const U v = sp[std::min(k, last)];
+                    op[i] = sel ? v : op[i];
+                    k += sel;
+                }
+                return;
+            }
             forEachPos<2>(bs, {o.strides, mb.strides}, false, [&](int64_t, const std::array<int64_t, 2>& off) {
                 if (mp[off[1]]) op[off[0]] = sp[k++];
             });
@@ -722,6 +774,16 @@ diopiError_t diopiMaskedSelect(diopiContextHandle_t ctx, diopiTensorHandle_t* ou
             using U = typename decltype(tag)::type;
             U* op = o.ptr<U>();
             const U* ip = ib.ptr<U>();
+            if (ib.isContiguous() && mb.isContiguous()) {
+                // Branch-free compaction: every element is stored at the next free slot, which only a selected one
+                // advances; the loop stops once all n are placed, so the store never leaves the output.
+                int64_t k = 0;
+                for (int64_t i = 0; i < ib.numel && k < n; ++i) {
+                    op[k] = ip[i];
+                    k += mp[i] != 0;
+                }
+                return;
+            }
             int64_t k = 0;
             forEachPos<2>(bs, {ib.strides, mb.strides}, false, [&](int64_t, const std::array<int64_t, 2>& off) {
                 if (mp[off[1]]) op[k++] = ip[off[0]];
@@ -743,16 +805,30 @@ diopiError_t diopiMaskedSelectBackward(diopiContextHandle_t ctx, diopiTensorHand
         int64_t n = countTrue(mb);
         CPU_CHECK(go.dim() == 1 && go.numel == n, "grad_output must be 1-d with ", n, " elements, got shape ", shapeStr(go.shape));
         // Positions where the mask broadcast the input sum their gradients.
-        TensorView acc = denseF32(ctx, gi);
+        TensorView acc = denseAcc(ctx, gi);
         zeroFill(acc);
         TensorView ab = broadcastView(acc, bs);
-        TensorView g = contiguousAs(ctx, go, diopi_dtype_float32);
+        TensorView g = contiguousAs(ctx, go, acc.dtype);
         const uint8_t* mp = reinterpret_cast<const uint8_t*>(mb.data);
-        float* ap = ab.ptr<float>();
-        const float* gp = g.ptr<float>();
-        int64_t k = 0;
-        forEachPos<2>(bs, {ab.strides, mb.strides}, false, [&](int64_t, const std::array<int64_t, 2>& off) {
-            if (mp[off[1]]) ap[off[0]] += gp[k++];
+        withAcc(acc.dtype, [&](auto tag) {
+            using S = typename decltype(tag)::type;
+            S* ap = ab.ptr<S>();
+            const S* gp = g.ptr<S>();
+            int64_t k = 0;
+            if (ab.isContiguous() && mb.isContiguous() && n > 0) {
+                // No broadcast: each position receives at most one gradient (branch-free, clamped read).
+                const int64_t last = n - 1;
+                for (int64_t i = 0; i < ab.numel; ++i) {
+                    const bool sel = mp[i] != 0;
+                    const S v = gp[std::min(k, last)];
+                    ap[i] = sel ? v : ap[i];
+                    k += sel;
+                }
+                return;
+            }
+            forEachPos<2>(bs, {ab.strides, mb.strides}, false, [&](int64_t, const std::array<int64_t, 2>& off) {
+                if (mp[off[1]]) ap[off[0]] += gp[k++];
+            });
         });
         if (acc.data != gi.data) moveCopy(gi, acc);
     });
@@ -769,6 +845,16 @@ void maskedFill(diopiContextHandle_t ctx, const TensorView& out, const TensorVie
     dispatch<AllTypes>(out.dtype, "input", [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T v = getValue(tag);
+        if (out.isContiguous() && in.isContiguous() && in.shape == out.shape && mask.isContiguous() && mask.shape == out.shape) {
+            // Dense and unbroadcast: a plain select loop (vectorises), parallel when large.
+            T* op = out.ptr<T>();
+            const T* ip = in.ptr<const T>();
+            const uint8_t* mp = mask.ptr<const uint8_t>();
+            parallelFor(out.numel, kParallelGrain * 4, [&](int64_t lo, int64_t hi) {
+                for (int64_t i = lo; i < hi; ++i) op[i] = mp[i] ? v : ip[i];
+            });
+            return;
+        }
         binaryLoop<T, T, uint8_t>(out, in, mask, [v](T x, uint8_t m) { return m ? v : x; });
     });
 }
@@ -815,6 +901,34 @@ diopiError_t diopiWhere(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopi
         checkShape(o, broadcastShapes(broadcastShapes(c.shape, a.shape), b.shape));
         a = castTo(ctx, a, o.dtype);
         b = castTo(ctx, b, o.dtype);
+        // Dense operands of out's shape or single values: a plain select loop (vectorises), parallel when large.
+        dispatch<AllTypes>(o.dtype, "out", [](auto) {});
+        auto denseOrOne = [&](const TensorView& t) { return t.numel == 1 || (t.shape == o.shape && t.isContiguous()); };
+        if (o.isContiguous() && c.shape == o.shape && c.isContiguous() && denseOrOne(a) && denseOrOne(b) && o.numel > 1) {
+            const uint8_t* cp = c.ptr<const uint8_t>();
+            const bool a1 = a.numel == 1, b1 = b.numel == 1;
+            dispatchBytes(o.itemsize, [&](auto tag) {
+                using U = typename decltype(tag)::type;
+                U* op = o.ptr<U>();
+                const U* ap = a.ptr<const U>();
+                const U* bp = b.ptr<const U>();
+                parallelFor(o.numel, kParallelGrain * 4, [&](int64_t lo, int64_t hi) {
+                    if (a1 && b1) {
+                        const U x = *ap, y = *bp;
+                        for (int64_t i = lo; i < hi; ++i) op[i] = cp[i] ? x : y;
+                    } else if (a1) {
+                        const U x = *ap;
+                        for (int64_t i = lo; i < hi; ++i) op[i] = cp[i] ? x : bp[i];
+                    } else if (b1) {
+                        const U y = *bp;
+                        for (int64_t i = lo; i < hi; ++i) op[i] = cp[i] ? ap[i] : y;
+                    } else {
+                        for (int64_t i = lo; i < hi; ++i) op[i] = cp[i] ? ap[i] : bp[i];
+                    }
+                });
+            });
+            return;
+        }
         dispatch<AllTypes>(o.dtype, "out", [&](auto tag) {
             using T = typename decltype(tag)::type;
             ternaryLoop<T, uint8_t, T, T>(o, c, a, b, [](uint8_t m, T x, T y) { return m ? x : y; });
@@ -865,6 +979,21 @@ void indexFill(diopiContextHandle_t ctx, const TensorView& out, const TensorView
         const T v = getValue(tag);
         if (out.dim() == 0) {
             if (!idx.empty()) fillWith<T>(out, v);
+            return;
+        }
+        if (out.isContiguous()) {
+            // (outer, n, inner) view: each index fills one run of `inner` elements per outer position.
+            int64_t outer = 1, inner = 1;
+            for (int64_t j = 0; j < out.dim(); ++j) {
+                if (j < d) outer *= out.shape[j];
+                if (j > d) inner *= out.shape[j];
+            }
+            const int64_t n = out.shape[d];
+            T* p = out.ptr<T>();
+            for (int64_t o = 0; o < outer; ++o) {
+                T* row = p + o * n * inner;
+                for (int64_t i : idx) std::fill_n(row + i * inner, inner, v);
+            }
             return;
         }
         for (int64_t i : idx) fillWith<T>(selectView(out, d, i), v);
@@ -948,8 +1077,9 @@ diopiError_t diopiGatherBackward(diopiContextHandle_t ctx, diopiTensorHandle_t g
         TensorView ix = view(index, "index");
         checkShape(gi, in.shape, "grad_input");
         checkShape(go, ix.shape, "grad_output");
-        // Sums of repeated positions: float32 for floating dtypes, 32-bit ints otherwise (narrow ints and bool wrap as in the reference).
-        diopiDtype_t accT = isFloatingDtype(gi.dtype) ? diopi_dtype_float32 : diopi_dtype_int32;
+        // Sums of repeated positions: float32 for floating dtypes (float64 for float64), 32-bit ints otherwise (narrow
+        // ints and bool wrap as in the reference).
+        diopiDtype_t accT = isFloatingDtype(gi.dtype) ? accDtype(gi) : diopi_dtype_int32;
         if (gi.dtype == diopi_dtype_int64) accT = diopi_dtype_int64;
         TensorView acc = gi.dtype == accT && gi.isContiguous() ? gi : newTensor(ctx, in.shape, accT);
         zeroFill(acc);
@@ -1066,23 +1196,26 @@ diopiError_t diopiEmbeddingBackward(diopiContextHandle_t ctx, diopiTensorHandle_
             for (int64_t v : idx)
                 if (v >= 0 && v < num_weights) ++counts[v];
         }
-        TensorView acc = denseF32(ctx, o);
+        TensorView acc = denseAcc(ctx, o);
         zeroFill(acc);
-        TensorView gc = contiguousAs(ctx, g, diopi_dtype_float32);
-        float* A = acc.ptr<float>();
-        const float* G = gc.ptr<float>();
-        for (size_t k = 0; k < idx.size(); ++k) {
-            int64_t r = idx[k];
-            if (r == padding_idx) continue;
-            const float* gr = G + k * D;
-            float* ar = A + r * D;
-            if (scale_grad_byfreq) {
-                float s = 1.0f / counts[r];
-                for (int64_t j = 0; j < D; ++j) ar[j] += gr[j] * s;
-            } else {
-                for (int64_t j = 0; j < D; ++j) ar[j] += gr[j];
+        TensorView gc = contiguousAs(ctx, g, acc.dtype);
+        withAcc(acc.dtype, [&](auto tag) {
+            using S = typename decltype(tag)::type;
+            S* A = acc.ptr<S>();
+            const S* G = gc.ptr<S>();
+            for (size_t k = 0; k < idx.size(); ++k) {
+                int64_t r = idx[k];
+                if (r == padding_idx) continue;
+                const S* gr = G + k * D;
+                S* ar = A + r * D;
+                if (scale_grad_byfreq) {
+                    const S s = S(1) / S(counts[r]);
+                    for (int64_t j = 0; j < D; ++j) ar[j] += gr[j] * s;
+                } else {
+                    for (int64_t j = 0; j < D; ++j) ar[j] += gr[j];
+                }
             }
-        }
+        });
         if (acc.data != o.data) moveCopy(o, acc);
     });
 }
@@ -1099,21 +1232,22 @@ diopiError_t diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTensorHandle_t
         const int64_t D = w.shape[1], rs = w.strides[0], cs = w.strides[1];
         dispatch<FloatTypes>(w.dtype, "inout", [&](auto tag) {
             using T = typename decltype(tag)::type;
+            using A = acc_t<T>;  // the scale multiplies in float (double for float64)
             T* base = w.ptr<T>();
             for (int64_t r : idx) {
                 T* row = base + r * rs;
                 double norm = 0;
                 if (std::isinf(norm_type)) {
-                    for (int64_t j = 0; j < D; ++j) norm = std::max(norm, std::fabs(double(float(row[j * cs]))));
+                    for (int64_t j = 0; j < D; ++j) norm = std::max(norm, std::fabs(double(A(row[j * cs]))));
                 } else if (norm_type == 0) {
-                    for (int64_t j = 0; j < D; ++j) norm += float(row[j * cs]) != 0.f;
+                    for (int64_t j = 0; j < D; ++j) norm += A(row[j * cs]) != A(0);
                 } else {
-                    for (int64_t j = 0; j < D; ++j) norm += std::pow(std::fabs(double(float(row[j * cs]))), norm_type);
+                    for (int64_t j = 0; j < D; ++j) norm += std::pow(std::fabs(double(A(row[j * cs]))), norm_type);
                     norm = std::pow(norm, 1.0 / norm_type);
                 }
                 if (norm > max_norm) {
-                    float scale = float(max_norm / (norm + 1e-7));
-                    for (int64_t j = 0; j < D; ++j) row[j * cs] = T(float(row[j * cs]) * scale);
+                    const A scale = A(max_norm / (norm + 1e-7));
+                    for (int64_t j = 0; j < D; ++j) row[j * cs] = T(A(row[j * cs]) * scale);
                 }
             }
         });

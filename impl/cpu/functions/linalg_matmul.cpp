@@ -7,11 +7,96 @@
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
 #include "common/gemm.hpp"
+
+// The per-level kernels below pass GCC vector types between always-inlined
+// helpers; the ABI note about such values never applies (nothing is called).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 
 namespace impl::cpu {
 
 namespace {
+
+// ---------------------------------------------------------------- per-level kernels
+// Hot loops are written once as templates over the vector width in bytes VB
+// (16: baseline SSE2, 32: AVX2, 64: AVX-512) and compiled three times, each
+// copy carrying its level's target attribute; `name(args...)` runs the copy of
+// the level isa() chose. Everything a body calls is inlined into it.
+
+template <class T, int VB>
+struct VecOf {
+    typedef T type __attribute__((vector_size(VB)));
+};
+template <class T, int VB>
+using Vec = typename VecOf<T, VB>::type;
+
+template <class V, class T>
+CPU_FORCE_INLINE V vload(const T* p) {
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+template <class V, class T>
+CPU_FORCE_INLINE void vstore(T* p, const V& v) {
+    std::memcpy(p, &v, sizeof v);
+}
+/// Loads a vector of VT (float or double lanes) and widens it to VD (double lanes).
+template <class VD, class VT, class T>
+CPU_FORCE_INLINE VD vloadWide(const T* p) {
+    return __builtin_convertvector(vload<VT>(p), VD);
+}
+template <class V>
+CPU_FORCE_INLINE V vabs(const V& v) {
+    const V z = {};
+    return v < z ? -v : v;
+}
+
+#define LINALG_LEVELS(name, body)                                                  \
+    template <class... A>                                                          \
+    void name##Base(A... a) {                                                      \
+        body<16>(a...);                                                            \
+    }                                                                              \
+    template <class... A>                                                          \
+    CPU_TARGET_AVX2 void name##Avx2(A... a) {                                      \
+        body<32>(a...);                                                            \
+    }                                                                              \
+    template <class... A>                                                          \
+    CPU_TARGET_AVX512 void name##Avx512(A... a) {                                  \
+        body<64>(a...);                                                            \
+    }                                                                              \
+    template <class... A>                                                          \
+    void name(A... a) {                                                            \
+        switch (isa()) {                                                           \
+            case Isa::Avx512: name##Avx512(a...); break;                           \
+            case Isa::Avx2: name##Avx2(a...); break;                               \
+            default: name##Base(a...); break;                                      \
+        }                                                                          \
+    }
+
+/// The type a float kernel computes in for a dtype: double for float64, float otherwise.
+inline diopiDtype_t workDtype(diopiDtype_t dt) { return dt == diopi_dtype_float64 ? diopi_dtype_float64 : diopi_dtype_float32; }
+
+/// C = alpha * A @ B + beta * C on float or double operands (the GEMM of that precision).
+void gemmW(int64_t M, int64_t N, int64_t K, float alpha, const float* A, int64_t rsA, int64_t csA, const float* B, int64_t rsB,
+           int64_t csB, float beta, float* C, int64_t rsC, int64_t csC) {
+    sgemm(M, N, K, alpha, MatRef(A, diopi_dtype_float32, rsA, csA), MatRef(B, diopi_dtype_float32, rsB, csB), beta, C, rsC, csC);
+}
+void gemmW(int64_t M, int64_t N, int64_t K, double alpha, const double* A, int64_t rsA, int64_t csA, const double* B, int64_t rsB,
+           int64_t csB, double beta, double* C, int64_t rsC, int64_t csC) {
+    dgemm(M, N, K, alpha, MatRef(A, diopi_dtype_float64, rsA, csA), MatRef(B, diopi_dtype_float64, rsB, csB), beta, C, rsC, csC);
+}
+
+/// v with its leading dims merged into one batch dim (B, R, C), when the strides allow it.
+bool merged3d(const TensorView& v, TensorView& out) {
+    const int64_t nd = v.dim();
+    int64_t b, bs;
+    if (nd < 2 || !mergeDims(v, 0, nd - 2, b, bs)) return false;
+    out = v.restrided({b, v.shape[nd - 2], v.shape[nd - 1]}, {bs, v.strides[nd - 2], v.strides[nd - 1]});
+    return true;
+}
 
 void requireFloat(const TensorView& t, const char* name) {
     if (!isFloatingDtype(t.dtype)) failCode(diopiDtypeNotSupported, name, " dtype ", dtypeName(t.dtype), " is not supported");
@@ -70,34 +155,26 @@ TensorView flattenRows(diopiContextHandle_t ctx, const TensorView& v) {
     return c.restrided({shapeNumel(Shape(v.shape.begin(), v.shape.end() - 1)), v.shape[n - 1]}, {v.shape[n - 1], 1});
 }
 
-/// Writes a float result computed by `body(float* dst, rs, cs)` into the 2-D view out.
-template <class F>
-void into2d(diopiContextHandle_t ctx, const TensorView& out, F&& body) {
-    if (out.dtype == diopi_dtype_float32) {
-        body(out.ptr<float>(), out.strides[0], out.strides[1]);
-        return;
-    }
-    TensorView t = newTensor(ctx, out.shape, diopi_dtype_float32);
-    body(t.ptr<float>(), t.strides[0], t.strides[1]);
-    copyCast(out, t);
-}
-
-/// out (C) = sum over the rows of m (R, C), accumulated in float.
+/// out (C) = sum over the rows of m (R, C), accumulated in double for float64, else in float.
 void sumRows(diopiContextHandle_t ctx, const TensorView& out, const TensorView& m) {
     const int64_t R = m.shape[0], C = m.shape[1];
     CPU_CHECK(out.numel == C, "bias gradient has ", out.numel, " elements, expected ", C);
-    TensorView acc = newTensor(ctx, {C}, diopi_dtype_float32);
-    float* a = acc.ptr<float>();
-    std::fill(a, a + C, 0.f);
-    dispatch<FloatTypes>(m.dtype, "grad_output", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        const T* p = m.ptr<T>();
-        // Columns split across threads: each thread owns its sums, rows stream through.
-        parallelFor(C, R * C >= kParallelGrain ? std::max<int64_t>(1, C / 8) : C + 1, [&](int64_t b, int64_t e) {
-            for (int64_t r = 0; r < R; ++r) {
-                const T* row = p + r * m.strides[0];
-                for (int64_t c = b; c < e; ++c) a[c] += static_cast<float>(row[c * m.strides[1]]);
-            }
+    const diopiDtype_t wd = workDtype(m.dtype == diopi_dtype_float64 ? m.dtype : out.dtype);
+    TensorView acc = newTensor(ctx, {C}, wd);
+    dispatch<TypeList<float, double>>(wd, "accumulator", [&](auto wtag) {
+        using W = typename decltype(wtag)::type;
+        W* a = acc.ptr<W>();
+        std::fill(a, a + C, W(0));
+        dispatch<FloatTypes>(m.dtype, "grad_output", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            const T* p = m.ptr<T>();
+            // Columns split across threads: each thread owns its sums, rows stream through.
+            parallelFor(C, R * C >= kParallelGrain ? std::max<int64_t>(1, C / 8) : C + 1, [&](int64_t b, int64_t e) {
+                for (int64_t r = 0; r < R; ++r) {
+                    const T* row = p + r * m.strides[0];
+                    for (int64_t c = b; c < e; ++c) a[c] += static_cast<W>(row[c * m.strides[1]]);
+                }
+            });
         });
     });
     copyCast(out.restrided({C}, {out.dim() == 0 ? 0 : out.strides[out.dim() - 1]}), acc);
@@ -105,25 +182,30 @@ void sumRows(diopiContextHandle_t ctx, const TensorView& out, const TensorView& 
 
 /// Sums `full` (broadcast shape) down to `dst`'s shape (dst's dims are a
 /// right-aligned subset with size 1 or equal), writing dst in its dtype.
+/// Sums run in double when either side is float64, else in float.
 void sumToShape(diopiContextHandle_t ctx, const TensorView& dst, const TensorView& full) {
     if (dst.shape == full.shape) {
         copyCast(dst, full);
         return;
     }
-    TensorView acc = newTensor(ctx, dst.shape, diopi_dtype_float32);
-    fillWith<float>(acc, 0.f);
+    const diopiDtype_t wd = workDtype(full.dtype == diopi_dtype_float64 ? full.dtype : dst.dtype);
+    TensorView acc = newTensor(ctx, dst.shape, wd);
     // acc seen with full's shape: broadcast dims get stride 0 and accumulate.
     const int64_t nd = full.dim(), off = nd - acc.dim();
     Shape st(nd, 0);
     for (int64_t d = 0; d < acc.dim(); ++d)
         if (acc.shape[d] == full.shape[d + off]) st[d + off] = acc.strides[d];
     TensorView accFull = acc.restrided(full.shape, st);
-    TensorView f32 = castTo(ctx, full, diopi_dtype_float32);
-    StridedPlan<2> plan(full.shape, {&accFull, &f32});
-    plan.run(0, plan.numel, [](char** p, int64_t n, const int64_t* s) {
-        char* o = p[0];
-        const char* i = p[1];
-        for (int64_t k = 0; k < n; ++k, o += s[0], i += s[1]) *reinterpret_cast<float*>(o) += *reinterpret_cast<const float*>(i);
+    TensorView fw = castTo(ctx, full, wd);
+    dispatch<TypeList<float, double>>(wd, "accumulator", [&](auto wtag) {
+        using W = typename decltype(wtag)::type;
+        fillWith<W>(acc, W(0));
+        StridedPlan<2> plan(full.shape, {&accFull, &fw});
+        plan.run(0, plan.numel, [](char** p, int64_t n, const int64_t* s) {
+            char* o = p[0];
+            const char* i = p[1];
+            for (int64_t k = 0; k < n; ++k, o += s[0], i += s[1]) *reinterpret_cast<W*>(o) += *reinterpret_cast<const W*>(i);
+        });
     });
     copyCast(dst, acc);
 }
@@ -329,7 +411,7 @@ diopiError_t diopiMatmulBackward(diopiContextHandle_t ctx, diopiTensorHandle_t g
             CPU_CHECK(gi.shape == a.shape, "grad_input shape ", shapeStr(gi.shape), " must be ", shapeStr(a.shape));
             Shape fullA(s.full.begin(), s.full.end() - 1);
             fullA.push_back(s.a2.shape.back());
-            TensorView t = newTensor(ctx, fullA, diopi_dtype_float32);
+            TensorView t = newTensor(ctx, fullA, workDtype(gi.dtype));
             batchedMatmul(ctx, t, gf, mT(s.b2));
             TensorView gi2 = a.dim() == 1 ? gi.restrided({1, gi.shape[0]}, {0, gi.strides[0]}) : gi;
             sumToShape(ctx, gi2, t);
@@ -351,7 +433,7 @@ diopiError_t diopiMatmulBackward(diopiContextHandle_t ctx, diopiTensorHandle_t g
                 Shape fullB(s.full.begin(), s.full.end() - 2);
                 fullB.push_back(s.b2.shape[s.b2.dim() - 2]);
                 fullB.push_back(s.full.back());
-                TensorView t = newTensor(ctx, fullB, diopi_dtype_float32);
+                TensorView t = newTensor(ctx, fullB, workDtype(go.dtype));
                 batchedMatmul(ctx, t, mT(s.a2), gf);
                 sumToShape(ctx, go2, t);
             }
@@ -434,6 +516,144 @@ diopiError_t diopiLinearBackward(diopiContextHandle_t ctx, diopiTensorHandle_t g
     });
 }
 
+namespace {
+
+// ---------------------------------------------------------------- vector norms
+// A norm is a reduction of one kind; its lanes accumulate in double.
+enum NormKind { kNormCount, kNormSumAbs, kNormSumSq, kNormMaxAbs, kNormMinAbs, kNormPow };
+
+/// Combines two partial results of one kind (max/min propagate NaN).
+inline double normCombine(int kind, double a, double b) {
+    if (kind == kNormMaxAbs || kind == kNormMinAbs) {
+        if (std::isnan(a) || std::isnan(b)) return NAN;
+        return kind == kNormMaxAbs ? std::max(a, b) : std::min(a, b);
+    }
+    return a + b;
+}
+inline double normInit(int kind) { return kind == kNormMinAbs ? INFINITY : 0.0; }
+
+/// Partial norm of n contiguous float or double values (before the final root).
+/// Vectors of T's own width: float sums run in float over blocks of at most
+/// 2048 values (64 terms per lane), each block then added in double.
+template <int VB, class T>
+CPU_FORCE_INLINE void normContigBody(const T* x, int64_t n, int kind, double p, double* out) {
+    using V = Vec<T, VB>;
+    constexpr int64_t L = VB / sizeof(T);
+    const V zero = {};
+    int64_t i = 0;
+    double r = normInit(kind);
+    if (kind == kNormSumSq || kind == kNormSumAbs || kind == kNormCount) {
+        const V one = zero + T(1);
+        r = 0.0;
+        while (i + 4 * L <= n) {
+            const int64_t start = i;
+            V a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+            const int64_t e = std::is_same_v<T, float> ? std::min<int64_t>(n, i + 2048) : n;
+            for (; i + 4 * L <= e; i += 4 * L) {
+                V v0 = vload<V>(x + i), v1 = vload<V>(x + i + L), v2 = vload<V>(x + i + 2 * L), v3 = vload<V>(x + i + 3 * L);
+                if (kind == kNormSumSq) {
+                    a0 += v0 * v0;
+                    a1 += v1 * v1;
+                    a2 += v2 * v2;
+                    a3 += v3 * v3;
+                } else if (kind == kNormSumAbs) {
+                    a0 += vabs(v0);
+                    a1 += vabs(v1);
+                    a2 += vabs(v2);
+                    a3 += vabs(v3);
+                } else {
+                    a0 += v0 != zero ? one : zero;
+                    a1 += v1 != zero ? one : zero;
+                    a2 += v2 != zero ? one : zero;
+                    a3 += v3 != zero ? one : zero;
+                }
+            }
+            a0 = (a0 + a1) + (a2 + a3);
+            double part = 0.0;
+            for (int64_t l = 0; l < L; ++l) part += (double)a0[l];
+            if (!std::isfinite(part)) {
+                // Squares of large floats overflow in float (or a NaN came in): this block again in double.
+                part = 0.0;
+                for (int64_t q = start; q < i; ++q) {
+                    const double v = x[q];
+                    part += kind == kNormSumSq ? v * v : kind == kNormSumAbs ? std::fabs(v) : (v != 0.0 ? 1.0 : 0.0);
+                }
+            }
+            r += part;
+        }
+        for (; i < n; ++i) {
+            const double v = x[i];
+            r += kind == kNormSumSq ? v * v : kind == kNormSumAbs ? std::fabs(v) : (v != 0.0 ? 1.0 : 0.0);
+        }
+    } else if (kind == kNormMaxAbs || kind == kNormMinAbs) {
+        // A NaN lane wins and stays: later comparisons with it are false.
+        const bool mx = kind == kNormMaxAbs;
+        V m0 = zero + (T)r, m1 = m0;
+        for (; i + 2 * L <= n; i += 2 * L) {
+            V v0 = vabs(vload<V>(x + i)), v1 = vabs(vload<V>(x + i + L));
+            if (mx) {
+                m0 = (v0 > m0) | (v0 != v0) ? v0 : m0;
+                m1 = (v1 > m1) | (v1 != v1) ? v1 : m1;
+            } else {
+                m0 = (v0 < m0) | (v0 != v0) ? v0 : m0;
+                m1 = (v1 < m1) | (v1 != v1) ? v1 : m1;
+            }
+        }
+        for (int64_t l = 0; l < L; ++l) r = normCombine(kind, normCombine(kind, r, (double)m0[l]), (double)m1[l]);
+        for (; i < n; ++i) r = normCombine(kind, r, std::fabs((double)x[i]));
+    } else {
+        r = 0.0;
+        for (; i < n; ++i) r += std::pow(std::fabs((double)x[i]), p);
+    }
+    *out = r;
+}
+LINALG_LEVELS(normContig, normContigBody)
+
+/// Partial norm of n values of any float type at a stride of `step` bytes.
+template <class T>
+double normPartial(const char* base, int64_t n, int64_t step, int kind, double p) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        if (step == (int64_t)sizeof(T)) {
+            double r;
+            normContig(reinterpret_cast<const T*>(base), n, kind, p, &r);
+            return r;
+        }
+    } else if (step == (int64_t)sizeof(T)) {
+        // 16-bit floats: widened to float a chunk at a time, then the float kernel.
+        float buf[256];
+        const T* x = reinterpret_cast<const T*>(base);
+        double r = normInit(kind);
+        for (int64_t i0 = 0; i0 < n; i0 += 256) {
+            const int64_t m = std::min<int64_t>(256, n - i0);
+            for (int64_t i = 0; i < m; ++i) buf[i] = static_cast<float>(x[i0 + i]);
+            double part;
+            normContig(static_cast<const float*>(buf), m, kind, p, &part);
+            r = normCombine(kind, r, part);
+        }
+        return r;
+    }
+    double r = normInit(kind);
+    for (int64_t i = 0; i < n; ++i) {
+        const double v = std::fabs((double)static_cast<acc_t<T>>(*reinterpret_cast<const T*>(base + i * step)));
+        switch (kind) {
+            case kNormCount: r += v != 0.0 ? 1.0 : 0.0; break;
+            case kNormSumAbs: r += v; break;
+            case kNormSumSq: r += v * v; break;
+            case kNormPow: r += std::pow(v, p); break;
+            default: r = normCombine(kind, r, v); break;
+        }
+    }
+    return r;
+}
+
+inline double normFinish(int kind, double r, double p) {
+    if (kind == kNormSumSq) return std::sqrt(r);
+    if (kind == kNormPow) return std::pow(r, 1.0 / p);
+    return r;
+}
+
+}  // namespace
+
 diopiError_t diopiLinalgVecNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiScalar_t* ord,
                                 diopiSize_t dim, bool keepdim) {
     return guard(__func__, [&] {
@@ -450,43 +670,41 @@ diopiError_t diopiLinalgVecNorm(diopiContextHandle_t ctx, diopiTensorHandle_t ou
             if (mask[d]) window *= x.shape[d];
         if (std::isinf(p)) CPU_CHECK(window > 0 || o.numel == 0, "the ", p > 0 ? "inf" : "-inf", " norm of an empty reduction is undefined");
         if (o.numel == 0) return;
+        const int kind = p == INFINITY ? kNormMaxAbs : p == -INFINITY ? kNormMinAbs : p == 0.0 ? kNormCount : p == 1.0 ? kNormSumAbs
+                         : p == 2.0 ? kNormSumSq : kNormPow;
         TensorView ok = asKeepdim(o, x, mask);
         // Norms are computed in double, then rounded once to out's dtype.
         TensorView acc = newTensor(ctx, ok.shape, diopi_dtype_float64);
-        TensorView accK = acc;
         dispatch<FloatTypes>(x.dtype, "input", [&](auto tag) {
             using T = typename decltype(tag)::type;
-            reduceLoop<1>({&accK}, x, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+            if (o.numel == 1 && x.isContiguous() && window >= 4 * kParallelGrain) {
+                // One long contiguous window: partial norms of chunks on all threads.
+                const int64_t chunks = std::min<int64_t>(64, window / kParallelGrain);
+                std::vector<double> part(chunks);
+                parallelFor(chunks, 1, [&](int64_t c0, int64_t c1) {
+                    for (int64_t c = c0; c < c1; ++c) {
+                        const int64_t b = window * c / chunks, e = window * (c + 1) / chunks;
+                        part[c] = normPartial<T>(x.data + b * x.itemsize, e - b, x.itemsize, kind, p);
+                    }
+                });
+                double r = normInit(kind);
+                for (double v : part) r = normCombine(kind, r, v);
+                *acc.ptr<double>() = normFinish(kind, r, p);
+                return;
+            }
+            reduceLoop<1>({&acc}, x, mask, [&](char** po, const char* base, const ReduceWindow& w) {
                 double r;
-                if (p == INFINITY || p == -INFINITY) {
-                    const bool mx = p > 0;
-                    r = mx ? 0.0 : INFINITY;
-                    bool nan = false;
-                    w.each(base, [&](const char* e, int64_t) {
-                        const double v = std::fabs((double)static_cast<float>(*reinterpret_cast<const T*>(e)));
-                        if (std::isnan(v)) nan = true;
-                        else r = mx ? std::max(r, v) : std::min(r, v);
-                    });
-                    if (nan) r = NAN;
-                } else if (p == 0.0) {
-                    r = 0.0;
-                    w.each(base, [&](const char* e, int64_t) { r += static_cast<float>(*reinterpret_cast<const T*>(e)) != 0.f ? 1.0 : 0.0; });
-                } else if (p == 1.0) {
-                    r = 0.0;
-                    w.each(base, [&](const char* e, int64_t) { r += std::fabs((double)static_cast<float>(*reinterpret_cast<const T*>(e))); });
-                } else if (p == 2.0) {
-                    r = 0.0;
-                    w.each(base, [&](const char* e, int64_t) {
-                        const double v = static_cast<float>(*reinterpret_cast<const T*>(e));
-                        r += v * v;
-                    });
-                    r = std::sqrt(r);
+                if (w.sizes.size() <= 1) {
+                    r = w.sizes.empty() ? normPartial<T>(base, 1, x.itemsize, kind, p) : normPartial<T>(base, w.sizes[0], w.strides[0], kind, p);
                 } else {
-                    r = 0.0;
-                    w.each(base, [&](const char* e, int64_t) { r += std::pow(std::fabs((double)static_cast<float>(*reinterpret_cast<const T*>(e))), p); });
-                    r = std::pow(r, 1.0 / p);
+                    // Several reduced dims that do not coalesce: rows of the innermost one.
+                    r = normInit(kind);
+                    const int64_t inner = w.sizes.back(), is = w.strides.back();
+                    w.each(base, [&](const char* e, int64_t k) {
+                        if (k % inner == 0) r = normCombine(kind, r, normPartial<T>(e, inner, is, kind, p));
+                    });
                 }
-                *reinterpret_cast<double*>(po[0]) = r;
+                *reinterpret_cast<double*>(po[0]) = normFinish(kind, r, p);
             });
         });
         copyCast(ok, acc);
@@ -495,35 +713,246 @@ diopiError_t diopiLinalgVecNorm(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 
 namespace {
 
-/// Both point sets expanded to the broadcast batch and flattened: (B, P, M) and (B, R, M), double, contiguous.
-struct CdistOperands {
+// ---------------------------------------------------------------- cdist
+// Distances are computed exactly (differences, never the |a|^2 + |b|^2 - 2ab
+// GEMM shortcut) for every compute_mode, in double for float64 and in float
+// otherwise. The p = 0, 1, 2, inf forward kernel tiles 4 rows of x1 against
+// 2 vectors of x2 rows (x2 packed transposed, so lanes are x2 rows).
+
+struct CdistShapes {
     Shape batch;
-    TensorView a, b;  // float64 (B, rows, M)
     int64_t B = 1, P = 0, R = 0, M = 0;
 };
 
-CdistOperands cdistOperands(diopiContextHandle_t ctx, const TensorView& x1, const TensorView& x2) {
+CdistShapes cdistShapes(const TensorView& x1, const TensorView& x2) {
     CPU_CHECK(x1.dim() >= 2 && x2.dim() >= 2, "cdist inputs must have at least 2 dimensions");
     requireFloat(x1, "input1");
     requireFloat(x2, "input2");
-    CdistOperands c;
+    CdistShapes c;
     c.M = x1.shape.back();
     CPU_CHECK(x2.shape.back() == c.M, "input1 and input2 must have the same number of columns (", c.M, " vs ", x2.shape.back(), ")");
     c.batch = broadcastShapes(Shape(x1.shape.begin(), x1.shape.end() - 2), Shape(x2.shape.begin(), x2.shape.end() - 2));
     c.B = shapeNumel(c.batch);
     c.P = x1.shape[x1.dim() - 2];
     c.R = x2.shape[x2.dim() - 2];
-    auto expand = [&](const TensorView& v, int64_t rows) {
-        Shape sh = c.batch;
-        sh.push_back(rows);
-        sh.push_back(c.M);
-        TensorView t = newTensor(ctx, sh, diopi_dtype_float64);
-        copyCast(t, v);  // broadcasts the batch dims
-        return t.restrided({c.B, rows, c.M}, {rows * c.M, c.M, 1});
-    };
-    c.a = expand(x1, c.P);
-    c.b = expand(x2, c.R);
     return c;
+}
+
+/// A zeroed buffer of `count` elements of dtype wd into which v (batch_v..., rows, M) is
+/// copied broadcast to `batch`, element (b, r, m) landing at b * bs + r * rs + m * ms.
+TensorView packBroadcast(diopiContextHandle_t ctx, const TensorView& v, const Shape& batch, int64_t count, int64_t bs, int64_t rs, int64_t ms,
+                         diopiDtype_t wd) {
+    TensorView buf = newTensor(ctx, {count}, wd);
+    std::memset(buf.data, 0, count * buf.itemsize);
+    Shape sh = batch, st = contiguousStrides(batch);
+    for (auto& x : st) x *= bs;
+    sh.push_back(v.shape[v.dim() - 2]);
+    sh.push_back(v.shape.back());
+    st.push_back(rs);
+    st.push_back(ms);
+    copyCast(buf.restrided(sh, st), v);
+    return buf;
+}
+
+/// v as (B, rows, M) of dtype wd with unit column stride: v itself when it already
+/// is one (same batch, mergeable), else a contiguous broadcast copy.
+TensorView rowsOperand(diopiContextHandle_t ctx, const TensorView& v, const Shape& batch, int64_t B, diopiDtype_t wd) {
+    TensorView v3;
+    if (v.dtype == wd && Shape(v.shape.begin(), v.shape.end() - 2) == batch && merged3d(v, v3) && (v3.strides[2] == 1 || v3.shape[2] <= 1))
+        return v3;
+    const int64_t rows = v.shape[v.dim() - 2], M = v.shape.back();
+    TensorView t = packBroadcast(ctx, v, batch, B * rows * M, rows * M, M, 1, wd);
+    return t.restrided({B, rows, M}, {rows * M, M, 1});
+}
+
+constexpr int64_t kCdistRowTile = 4;   // rows of x1 per tile
+constexpr int64_t kCdistColAlign = 32;  // x2 rows padded to two vectors of the widest level
+
+/// One tile row block: rows [0, 4) of A (row stride M) against all x2 rows of Bt
+/// (M x Rpad, transposed); writes rows [0, rows) x [0, R) of D.
+template <int VB, class W, int KIND>
+CPU_FORCE_INLINE void cdistQuadK(const W* A, const W* Bt, int64_t M, int64_t Rpad, int64_t R, int64_t rows, W* D, int64_t rsD,
+                                 int64_t csD) {
+    using V = Vec<W, VB>;
+    constexpr int64_t L = VB / sizeof(W);
+    const V zero = {}, one = zero + W(1);
+    alignas(64) W res[kCdistRowTile][2 * L];
+    for (int64_t j0 = 0; j0 < R; j0 += 2 * L) {
+        V c[kCdistRowTile][2];
+        for (int64_t r = 0; r < kCdistRowTile; ++r) c[r][0] = c[r][1] = zero;
+        const W* b = Bt + j0;
+        for (int64_t k = 0; k < M; ++k, b += Rpad) {
+            const V b0 = vload<V>(b), b1 = vload<V>(b + L);
+            for (int64_t r = 0; r < kCdistRowTile; ++r) {
+                const V u = zero + A[r * M + k];
+                V d0 = u - b0, d1 = u - b1;
+                if (KIND == kNormSumSq) {
+                    c[r][0] += d0 * d0;
+                    c[r][1] += d1 * d1;
+                } else if (KIND == kNormSumAbs) {
+                    c[r][0] += vabs(d0);
+                    c[r][1] += vabs(d1);
+                } else if (KIND == kNormCount) {
+                    c[r][0] += d0 != zero ? one : zero;
+                    c[r][1] += d1 != zero ? one : zero;
+                } else {  // max |d|, NaN sticky
+                    d0 = vabs(d0);
+                    d1 = vabs(d1);
+                    c[r][0] = (d0 > c[r][0]) | (d0 != d0) ? d0 : c[r][0];
+                    c[r][1] = (d1 > c[r][1]) | (d1 != d1) ? d1 : c[r][1];
+                }
+            }
+        }
+        for (int64_t r = 0; r < kCdistRowTile; ++r) {
+            vstore(res[r], c[r][0]);
+            vstore(res[r] + L, c[r][1]);
+        }
+        const int64_t nj = std::min(2 * L, R - j0);
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t j = 0; j < nj; ++j) {
+                const W v = res[r][j];
+                D[r * rsD + (j0 + j) * csD] = KIND == kNormSumSq ? std::sqrt(v) : v;
+            }
+    }
+}
+
+template <int VB, class W>
+CPU_FORCE_INLINE void cdistQuadBody(const W* A, const W* Bt, int64_t M, int64_t Rpad, int64_t R, int64_t rows, int kind, W* D, int64_t rsD,
+                                    int64_t csD) {
+    switch (kind) {
+        case kNormSumSq: cdistQuadK<VB, W, kNormSumSq>(A, Bt, M, Rpad, R, rows, D, rsD, csD); break;
+        case kNormSumAbs: cdistQuadK<VB, W, kNormSumAbs>(A, Bt, M, Rpad, R, rows, D, rsD, csD); break;
+        default: cdistQuadK<VB, W, kNormMaxAbs>(A, Bt, M, Rpad, R, rows, D, rsD, csD); break;
+    }
+}
+LINALG_LEVELS(cdistQuadVec, cdistQuadBody)
+
+/// p = 1, 2 and inf on the per-level kernels; p = 0 (a count, rarely asked for) compiled once.
+template <class W>
+void cdistQuad(const W* A, const W* Bt, int64_t M, int64_t Rpad, int64_t R, int64_t rows, int kind, W* D, int64_t rsD, int64_t csD) {
+    if (kind == kNormCount) cdistQuadK<16, W, kNormCount>(A, Bt, M, Rpad, R, rows, D, rsD, csD);
+    else cdistQuadVec(A, Bt, M, Rpad, R, rows, kind, D, rsD, csD);
+}
+
+/// Arguments of the cdist backward row kernel: pointers of dtype W, strides in elements.
+template <class W>
+struct CdistBwdArgs {
+    const W *x1, *x2, *g, *d;
+    int64_t x1bs, x1rs, x2bs, x2rs, gbs, grs, gcs, dbs, drs, dcs;
+    W* out;  // (B, P, M), rows of stride outrs, unit column stride
+    int64_t outbs, outrs;
+    int64_t P, R, M;
+    W p;
+};
+
+/// For p = 2 (term w_j (u - v_j), w_j = grad / dist) and p = 1 (term grad sign(u - v_j)): columns
+/// [k0, M) of one grad_input row in vectors of VBc bytes (as many as fit), the sum over the listed
+/// x2 rows kept in a register. Returns the first column not done.
+template <int VBc, int KIND, class W>
+CPU_FORCE_INLINE int64_t cdistBwdCols(const W* u, const W* x2, int64_t x2rs, const int64_t* js, const W* ws, int64_t nj, W* acc, int64_t k0,
+                                      int64_t M) {
+    using V = Vec<W, VBc>;
+    constexpr int64_t L = VBc / sizeof(W);
+    const V zero = {};
+    for (; k0 + L <= M; k0 += L) {
+        const V uu = vload<V>(u + k0);
+        V a = vload<V>(acc + k0);
+        for (int64_t t = 0; t < nj; ++t) {
+            const V d = uu - vload<V>(x2 + js[t] * x2rs + k0);
+            if (KIND == kNormSumSq) a += ws[t] * d;
+            else a += d > zero ? zero + ws[t] : d < zero ? zero - ws[t] : zero;
+        }
+        vstore(acc + k0, a);
+    }
+    return k0;
+}
+
+/// grad_input rows [r0, r1) (flattened batch * P): sum over x2 rows j of grad * d dist / d x1.
+template <int VB, class W, int KIND>
+CPU_FORCE_INLINE void cdistBwdK(const CdistBwdArgs<W>& a, int64_t r0, int64_t r1) {
+    const int64_t M = a.M;
+    constexpr int64_t JB = 256;  // x2 rows per pass: their weights stay on the stack
+    int64_t js[JB];
+    W ws[JB];
+    for (int64_t row = r0; row < r1; ++row) {
+        const int64_t bb = row / a.P, i = row % a.P;
+        const W* u = a.x1 + bb * a.x1bs + i * a.x1rs;
+        const W* x2 = a.x2 + bb * a.x2bs;
+        W* acc = a.out + bb * a.outbs + i * a.outrs;
+        for (int64_t k = 0; k < M; ++k) acc[k] = W(0);
+        const W* g = a.g + bb * a.gbs + i * a.grs;
+        const W* dd = a.d + bb * a.dbs + i * a.drs;
+        for (int64_t j0 = 0; j0 < a.R; j0 += JB) {
+            // The x2 rows that contribute (grad and distance nonzero), with their weights.
+            int64_t nj = 0;
+            for (int64_t j = j0; j < std::min(a.R, j0 + JB); ++j) {
+                const W gr = g[j * a.gcs], dist = dd[j * a.dcs];
+                if (gr == W(0) || dist == W(0)) continue;
+                js[nj] = j;
+                ws[nj++] = KIND == kNormSumSq ? gr / dist : gr;
+            }
+            if (KIND == kNormSumSq || KIND == kNormSumAbs) {
+                int64_t k0 = cdistBwdCols<VB, KIND>(u, x2, a.x2rs, js, ws, nj, acc, 0, M);
+                if (VB > 32) k0 = cdistBwdCols<32, KIND>(u, x2, a.x2rs, js, ws, nj, acc, k0, M);
+                if (VB > 16) k0 = cdistBwdCols<16, KIND>(u, x2, a.x2rs, js, ws, nj, acc, k0, M);
+                for (int64_t k = k0; k < M; ++k) {
+                    W s = acc[k];
+                    for (int64_t t = 0; t < nj; ++t) {
+                        const W diff = u[k] - x2[js[t] * a.x2rs + k];
+                        s += KIND == kNormSumSq ? ws[t] * diff : diff > W(0) ? ws[t] : diff < W(0) ? -ws[t] : W(0);
+                    }
+                    acc[k] = s;
+                }
+                continue;
+            }
+            for (int64_t t = 0; t < nj; ++t) {
+                const W gr = ws[t], dist = dd[js[t] * a.dcs];
+                const W* v = x2 + js[t] * a.x2rs;
+                if (KIND == kNormMaxAbs) {
+                    // The coordinates attaining the maximum get the gradient: the maximum is recomputed
+                    // from these inputs, since the given cdist may carry another rounding.
+                    W mx = W(0);
+                    for (int64_t k = 0; k < M; ++k) mx = std::max(mx, std::fabs(u[k] - v[k]));
+                    for (int64_t k = 0; k < M; ++k) {
+                        const W diff = u[k] - v[k];
+                        if (std::fabs(diff) == mx) acc[k] += diff > W(0) ? gr : diff < W(0) ? -gr : W(0);
+                    }
+                } else {
+                    for (int64_t k = 0; k < M; ++k) {
+                        const W diff = u[k] - v[k];
+                        if (diff == W(0)) continue;
+                        const W t2 = std::pow(std::fabs(diff) / dist, a.p - W(1));
+                        acc[k] += diff > W(0) ? gr * t2 : -gr * t2;
+                    }
+                }
+            }
+        }
+    }
+}
+
+template <int VB, class W>
+CPU_FORCE_INLINE void cdistBwdBody(const CdistBwdArgs<W>* a, int kind, int64_t r0, int64_t r1) {
+    if (kind == kNormSumSq) cdistBwdK<VB, W, kNormSumSq>(*a, r0, r1);
+    else cdistBwdK<VB, W, kNormSumAbs>(*a, r0, r1);
+}
+LINALG_LEVELS(cdistBwdVec, cdistBwdBody)
+
+/// p = 1 and 2 on the per-level kernels; p = inf and other p (scalar per coordinate) compiled once.
+template <class W>
+void cdistBwd(const CdistBwdArgs<W>* a, int kind, int64_t r0, int64_t r1) {
+    if (kind == kNormSumSq || kind == kNormSumAbs) cdistBwdVec(a, kind, r0, r1);
+    else if (kind == kNormMaxAbs) cdistBwdK<16, W, kNormMaxAbs>(*a, r0, r1);
+    else cdistBwdK<16, W, kNormPow>(*a, r0, r1);
+}
+
+/// v broadcast to (B, P, R) of dtype wd: v itself when it has that form, else a contiguous copy.
+TensorView fullOperand(diopiContextHandle_t ctx, const TensorView& v, const Shape& full, int64_t B, diopiDtype_t wd) {
+    TensorView v3;
+    if (v.dtype == wd && v.shape == full && merged3d(v, v3)) return v3;
+    TensorView t = newTensor(ctx, full, wd);
+    copyCast(t, v);
+    const int64_t n = (int64_t)full.size();
+    return t.restrided({B, full[n - 2], full[n - 1]}, {full[n - 2] * full[n - 1], full[n - 1], 1});
 }
 
 }  // namespace
@@ -535,41 +964,58 @@ diopiError_t diopiCdist(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopi
         requireFloat(o, "out");
         CPU_CHECK(p >= 0 && !std::isnan(p), "p must be non-negative");
         CPU_CHECK(!compute_mode || (*compute_mode >= 0 && *compute_mode <= 2), "compute_mode must be 0, 1 or 2");
-        CdistOperands c = cdistOperands(ctx, x1, x2);
+        CdistShapes c = cdistShapes(x1, x2);
         Shape want = c.batch;
         want.push_back(c.P);
         want.push_back(c.R);
         CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
         if (o.numel == 0) return;
-        // Exact distances in double for every compute_mode (the GEMM shortcut only trades accuracy for speed).
-        TensorView d = newTensor(ctx, {c.B, c.P, c.R}, diopi_dtype_float64);
-        const double* A = c.a.ptr<double>();
-        const double* Bm = c.b.ptr<double>();
-        double* D = d.ptr<double>();
-        const int64_t P = c.P, R = c.R, M = c.M;
-        parallelFor(c.B * P * R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(M, 1)), [&](int64_t s, int64_t e) {
-            for (int64_t q = s; q < e; ++q) {
-                const int64_t bj = q % R, bi = (q / R) % P, bb = q / (P * R);
-                const double* u = A + (bb * P + bi) * M;
-                const double* v = Bm + (bb * R + bj) * M;
-                double r = 0.0;
-                if (p == 0.0) {
-                    for (int64_t k = 0; k < M; ++k) r += (u[k] - v[k]) != 0.0 ? 1.0 : 0.0;
-                } else if (p == 1.0) {
-                    for (int64_t k = 0; k < M; ++k) r += std::fabs(u[k] - v[k]);
-                } else if (p == 2.0) {
-                    for (int64_t k = 0; k < M; ++k) r += (u[k] - v[k]) * (u[k] - v[k]);
-                    r = std::sqrt(r);
-                } else if (std::isinf(p)) {
-                    for (int64_t k = 0; k < M; ++k) r = std::max(r, std::fabs(u[k] - v[k]));
-                } else {
-                    for (int64_t k = 0; k < M; ++k) r += std::pow(std::fabs(u[k] - v[k]), p);
-                    r = std::pow(r, 1.0 / p);
-                }
-                D[q] = r;
+        const diopiDtype_t wd = x1.dtype == diopi_dtype_float64 || x2.dtype == diopi_dtype_float64 ? diopi_dtype_float64 : diopi_dtype_float32;
+        const int64_t B = c.B, P = c.P, R = c.R, M = c.M;
+        // Results go straight into out when it has the work dtype and a (B, P, R) form.
+        TensorView d3, tmp;
+        if (!(o.dtype == wd && merged3d(o, d3))) {
+            tmp = newTensor(ctx, {B, P, R}, wd);
+            d3 = tmp;
+        }
+        const int kind = p == 0.0 ? kNormCount : p == 1.0 ? kNormSumAbs : p == 2.0 ? kNormSumSq : std::isinf(p) ? kNormMaxAbs : kNormPow;
+        dispatch<TypeList<float, double>>(wd, "input1", [&](auto tag) {
+            using W = typename decltype(tag)::type;
+            W* D = d3.ptr<W>();
+            const int64_t dbs = d3.strides[0], drs = d3.strides[1], dcs = d3.strides[2];
+            if (kind == kNormPow) {
+                // Any other p: pow per coordinate, in double.
+                TensorView A = rowsOperand(ctx, x1, c.batch, B, wd), Bm = rowsOperand(ctx, x2, c.batch, B, wd);
+                const W* pa = A.ptr<W>();
+                const W* pb = Bm.ptr<W>();
+                parallelFor(B * P * R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(8 * M, 1)), [&](int64_t s, int64_t e) {
+                    for (int64_t q = s; q < e; ++q) {
+                        const int64_t bj = q % R, bi = (q / R) % P, bb = q / (P * R);
+                        const W* u = pa + bb * A.strides[0] + bi * A.strides[1];
+                        const W* v = pb + bb * Bm.strides[0] + bj * Bm.strides[1];
+                        double r = 0.0;
+                        for (int64_t k = 0; k < M; ++k) r += std::pow(std::fabs((double)u[k] - (double)v[k]), p);
+                        D[bb * dbs + bi * drs + bj * dcs] = (W)std::pow(r, 1.0 / p);
+                    }
+                });
+                return;
             }
+            const int64_t Ppad = (P + kCdistRowTile - 1) / kCdistRowTile * kCdistRowTile;
+            const int64_t Rpad = (R + kCdistColAlign - 1) / kCdistColAlign * kCdistColAlign;
+            TensorView Ap = packBroadcast(ctx, x1, c.batch, B * Ppad * M, Ppad * M, M, 1, wd);
+            TensorView Bt = packBroadcast(ctx, x2, c.batch, B * M * Rpad, M * Rpad, 1, Rpad, wd);
+            const W* pa = Ap.ptr<W>();
+            const W* pb = Bt.ptr<W>();
+            const int64_t quads = Ppad / kCdistRowTile;
+            parallelFor(B * quads, std::max<int64_t>(1, (int64_t(1) << 16) / std::max<int64_t>(kCdistRowTile * R * M, 1)), [&](int64_t s, int64_t e) {
+                for (int64_t q = s; q < e; ++q) {
+                    const int64_t bb = q / quads, i0 = (q % quads) * kCdistRowTile;
+                    cdistQuad(pa + (bb * Ppad + i0) * M, pb + bb * M * Rpad, M, Rpad, R, std::min(kCdistRowTile, P - i0), kind,
+                              D + bb * dbs + i0 * drs, drs, dcs);
+                }
+            });
         });
-        copyCast(o, d.reshaped(want));
+        if (tmp.defined()) copyCast(o, tmp.reshaped(o.shape));
     });
 }
 
@@ -583,58 +1029,212 @@ diopiError_t diopiCdistBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gr
         requireFloat(dv, "cdist");
         CPU_CHECK(p >= 0 && !std::isnan(p), "p must be non-negative");
         CPU_CHECK(gi.shape == x1.shape, "grad_input shape ", shapeStr(gi.shape), " must be ", shapeStr(x1.shape));
-        CdistOperands c = cdistOperands(ctx, x1, x2);
+        CdistShapes c = cdistShapes(x1, x2);
         Shape full = c.batch;
         full.push_back(c.P);
         full.push_back(c.R);
         CPU_CHECK(broadcastShapes(g.shape, full) == full && broadcastShapes(dv.shape, full) == full, "grad_output and cdist must broadcast to ",
                   shapeStr(full));
         if (gi.numel == 0) return;
-        TensorView gd = newTensor(ctx, full, diopi_dtype_float64), dd = newTensor(ctx, full, diopi_dtype_float64);
-        copyCast(gd, g);
-        copyCast(dd, dv);
+        const diopiDtype_t wd = x1.dtype == diopi_dtype_float64 || x2.dtype == diopi_dtype_float64 || g.dtype == diopi_dtype_float64 ||
+                                        gi.dtype == diopi_dtype_float64
+                                    ? diopi_dtype_float64
+                                    : diopi_dtype_float32;
         Shape fullA = c.batch;
         fullA.push_back(c.P);
         fullA.push_back(c.M);
-        TensorView ga = newTensor(ctx, fullA, diopi_dtype_float32);
-        const double* A = c.a.ptr<double>();
-        const double* Bm = c.b.ptr<double>();
-        const double* G = gd.ptr<double>();
-        const double* D = dd.ptr<double>();
-        float* GA = ga.ptr<float>();
-        const int64_t P = c.P, R = c.R, M = c.M;
-        parallelFor(c.B * P, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(R * M, 1)), [&](int64_t s, int64_t e) {
-            std::vector<double> acc(M);
-            for (int64_t row = s; row < e; ++row) {
-                const int64_t bb = row / P;
-                const double* u = A + row * M;
-                std::fill(acc.begin(), acc.end(), 0.0);
-                for (int64_t j = 0; j < R; ++j) {
-                    const double gr = G[row * R + j], dist = D[row * R + j];
-                    if (p == 0.0 || gr == 0.0 || dist == 0.0) continue;
-                    const double* v = Bm + (bb * R + j) * M;
-                    // The inf-norm's gradient picks the coordinates attaining the maximum: recompute it
-                    // from these inputs, since the given cdist may carry another rounding.
-                    double mx = 0.0;
-                    if (std::isinf(p))
-                        for (int64_t k = 0; k < M; ++k) mx = std::max(mx, std::fabs(u[k] - v[k]));
-                    for (int64_t k = 0; k < M; ++k) {
-                        const double diff = u[k] - v[k];
-                        const double sg = diff > 0 ? 1.0 : diff < 0 ? -1.0 : 0.0;
-                        double t;
-                        if (p == 1.0) t = sg;
-                        else if (p == 2.0) t = diff / dist;
-                        else if (std::isinf(p)) t = std::fabs(diff) == mx ? sg : 0.0;
-                        else t = diff == 0.0 ? 0.0 : sg * std::pow(std::fabs(diff) / dist, p - 1.0);
-                        acc[k] += gr * t;
-                    }
-                }
-                for (int64_t k = 0; k < M; ++k) GA[row * M + k] = (float)acc[k];
-            }
-        });
-        sumToShape(ctx, gi, ga);
+        // The gradient goes straight into grad_input when it has the work dtype, no broadcast batch
+        // and unit column stride; otherwise into a dense buffer summed down to its shape.
+        TensorView o3, tmp;
+        if (!(gi.dtype == wd && gi.shape == fullA && merged3d(gi, o3) && (o3.strides[2] == 1 || c.M <= 1))) {
+            tmp = newTensor(ctx, fullA, wd);
+            o3 = tmp.restrided({c.B, c.P, c.M}, {c.P * c.M, c.M, 1});
+        }
+        if (p == 0.0) {
+            // The count of differing coordinates is piecewise constant.
+            dispatch<TypeList<float, double>>(wd, "grad_input", [&](auto tag) {
+                using W = typename decltype(tag)::type;
+                fillWith<W>(o3, W(0));
+            });
+        } else {
+            TensorView A = rowsOperand(ctx, x1, c.batch, c.B, wd), Bm = rowsOperand(ctx, x2, c.batch, c.B, wd);
+            TensorView G = fullOperand(ctx, g, full, c.B, wd), D = fullOperand(ctx, dv, full, c.B, wd);
+            const int kind = p == 1.0 ? kNormSumAbs : p == 2.0 ? kNormSumSq : std::isinf(p) ? kNormMaxAbs : kNormPow;
+            dispatch<TypeList<float, double>>(wd, "grad_input", [&](auto tag) {
+                using W = typename decltype(tag)::type;
+                CdistBwdArgs<W> a{A.ptr<W>(), Bm.ptr<W>(), G.ptr<W>(), D.ptr<W>(), A.strides[0], A.strides[1], Bm.strides[0], Bm.strides[1],
+                                  G.strides[0], G.strides[1], G.strides[2], D.strides[0], D.strides[1], D.strides[2], o3.ptr<W>(), o3.strides[0],
+                                  o3.strides[1], c.P, c.R, c.M, (W)p};
+                const CdistBwdArgs<W>* pa = &a;
+                parallelFor(c.B * c.P, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(c.R * c.M, 1)),
+                            [&](int64_t s, int64_t e) { cdistBwd(pa, kind, s, e); });
+            });
+        }
+        if (tmp.defined()) sumToShape(ctx, gi, tmp);
     });
 }
+
+namespace {
+
+// ---------------------------------------------------------------- triangular solves and Cholesky
+// Blocked by rows: a block of rows is first updated with one GEMM by every row
+// already solved (factored), then finished by a per-level kernel whose inner
+// loops run along contiguous rows.
+
+constexpr int64_t kCholBlock = 32;
+constexpr int64_t kTrsmBlock = 64;
+// A solve stays in the row kernel while the solved rows of one column group (n rows
+// of up to 64 columns) fit this many bytes: they stay in L2, and a GEMM per block of
+// rows would cost more than it saves.
+constexpr int64_t kTrsmRowKernelBytes = int64_t(128) << 10;
+
+/// Rows [i0, i1) of op(A) X = X solved in place, op(A)(i, j) at A[i * rsA + j * csA]
+/// (upper: from the bottom row up), the contributions of solved rows outside the
+/// block already subtracted. X is n x k with row stride ldx.
+template <int VB, class W>
+CPU_FORCE_INLINE void trsmBlockBody(const W* A, int64_t rsA, int64_t csA, W* X, int64_t ldx, int64_t i0, int64_t i1, int64_t k, bool upper,
+                                    bool unit) {
+    using V = Vec<W, VB>;
+    constexpr int64_t L = VB / sizeof(W);
+    const int64_t nb = i1 - i0;
+    int64_t c0 = 0;
+    for (; c0 + 4 * L <= k; c0 += 4 * L) {
+        for (int64_t t = 0; t < nb; ++t) {
+            const int64_t i = upper ? i1 - 1 - t : i0 + t, jb = upper ? i + 1 : i0, je = upper ? i1 : i;
+            W* xi = X + i * ldx + c0;
+            V a0 = vload<V>(xi), a1 = vload<V>(xi + L), a2 = vload<V>(xi + 2 * L), a3 = vload<V>(xi + 3 * L);
+            for (int64_t j = jb; j < je; ++j) {
+                const W s = A[i * rsA + j * csA];
+                const W* xj = X + j * ldx + c0;
+                a0 -= s * vload<V>(xj);
+                a1 -= s * vload<V>(xj + L);
+                a2 -= s * vload<V>(xj + 2 * L);
+                a3 -= s * vload<V>(xj + 3 * L);
+            }
+            if (!unit) {
+                const W d = A[i * rsA + i * csA];
+                a0 /= d;
+                a1 /= d;
+                a2 /= d;
+                a3 /= d;
+            }
+            vstore(xi, a0);
+            vstore(xi + L, a1);
+            vstore(xi + 2 * L, a2);
+            vstore(xi + 3 * L, a3);
+        }
+    }
+    for (; c0 + L <= k; c0 += L) {
+        for (int64_t t = 0; t < nb; ++t) {
+            const int64_t i = upper ? i1 - 1 - t : i0 + t, jb = upper ? i + 1 : i0, je = upper ? i1 : i;
+            W* xi = X + i * ldx + c0;
+            V a0 = vload<V>(xi);
+            for (int64_t j = jb; j < je; ++j) a0 -= A[i * rsA + j * csA] * vload<V>(X + j * ldx + c0);
+            if (!unit) a0 /= A[i * rsA + i * csA];
+            vstore(xi, a0);
+        }
+    }
+    for (; c0 < k; ++c0) {
+        for (int64_t t = 0; t < nb; ++t) {
+            const int64_t i = upper ? i1 - 1 - t : i0 + t, jb = upper ? i + 1 : i0, je = upper ? i1 : i;
+            W v = X[i * ldx + c0];
+            for (int64_t j = jb; j < je; ++j) v -= A[i * rsA + j * csA] * X[j * ldx + c0];
+            X[i * ldx + c0] = unit ? v : v / A[i * rsA + i * csA];
+        }
+    }
+}
+LINALG_LEVELS(trsmBlock, trsmBlockBody)
+
+/// Solves op(A) X = X in place for one n x n triangular op(A) (element (i, j) at
+/// A[i * rsA + j * csA], only its `upper` or lower triangle read) and X (n x k,
+/// row stride ldx).
+template <class W>
+void trsm(const W* A, int64_t rsA, int64_t csA, W* X, int64_t ldx, int64_t n, int64_t k, bool upper, bool unit) {
+    if (n <= 0 || k <= 0) return;
+    const int64_t nb = n * std::min<int64_t>(k, 64) * (int64_t)sizeof(W) <= kTrsmRowKernelBytes ? n : kTrsmBlock;
+    for (int64_t b = 0; b < n; b += nb) {
+        const int64_t i0 = upper ? std::max<int64_t>(0, n - b - nb) : b, i1 = upper ? n - b : std::min(n, b + nb);
+        if (!upper && i0 > 0) gemmW(i1 - i0, k, i0, W(-1), A + i0 * rsA, rsA, csA, X, ldx, 1, W(1), X + i0 * ldx, ldx, 1);
+        if (upper && i1 < n)
+            gemmW(i1 - i0, k, n - i1, W(-1), A + i0 * rsA + i1 * csA, rsA, csA, X + i1 * ldx, ldx, 1, W(1), X + i0 * ldx, ldx, 1);
+        trsmBlock(A, rsA, csA, X, ldx, i0, i1, k, upper, unit);
+    }
+}
+
+/// Rows [k0, k1) of the upper Cholesky factor U (A = U^T U) in place: A is n x n
+/// row-major, its upper triangle holding the matrix with the updates by rows < k0
+/// applied. *status = 0, or j + 1 for the first pivot j that is not positive.
+template <int VB, class W>
+CPU_FORCE_INLINE void cholPanelBody(W* A, int64_t n, int64_t k0, int64_t k1, int64_t* status) {
+    *status = 0;
+    for (int64_t k = k0; k < k1; ++k) {
+        W* rk = A + k * n;
+        const W d = rk[k];
+        if (!(d > W(0))) {
+            *status = k + 1;
+            return;
+        }
+        const W s = std::sqrt(d), inv = W(1) / s;
+        rk[k] = s;
+        for (int64_t j = k + 1; j < n; ++j) rk[j] *= inv;
+        for (int64_t i = k + 1; i < k1; ++i) {
+            const W a = rk[i];
+            W* __restrict ri = A + i * n;
+            const W* __restrict rkk = rk;
+            for (int64_t j = i; j < n; ++j) ri[j] -= a * rkk[j];
+        }
+    }
+}
+LINALG_LEVELS(cholPanel, cholPanelBody)
+
+/// Upper Cholesky factor of the n x n matrix in A's upper triangle, in place (the strict
+/// lower triangle is zeroed). Returns 0 or the LAPACK-style info (first bad pivot + 1);
+/// rows from the failing pivot on are zero then.
+template <class W>
+int64_t cholUpper(W* A, int64_t n) {
+    int64_t status = 0;
+    for (int64_t k0 = 0; k0 < n && status == 0; k0 += kCholBlock) {
+        const int64_t k1 = std::min(n, k0 + kCholBlock);
+        // A[k0:k1, k0:n] -= U[0:k0, k0:k1]^T U[0:k0, k0:n]
+        if (k0 > 0) gemmW(k1 - k0, n - k0, k0, W(-1), A + k0, 1, n, A + k0, n, 1, W(1), A + k0 * n + k0, n, 1);
+        cholPanel(A, n, k0, k1, &status);
+    }
+    const int64_t good = status ? status - 1 : n;
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < (i < good ? i : n); ++j) A[i * n + j] = W(0);
+    return status;
+}
+
+/// The same view with its last two dims swapped (no copy).
+TensorView swapLast(const TensorView& v) {
+    Shape sh = v.shape, st = v.strides;
+    std::swap(sh[sh.size() - 1], sh[sh.size() - 2]);
+    std::swap(st[st.size() - 1], st[st.size() - 2]);
+    return v.restrided(sh, st);
+}
+
+/// Runs f(begin, end) over [0, n) like parallelFor, turning an exception thrown on
+/// a worker (out of memory in a GEMM's buffers) into one thrown here.
+template <class F>
+void parallelForChecked(int64_t n, int64_t grain, F&& f) {
+    if (n <= 0) return;
+    if (n == 1 || n < grain) {  // serial: no thread team for one piece of work
+        f(int64_t(0), n);
+        return;
+    }
+    bool failed = false;
+    parallelFor(n, grain, [&](int64_t b, int64_t e) {
+        try {
+            f(b, e);
+        } catch (...) {
+#pragma omp atomic write
+            failed = true;
+        }
+    });
+    if (failed) fail("a worker thread failed (out of memory?)");
+}
+
+}  // namespace
 
 diopiError_t diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t info, diopiConstTensorHandle_t mat, bool upper,
                            bool checkerror) {
@@ -653,49 +1253,24 @@ diopiError_t diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandle_t out, di
             CPU_CHECK(inf.shape == batch, "info shape ", shapeStr(inf.shape), " must be ", shapeStr(batch));
         }
         const int64_t B = shapeNumel(batch);
-        TensorView A = newTensor(ctx, a.shape, diopi_dtype_float64);
-        copyCast(A, a);
-        TensorView L = newTensor(ctx, a.shape, diopi_dtype_float64);
-        TensorView st = newTensor(ctx, batch, diopi_dtype_int32);
-        double* Ap = A.ptr<double>();
-        double* Lp = L.ptr<double>();
-        int32_t* sp = st.ptr<int32_t>();
-        parallelFor(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * n, 1)), [&](int64_t b0, int64_t b1) {
-            for (int64_t bi = b0; bi < b1; ++bi) {
-                const double* m = Ap + bi * n * n;
-                double* l = Lp + bi * n * n;
-                std::fill(l, l + n * n, 0.0);
-                int32_t status = 0;
-                // Lower factor of A (the upper one is its transpose): only the chosen triangle is read.
-                auto el = [&](int64_t i, int64_t j) { return upper ? m[j * n + i] : m[i * n + j]; };
-                for (int64_t j = 0; j < n && status == 0; ++j) {
-                    double d = el(j, j);
-                    for (int64_t k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
-                    if (!(d > 0.0)) {
-                        status = (int32_t)(j + 1);
-                        break;
-                    }
-                    const double djj = std::sqrt(d);
-                    l[j * n + j] = djj;
-                    for (int64_t i = j + 1; i < n; ++i) {
-                        double v = el(i, j);
-                        for (int64_t k = 0; k < j; ++k) v -= l[i * n + k] * l[j * n + k];
-                        l[i * n + j] = v / djj;
-                    }
-                }
-                sp[bi] = status;
-            }
+        const diopiDtype_t wd = workDtype(a.dtype == diopi_dtype_float64 ? a.dtype : o.dtype);
+        // U (A = U^T U) is factored in place in a copy holding the chosen triangle as an upper one:
+        // a lower input is read transposed, and the lower result written transposed.
+        TensorView U = newTensor(ctx, a.shape, wd);
+        copyCast(upper ? U : swapLast(U), a);
+        TensorView st = newTensor(ctx, batch, diopi_dtype_int64);
+        int64_t* sp = st.ptr<int64_t>();
+        dispatch<TypeList<float, double>>(wd, "mat", [&](auto tag) {
+            using W = typename decltype(tag)::type;
+            W* Up = U.ptr<W>();
+            parallelForChecked(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * n / 4, 1)), [&](int64_t b0, int64_t b1) {
+                for (int64_t bi = b0; bi < b1; ++bi) sp[bi] = cholUpper(Up + bi * n * n, n);
+            });
         });
         bool anyFail = false;
         for (int64_t bi = 0; bi < B; ++bi) anyFail = anyFail || sp[bi] != 0;
         CPU_CHECK(!(checkerror && anyFail), "the matrix is not positive-definite");
-        TensorView Lv = L;
-        if (upper) {
-            Shape stt = contiguousStrides(a.shape);
-            std::swap(stt[stt.size() - 1], stt[stt.size() - 2]);
-            Lv = L.restrided(a.shape, stt);
-        }
-        copyCast(o, Lv);
+        copyCast(o, upper ? U : swapLast(U));
         if (inf.defined()) copyCast(inf, st);
     });
 }
@@ -718,43 +1293,60 @@ diopiError_t diopiTriangularSolve(diopiContextHandle_t ctx, diopiTensorHandle_t 
         ms.push_back(n);
         ms.push_back(n);
         CPU_CHECK(o.shape == xs, "out shape ", shapeStr(o.shape), " must be ", shapeStr(xs));
+        TensorView cm;
         if (cloned_mat) {
-            TensorView cm = view(cloned_mat, "cloned_mat");
+            cm = view(cloned_mat, "cloned_mat");
             CPU_CHECK(cm.shape == a.shape || cm.shape == ms, "cloned_mat shape ", shapeStr(cm.shape), " must be ", shapeStr(a.shape), " or ",
                       shapeStr(ms));
-            copyCast(cm, a);
         }
-        if (o.numel == 0) return;
-        TensorView X = newTensor(ctx, xs, diopi_dtype_float64), M = newTensor(ctx, ms, diopi_dtype_float64);
-        copyCast(X, bv);
-        copyCast(M, a);
-        const int64_t B = shapeNumel(batch);
-        double* Xp = X.ptr<double>();
-        const double* Mp = M.ptr<double>();
-        // op(A) = A or A^T; A^T of an upper matrix is lower.
-        const bool effUpper = upper != transpose;
-        parallelFor(B * k, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n, 1)), [&](int64_t s0, int64_t s1) {
-            for (int64_t q = s0; q < s1; ++q) {
-                const int64_t bi = q / k, col = q % k;
-                const double* m = Mp + bi * n * n;
-                double* x = Xp + bi * n * k + col;
-                auto el = [&](int64_t i, int64_t j) { return transpose ? m[j * n + i] : m[i * n + j]; };
-                if (effUpper) {
-                    for (int64_t i = n - 1; i >= 0; --i) {
-                        double v = x[i * k];
-                        for (int64_t j = i + 1; j < n; ++j) v -= el(i, j) * x[j * k];
-                        x[i * k] = unitriangular ? v : v / el(i, i);
-                    }
-                } else {
-                    for (int64_t i = 0; i < n; ++i) {
-                        double v = x[i * k];
-                        for (int64_t j = 0; j < i; ++j) v -= el(i, j) * x[j * k];
-                        x[i * k] = unitriangular ? v : v / el(i, i);
-                    }
-                }
+        if (o.numel > 0) {
+            const diopiDtype_t wd =
+                bv.dtype == diopi_dtype_float64 || a.dtype == diopi_dtype_float64 || o.dtype == diopi_dtype_float64 ? diopi_dtype_float64
+                                                                                                                    : diopi_dtype_float32;
+            const int64_t B = shapeNumel(batch);
+            // X: out itself when it has the work dtype and dense rows, else a dense buffer.
+            TensorView X3, tmp;
+            if (!(o.dtype == wd && merged3d(o, X3) && (X3.strides[2] == 1 || k == 1) && o.data != bv.data && o.data != a.data)) {
+                tmp = newTensor(ctx, xs, wd);
+                X3 = tmp.restrided({B, n, k}, {n * k, k, 1});
             }
-        });
-        copyCast(o, X);
+            copyCast(X3.restrided(xs, [&] {
+                         Shape st = contiguousStrides(batch);
+                         for (auto& v : st) v *= X3.strides[0];
+                         st.push_back(X3.strides[1]);
+                         st.push_back(X3.strides[2]);
+                         return st;
+                     }()),
+                     bv);
+            TensorView M3;
+            if (!(a.dtype == wd && Shape(a.shape.begin(), a.shape.end() - 2) == batch && merged3d(a, M3))) {
+                TensorView m = newTensor(ctx, ms, wd);
+                copyCast(m, a);
+                M3 = m.restrided({B, n, n}, {n * n, n, 1});
+            }
+            // op(A) = A or A^T (strides swapped); A^T of an upper matrix is lower.
+            const int64_t rsA = transpose ? M3.strides[2] : M3.strides[1], csA = transpose ? M3.strides[1] : M3.strides[2];
+            const bool effUpper = upper != transpose;
+            // Independent column groups of one system go to different threads when the batch is small.
+            const int64_t work = n * n * k;
+            int64_t parts = 1;
+            if (B < 2 && work >= (int64_t(1) << 20)) parts = std::max<int64_t>(1, std::min<int64_t>(k / 64, 8));
+            dispatch<TypeList<float, double>>(wd, "b", [&](auto tag) {
+                using W = typename decltype(tag)::type;
+                W* Xp = X3.ptr<W>();
+                const W* Mp = M3.ptr<W>();
+                const int64_t ldx = X3.strides[1], cs = X3.strides[2];
+                parallelForChecked(B * parts, work * parts >= (int64_t(1) << 18) ? 1 : B * parts + 1, [&](int64_t s0, int64_t s1) {
+                    for (int64_t q = s0; q < s1; ++q) {
+                        const int64_t bi = q / parts, c = q % parts, cb = k * c / parts, ce = k * (c + 1) / parts;
+                        // k == 1 with a strided column: rows of one element at stride ldx.
+                        trsm<W>(Mp + bi * M3.strides[0], rsA, csA, Xp + bi * X3.strides[0] + cb * cs, ldx, n, ce - cb, effUpper, unitriangular);
+                    }
+                });
+            });
+            if (tmp.defined()) copyCast(o, tmp);
+        }
+        if (cm.defined()) copyCast(cm, a);
     });
 }
 
@@ -765,27 +1357,6 @@ TensorView expandedDouble(diopiContextHandle_t ctx, const TensorView& v, const S
     TensorView t = newTensor(ctx, shape, diopi_dtype_float64);
     copyCast(t, v);
     return t;
-}
-
-/// Solves op(A) X = X in place for one n x n triangular A (row-major) and X (n x k, row stride k).
-void triSolve(const double* m, double* x, int64_t n, int64_t k, bool upper, bool transpose, bool unit) {
-    auto el = [&](int64_t i, int64_t j) { return transpose ? m[j * n + i] : m[i * n + j]; };
-    const bool effUpper = upper != transpose;
-    for (int64_t c = 0; c < k; ++c) {
-        if (effUpper) {
-            for (int64_t i = n - 1; i >= 0; --i) {
-                double v = x[i * k + c];
-                for (int64_t j = i + 1; j < n; ++j) v -= el(i, j) * x[j * k + c];
-                x[i * k + c] = unit ? v : v / el(i, i);
-            }
-        } else {
-            for (int64_t i = 0; i < n; ++i) {
-                double v = x[i * k + c];
-                for (int64_t j = 0; j < i; ++j) v -= el(i, j) * x[j * k + c];
-                x[i * k + c] = unit ? v : v / el(i, i);
-            }
-        }
-    }
 }
 
 }  // namespace
@@ -801,43 +1372,37 @@ diopiError_t diopiCholeskyBackward(diopiContextHandle_t ctx, diopiTensorHandle_t
         CPU_CHECK(go.shape == l.shape && gm.shape == l.shape, "grad_output and grad_mat must have L's shape ", shapeStr(l.shape));
         const int64_t n = l.shape.back(), B = shapeNumel(Shape(l.shape.begin(), l.shape.end() - 2));
         if (gm.numel == 0) return;
-        TensorView Ld = expandedDouble(ctx, l, l.shape), Gd = expandedDouble(ctx, go, l.shape);
-        TensorView Sd = newTensor(ctx, l.shape, diopi_dtype_float64);
-        const double* Lp = Ld.ptr<double>();
-        const double* Gp = Gd.ptr<double>();
-        double* Sp = Sd.ptr<double>();
-        parallelFor(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * n, 1)), [&](int64_t b0, int64_t b1) {
-            std::vector<double> lo(n * n), gl(n * n), P(n * n), T(n * n);
-            for (int64_t bi = b0; bi < b1; ++bi) {
-                const double* lm = Lp + bi * n * n;
-                const double* gmx = Gp + bi * n * n;
-                // Work with the lower factor: an upper one and its gradient are transposed first.
-                for (int64_t i = 0; i < n; ++i)
-                    for (int64_t j = 0; j < n; ++j) {
-                        lo[i * n + j] = upper ? lm[j * n + i] : lm[i * n + j];
-                        gl[i * n + j] = upper ? gmx[j * n + i] : gmx[i * n + j];
+        const diopiDtype_t wd =
+            l.dtype == diopi_dtype_float64 || go.dtype == diopi_dtype_float64 || gm.dtype == diopi_dtype_float64 ? diopi_dtype_float64
+                                                                                                                : diopi_dtype_float32;
+        // Lower factor and its gradient (an upper factor and its gradient are read transposed), dense.
+        TensorView Lo = newTensor(ctx, l.shape, wd), Gl = newTensor(ctx, l.shape, wd), S = newTensor(ctx, l.shape, wd);
+        copyCast(upper ? swapLast(Lo) : Lo, l);
+        copyCast(upper ? swapLast(Gl) : Gl, go);
+        dispatch<TypeList<float, double>>(wd, "L", [&](auto tag) {
+            using W = typename decltype(tag)::type;
+            const W* Lp = Lo.ptr<W>();
+            const W* Gp = Gl.ptr<W>();
+            W* Sp = S.ptr<W>();
+            parallelForChecked(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * n, 1)), [&](int64_t b0, int64_t b1) {
+                for (int64_t bi = b0; bi < b1; ++bi) {
+                    const W* lo = Lp + bi * n * n;
+                    W* P = Sp + bi * n * n;
+                    // phi = L^T gL, then P = (tril(phi) + strict_tril(phi)^T) / 2 (symmetric).
+                    gemmW(n, n, n, W(1), lo, 1, n, Gp + bi * n * n, n, 1, W(0), P, n, 1);
+                    for (int64_t i = 0; i < n; ++i) {
+                        for (int64_t j = 0; j < i; ++j) P[j * n + i] = P[i * n + j] = W(0.5) * P[i * n + j];
+                        P[i * n + i] *= W(0.5);
                     }
-                // phi = tril(L^T gL), symmetrised: P = (phi + strict_lower(phi)^T) / 2.
-                for (int64_t i = 0; i < n; ++i)
-                    for (int64_t j = 0; j <= i; ++j) {
-                        double v = 0.0;
-                        for (int64_t k = 0; k < n; ++k) v += lo[k * n + i] * gl[k * n + j];
-                        P[i * n + j] = 0.5 * v;
-                        P[j * n + i] = 0.5 * v;
-                    }
-                // S = L^-T P L^-1: solve L^T T = P, then S L = T (i.e. L^T S^T = T^T).
-                T = P;
-                triSolve(lo.data(), T.data(), n, n, false, true, false);
-                std::vector<double> Tt(n * n);
-                for (int64_t i = 0; i < n; ++i)
-                    for (int64_t j = 0; j < n; ++j) Tt[i * n + j] = T[j * n + i];
-                triSolve(lo.data(), Tt.data(), n, n, false, true, false);
-                double* S = Sp + bi * n * n;
-                for (int64_t i = 0; i < n; ++i)
-                    for (int64_t j = 0; j < n; ++j) S[i * n + j] = Tt[j * n + i];
-            }
+                    // S = L^-T P L^-1: Y = L^-T P, then Z = L^-T Y^T = S^T (written out transposed below).
+                    trsm<W>(lo, 1, n, P, n, n, n, true, false);
+                    for (int64_t i = 0; i < n; ++i)
+                        for (int64_t j = 0; j < i; ++j) std::swap(P[i * n + j], P[j * n + i]);
+                    trsm<W>(lo, 1, n, P, n, n, n, true, false);
+                }
+            });
         });
-        copyCast(gm, Sd);
+        copyCast(gm, swapLast(S));
     });
 }
 
@@ -874,12 +1439,12 @@ diopiError_t diopiTriangularSolveBackward(diopiContextHandle_t ctx, diopiTensorH
             double* GB = gbFull.ptr<double>();
             double* GA = gaFull.ptr<double>();
             const int64_t B = shapeNumel(batch);
-            parallelFor(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * std::max<int64_t>(k, 1), 1)), [&](int64_t b0, int64_t b1) {
+            parallelForChecked(B, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n * n * std::max<int64_t>(k, 1), 1)), [&](int64_t b0, int64_t b1) {
                 for (int64_t bi = b0; bi < b1; ++bi) {
                     double* gb = GB + bi * n * k;
                     const double* xx = Xp + bi * n * k;
                     // grad_b solves the adjoint system op(A)^T grad_b = grad_x.
-                    triSolve(Mp + bi * n * n, gb, n, k, upper, !transpose, unitriangular);
+                    trsm<double>(Mp + bi * n * n, transpose ? n : 1, transpose ? 1 : n, gb, k, n, k, upper == transpose, unitriangular);
                     double* ga = GA + bi * n * n;
                     for (int64_t i = 0; i < n; ++i)
                         for (int64_t j = 0; j < n; ++j) {
@@ -910,10 +1475,11 @@ diopiError_t diopiTriangularSolveBackward(diopiContextHandle_t ctx, diopiTensorH
                 requireFloat(gcm, "grad_cloned_mat");
                 CPU_CHECK(gcm.shape == a.shape || gcm.shape == ms, "grad_cloned_mat shape ", shapeStr(gcm.shape), " must be ", shapeStr(a.shape),
                           " or ", shapeStr(ms));
-                TensorView s1 = newTensor(ctx, a.shape, diopi_dtype_float32), s2 = newTensor(ctx, a.shape, diopi_dtype_float32);
+                // Both parts summed in double, then rounded once to grad_mat's dtype.
+                TensorView s1 = newTensor(ctx, a.shape, diopi_dtype_float64), s2 = newTensor(ctx, a.shape, diopi_dtype_float64);
                 sumToShape(ctx, s1, gaFull);
                 sumToShape(ctx, s2, gcm);
-                binaryLoop<float, float, float>(s1, s1, s2, [](float u, float v) { return u + v; });
+                binaryLoop<double, double, double>(s1, s1, s2, [](double u, double v) { return u + v; });
                 copyCast(gmo, s1);
             }
         }

@@ -1,16 +1,19 @@
 // Family llm_attention: multi-head and flash attention (forward and backward), the Ascend-style "customized" flash
 // attention with its layouts, the variable-length variants of all three, scaled masked softmax and prompt flash
 // attention. Every attention goes through the blocked core of common/attention.hpp on float copies of q, k and v
-// (16-bit inputs accumulate in float); the conventions (bottom-right aligned causal masks and windows, ALiBi,
+// (double copies for float64; 16-bit inputs accumulate in float); the conventions (bottom-right aligned causal masks and windows, ALiBi,
 // dropout counters, rows without keys) are written there.
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/attention_ops.hpp"
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
+#include "common/isa.hpp"
 
 namespace impl::cpu {
 
@@ -24,29 +27,30 @@ Problem denseProblem(diopiContextHandle_t ctx, const TensorView& q, const Tensor
     Problem pr;
     pack(ctx, pr, q, k, v, 4);
     denseSeqs(pr);
-    pr.spec.scale = (float)scale;
+    pr.spec.scale = scale;
     pr.spec.causal = causal;
     pr.spec.windowLeft = wl;
     pr.spec.windowRight = wr;
     return pr;
 }
 
-/// (B, Hq, Sq) row statistics of a dense forward; f maps (m, l) to the stored value.
+/// (B, Hq, Sq) row statistics of a dense forward in `dtype` (float32 or float64); f maps (m, l) to the stored value.
 template <class F>
-TensorView denseRowStat(diopiContextHandle_t ctx, const Problem& pr, const std::vector<float>& m, const std::vector<float>& l, int64_t repeat, F f) {
+TensorView denseRowStat(diopiContextHandle_t ctx, const Problem& pr, const std::vector<double>& m, const std::vector<double>& l, int64_t repeat,
+                        diopiDtype_t dtype, F f) {
     int64_t b = pr.qf.shape[0], sq = pr.qf.shape[1], hq = pr.spec.hq;
     Shape shape{b, hq, sq};
     if (repeat > 1) shape.push_back(repeat);
-    TensorView t = newTensor(ctx, shape, diopi_dtype_float32);
-    float* p = t.ptr<float>();
+    TensorView t = newTensor(ctx, shape, diopi_dtype_float64);
+    double* p = t.ptr<double>();
     for (int64_t i = 0; i < b; ++i)
         for (int64_t h = 0; h < hq; ++h)
             for (int64_t s = 0; s < sq; ++s) {
                 int64_t src = h * pr.tq + i * sq + s;
-                float val = f(m[src], l[src]);
+                double val = f(m[src], l[src]);
                 for (int64_t r = 0; r < repeat; ++r) p[((i * hq + h) * sq + s) * repeat + r] = val;
             }
-    return t;
+    return castTo(ctx, t, dtype);
 }
 
 void writeGrads(const Grads& g, diopiTensorHandle_t gq, diopiTensorHandle_t gk, diopiTensorHandle_t gv) {
@@ -132,7 +136,7 @@ Problem varlenProblem(diopiContextHandle_t ctx, const TensorView& q, const Tenso
     Problem pr;
     pack(ctx, pr, q, k, v, 3);
     varlenSeqs(pr, cq, ck, maxQ, maxK);
-    pr.spec.scale = (float)scale;
+    pr.spec.scale = scale;
     pr.spec.causal = causal;
     pr.spec.windowLeft = wl;
     pr.spec.windowRight = wr;
@@ -151,13 +155,13 @@ void ascendOffsets(diopiSize_t cq, diopiSize_t ck, std::vector<int64_t>& q, std:
 }
 
 /// (Tq, N, 8) float32: a row statistic of every query token repeated 8 times (-inf / 0 outside every sequence).
-TensorView tokenStat(diopiContextHandle_t ctx, const Problem& pr, const std::vector<float>& x) {
+TensorView tokenStat(diopiContextHandle_t ctx, const Problem& pr, const std::vector<double>& x) {
     int64_t hq = pr.spec.hq;
     TensorView t = newTensor(ctx, {pr.tq, hq, 8}, diopi_dtype_float32);
     float* p = t.ptr<float>();
     for (int64_t i = 0; i < pr.tq; ++i)
         for (int64_t h = 0; h < hq; ++h)
-            for (int64_t r = 0; r < 8; ++r) p[(i * hq + h) * 8 + r] = x[h * pr.tq + i];
+            for (int64_t r = 0; r < 8; ++r) p[(i * hq + h) * 8 + r] = (float)x[h * pr.tq + i];
     return t;
 }
 
@@ -172,10 +176,10 @@ diopiError_t diopiMultiHeadAttention(diopiContextHandle_t ctx, diopiTensorHandle
         TensorView o = view(out, "out");
         Problem pr = denseProblem(ctx, view(q, "q"), view(k, "k"), view(v, "v"), scale, is_causal, -1, -1);
         setDropout(pr, dropout_p, gen, true);
-        std::vector<float> m, l;
+        std::vector<double> m, l;
         TensorView res = runForward(ctx, pr, &m, &l);
         writeBack(o, res, "out");
-        if (softmax_lse) writeBack(view(softmax_lse, "softmax_lse"), denseRowStat(ctx, pr, m, l, 1, lseOf), "softmax_lse");
+        if (softmax_lse) writeBack(view(softmax_lse, "softmax_lse"), denseRowStat(ctx, pr, m, l, 1, diopi_dtype_float64, lseOf), "softmax_lse");
         if (return_debug_mask && debug_attn_mask)
             writeDebugMask(ctx, view(debug_attn_mask, "debug_attn_mask"), pr, pr.qf.shape[1], pr.kf.shape[1]);
     });
@@ -206,10 +210,10 @@ diopiError_t diopiFlashAttention(diopiContextHandle_t ctx, diopiTensorHandle_t a
         Problem pr = denseProblem(ctx, view(q, "q"), view(k, "k"), view(v, "v"), softmax_scale, is_causal, window_size_left, window_size_right);
         setAlibi(ctx, pr, viewOpt(alibi_slopes, "alibi_slopes"));
         setDropout(pr, p_dropout, gen, true);
-        std::vector<float> m, l;
+        std::vector<double> m, l;
         TensorView res = runForward(ctx, pr, &m, &l);
         writeBack(o, res, "attention_out");
-        if (softmax_lse) writeBack(view(softmax_lse, "softmax_lse"), denseRowStat(ctx, pr, m, l, 1, lseOf), "softmax_lse");
+        if (softmax_lse) writeBack(view(softmax_lse, "softmax_lse"), denseRowStat(ctx, pr, m, l, 1, diopi_dtype_float64, lseOf), "softmax_lse");
     });
 }
 
@@ -251,11 +255,11 @@ diopiError_t diopiCustomizedFlashAttention(diopiContextHandle_t ctx, diopiTensor
             int64_t b = pr.qf.shape[0], sq = pr.qf.shape[1], sk = pr.kf.shape[1];
             storeSlot(dropout_mask, drawKeepMask(ctx, pr, {b, pr.spec.hq, sq, sk}));
         }
-        std::vector<float> m, l;
+        std::vector<double> m, l;
         TensorView res = runForward(ctx, pr, &m, &l);
         writeBack(toBSND(o, lay, "attention_out"), res, "attention_out");
-        storeSlot(softmax_max, denseRowStat(ctx, pr, m, l, 8, [](float mx, float) { return mx; }));
-        storeSlot(softmax_sum, denseRowStat(ctx, pr, m, l, 8, [](float, float sum) { return sum; }));
+        storeSlot(softmax_max, denseRowStat(ctx, pr, m, l, 8, diopi_dtype_float32, [](double mx, double) { return mx; }));
+        storeSlot(softmax_sum, denseRowStat(ctx, pr, m, l, 8, diopi_dtype_float32, [](double, double sum) { return sum; }));
         storeSlot(softmax_out, newTensor(ctx, {0}, diopi_dtype_float32));
     });
 }
@@ -300,7 +304,7 @@ diopiError_t diopiMultiHeadAttentionVarLen(diopiContextHandle_t ctx, diopiTensor
         Problem pr = varlenProblem(ctx, view(q, "q"), view(k, "k"), view(v, "v"), hostInts(ctx, view(cum_seq_q, "cum_seq_q"), "cum_seq_q"),
                                    hostInts(ctx, view(cum_seq_k, "cum_seq_k"), "cum_seq_k"), max_q, max_k, scale, is_causal, -1, -1);
         setDropout(pr, dropout_p, gen, true);
-        std::vector<float> m, l;
+        std::vector<double> m, l;
         TensorView res = runForward(ctx, pr, &m, &l);
         writeBack(o, res, "out");
         if (softmax_lse) writeVarlenLse(ctx, view(softmax_lse, "softmax_lse"), pr, m, l);
@@ -342,7 +346,7 @@ diopiError_t diopiFlashAttentionVarLen(diopiContextHandle_t ctx, diopiTensorHand
                                    is_causal, window_size_left, window_size_right);
         setAlibi(ctx, pr, viewOpt(alibi_slopes, "alibi_slopes"));
         setDropout(pr, p_dropout, gen, true);
-        std::vector<float> m, l;
+        std::vector<double> m, l;
         TensorView res = runForward(ctx, pr, &m, &l);
         writeBack(o, res, "attention_out");
         if (softmax_lse) writeVarlenLse(ctx, view(softmax_lse, "softmax_lse"), pr, m, l);
@@ -393,7 +397,7 @@ diopiError_t diopiCustomizedFlashAttentionVarLen(diopiContextHandle_t ctx, diopi
             TensorView keep = drawKeepMask(ctx, pr, {(int64_t)attn::dropCount(pr.spec, pr.seqs)});
             if (dropout_mask) *dropout_mask = keep.handle;
         }
-        std::vector<float> m, l;
+        std::vector<double> m, l;
         TensorView res = runForward(ctx, pr, &m, &l);
         writeBack(o, res, "attention_out");
         if (softmax_max) *softmax_max = tokenStat(ctx, pr, m).handle;
@@ -429,6 +433,111 @@ diopiError_t diopiCustomizedFlashAttentionVarLenBackward(diopiContextHandle_t ct
 // Masked scores are set to -10000 after scaling (a fully masked row is uniform, as in the fused kernels); mask
 // is any dtype, nonzero = masked, broadcast to input. fixed_triu_mask ignores mask and masks j > i instead.
 
+namespace {
+
+/// One softmax row of scaled masked softmax: masked where mask[j] != 0 (mask given) or j > lim (fixed triu).
+template <class S>
+CPU_FORCE_INLINE void smsRowImpl(const S* x, const uint8_t* mask, int64_t lim, S* y, int64_t n, S sc) {
+    // `omp simd` reductions let the max and the sum run in vector lanes (a plain loop adds in order, lane by lane).
+    S mx = -std::numeric_limits<S>::infinity();
+    if (mask) {
+        // x is read unconditionally so that the select is a vector blend (a load under the mask stays scalar).
+#pragma omp simd reduction(max : mx)
+        for (int64_t j = 0; j < n; ++j) {
+            const S xs = x[j] * sc;
+            S v;
+            if constexpr (std::is_same_v<S, float>) v = selectF(mask[j] != 0, -10000.0f, xs);  // a bit select (vectorises)
+            else v = mask[j] ? S(-10000) : xs;
+            y[j] = v;
+            mx = mx > v ? mx : v;
+        }
+    } else {
+#pragma omp simd reduction(max : mx)
+        for (int64_t j = 0; j < n; ++j) {
+            const S xs = x[j] * sc;
+            const S v = j > lim ? S(-10000) : xs;
+            y[j] = v;
+            mx = mx > v ? mx : v;
+        }
+    }
+    S sum = 0;
+    if constexpr (std::is_same_v<S, float>) {
+#pragma omp simd reduction(+ : sum)
+        for (int64_t j = 0; j < n; ++j) {
+            const float e = expF(y[j] - mx);
+            y[j] = e;
+            sum += e;
+        }
+    } else {
+        for (int64_t j = 0; j < n; ++j) sum += (y[j] = std::exp(y[j] - mx));
+    }
+    if constexpr (std::is_same_v<S, float>) {
+        const float inv = 1.0f / sum;  // float rows: one division per row
+        for (int64_t j = 0; j < n; ++j) y[j] *= inv;
+    } else {
+        for (int64_t j = 0; j < n; ++j) y[j] /= sum;
+    }
+}
+
+/// Rows [b, e) of a dense (rows, n) problem; rowMask(r) gives the mask row (or null) and triu limit of row r.
+struct SmsRows {
+    const void* x;
+    void* y;
+    int64_t n, b, e;
+    double scale;
+    const uint8_t* mask;  ///< broadcast mask (null: fixed triu)
+    const int64_t* maskOff;  ///< byte offset of each row's mask row
+    int64_t rowsPerMatrix;   ///< fixed triu: row r is row r % rowsPerMatrix of its matrix
+};
+
+template <class S>
+CPU_FORCE_INLINE void smsRunImpl(const SmsRows& a) {
+    const S* x = static_cast<const S*>(a.x);
+    S* y = static_cast<S*>(a.y);
+    for (int64_t r = a.b; r < a.e; ++r)
+        smsRowImpl<S>(x + r * a.n, a.mask ? a.mask + a.maskOff[r] : nullptr, a.mask ? 0 : r % a.rowsPerMatrix, y + r * a.n, a.n, S(a.scale));
+}
+
+void smsRunD(const SmsRows& a) { smsRunImpl<double>(a); }
+void smsRunF(const SmsRows& a) { smsRunImpl<float>(a); }
+#if CPU_HAVE_X86_LEVELS
+CPU_TARGET_AVX2 void smsRunAvx2(const SmsRows& a) { smsRunImpl<float>(a); }
+CPU_TARGET_AVX512 void smsRunAvx512(const SmsRows& a) { smsRunImpl<float>(a); }
+#endif
+
+void (*smsRunFloat())(const SmsRows&) {
+#if CPU_HAVE_X86_LEVELS
+    if (isa() == Isa::Avx512) return smsRunAvx512;
+    if (isa() == Isa::Avx2) return smsRunAvx2;
+#endif
+    return smsRunF;
+}
+
+/// Byte offsets of the mask row of every row of x (mask broadcast to x, as bool, last dim dense).
+std::vector<int64_t> maskRowOffsets(const TensorView& m, const Shape& xshape) {
+    const int64_t nd = (int64_t)xshape.size() - 1, off = (int64_t)xshape.size() - m.dim();
+    Shape outer(xshape.begin(), xshape.end() - 1), st(nd, 0);
+    for (int64_t k = 0; k < nd; ++k) {
+        const int64_t mk = k - off;
+        if (mk >= 0 && m.shape[mk] != 1) st[k] = m.strides[mk];
+    }
+    const int64_t rows = shapeNumel(outer);
+    std::vector<int64_t> res((size_t)rows);
+    std::vector<int64_t> idx((size_t)nd, 0);
+    for (int64_t r = 0; r < rows; ++r) {
+        int64_t o = 0;
+        for (int64_t k = 0; k < nd; ++k) o += idx[k] * st[k];
+        res[r] = o;
+        for (int64_t k = nd - 1; k >= 0; --k) {
+            if (++idx[k] < outer[k]) break;
+            idx[k] = 0;
+        }
+    }
+    return res;
+}
+
+}  // namespace
+
 diopiError_t diopiScaledMaskedSoftmax(diopiContextHandle_t ctx, diopiTensorHandle_t output, diopiConstTensorHandle_t input,
                                       diopiConstTensorHandle_t mask, double scale, bool fixed_triu_mask) {
     return guard(__func__, [&] {
@@ -437,27 +546,39 @@ diopiError_t diopiScaledMaskedSoftmax(diopiContextHandle_t ctx, diopiTensorHandl
         requireFloat(o, "output");
         CPU_CHECK(x.dim() >= 1, "input must have at least 1 dim");
         CPU_CHECK(o.shape == x.shape, "output must have the shape ", shapeStr(x.shape), " of input, got ", shapeStr(o.shape));
-        TensorView xf = contiguousAs(ctx, x, diopi_dtype_float32), m = softmaxMask(ctx, x, mask, fixed_triu_mask);
-        TensorView res = newTensor(ctx, x.shape, diopi_dtype_float32);
+        const diopiDtype_t ct = computeDtype({x.dtype, o.dtype});
+        TensorView xf = contiguousAs(ctx, x, ct);
+        // output itself is the result buffer when it is dense of the compute dtype (no extra pass).
+        const bool direct = o.dtype == ct && o.isContiguous();
+        TensorView res = direct ? o : newTensor(ctx, x.shape, ct);
         const int64_t n = x.size(-1), rows = n ? x.numel / n : 0;
-        const float* xp = xf.ptr<const float>();
-        const uint8_t* mp = m.ptr<const uint8_t>();
-        float* rp = res.ptr<float>();
-        const float sc = (float)scale;
-        parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
-            for (int64_t r = b; r < e; ++r) {
-                float* y = rp + r * n;
-                float mx = -std::numeric_limits<float>::infinity();
-                for (int64_t j = 0; j < n; ++j) {
-                    y[j] = mp[r * n + j] ? -10000.0f : xp[r * n + j] * sc;
-                    mx = std::max(mx, y[j]);
-                }
-                float sum = 0.0f;
-                for (int64_t j = 0; j < n; ++j) sum += (y[j] = std::exp(y[j] - mx));
-                for (int64_t j = 0; j < n; ++j) y[j] /= sum;
+        SmsRows a{xf.data, res.data, n, 0, 0, scale, nullptr, nullptr, 1};
+        std::vector<int64_t> offs;
+        TensorView mb;
+        if (fixed_triu_mask) {
+            CPU_CHECK(x.dim() >= 2, "fixed_triu_mask needs at least 2 dims, got ", x.dim());
+            a.rowsPerMatrix = std::max<int64_t>(1, x.size(-2));
+        } else {
+            // The mask is read in place through broadcast strides (only its own elements are converted to bool).
+            TensorView mv = view(mask, "mask");
+            CPU_CHECK(broadcastShapes(mv.shape, x.shape) == x.shape, "mask ", shapeStr(mv.shape), " does not broadcast to ", shapeStr(x.shape));
+            mb = contiguousAs(ctx, mv, diopi_dtype_bool);
+            if ((mb.dim() == 0 || mb.shape.back() == 1) && n != 1) {  // a mask broadcast along the row: expand it
+                mb = newTensor(ctx, x.shape, diopi_dtype_bool);
+                copyCast(mb, mv);
             }
+            offs = maskRowOffsets(mb, x.shape);
+            a.mask = mb.ptr<const uint8_t>();
+            a.maskOff = offs.data();
+        }
+        void (*run)(const SmsRows&) = ct == diopi_dtype_float64 ? smsRunD : smsRunFloat();
+        parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
+            SmsRows t = a;
+            t.b = b;
+            t.e = e;
+            run(t);
         });
-        copyCast(o, res);
+        if (!direct) copyCast(o, res);
     });
 }
 
@@ -470,22 +591,26 @@ diopiError_t diopiScaledMaskedSoftmaxBackward(diopiContextHandle_t ctx, diopiTen
         requireFloat(gi, "grad_input");
         CPU_CHECK(y.dim() >= 1, "output must have at least 1 dim");
         CPU_CHECK(go.shape == y.shape && gi.shape == y.shape, "grad_output, output and grad_input must have the same shape");
-        TensorView gf = contiguousAs(ctx, go, diopi_dtype_float32), yf = contiguousAs(ctx, y, diopi_dtype_float32);
+        const diopiDtype_t ct = computeDtype({go.dtype, y.dtype, gi.dtype});
+        TensorView gf = contiguousAs(ctx, go, ct), yf = contiguousAs(ctx, y, ct);
         TensorView m = softmaxMask(ctx, y, mask, fixed_triu_mask);
-        TensorView res = newTensor(ctx, y.shape, diopi_dtype_float32);
+        TensorView res = newTensor(ctx, y.shape, ct);
         const int64_t n = y.size(-1), rows = n ? y.numel / n : 0;
-        const float *gp = gf.ptr<const float>(), *yp = yf.ptr<const float>();
         const uint8_t* mp = m.ptr<const uint8_t>();
-        float* rp = res.ptr<float>();
-        const float sc = (float)scale;
-        parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
-            for (int64_t r = b; r < e; ++r) {
-                const float *g = gp + r * n, *p = yp + r * n;
-                float dot = 0.0f;
-                for (int64_t j = 0; j < n; ++j) dot += g[j] * p[j];
-                // Masked scores are constants of the input, so their gradient is 0.
-                for (int64_t j = 0; j < n; ++j) rp[r * n + j] = mp[r * n + j] ? 0.0f : sc * p[j] * (g[j] - dot);
-            }
+        dispatch<TypeList<float, double>>(ct, "grad_output", [&](auto tag) {
+            using S = typename decltype(tag)::type;
+            const S *gp = gf.ptr<const S>(), *yp = yf.ptr<const S>();
+            S* rp = res.ptr<S>();
+            const S sc = S(scale);
+            parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
+                for (int64_t r = b; r < e; ++r) {
+                    const S *g = gp + r * n, *p = yp + r * n;
+                    S dot = 0;
+                    for (int64_t j = 0; j < n; ++j) dot += g[j] * p[j];
+                    // Masked scores are constants of the input, so their gradient is 0.
+                    for (int64_t j = 0; j < n; ++j) rp[r * n + j] = mp[r * n + j] ? S(0) : sc * p[j] * (g[j] - dot);
+                }
+            });
         });
         copyCast(gi, res);
     });
@@ -519,7 +644,7 @@ diopiError_t diopiPromptFlashAttention(diopiContextHandle_t ctx, diopiTensorHand
             sq.sq = sq.sk = lens[i];
             pr.seqs.push_back(sq);
         }
-        pr.spec.scale = (float)(1.0 / std::sqrt((double)dim));
+        pr.spec.scale = 1.0 / std::sqrt((double)dim);
         pr.spec.causal = true;
         TensorView m = viewOpt(atten_mask, "atten_mask");
         if (m.defined()) {

@@ -1,6 +1,8 @@
 // Fused distributed operators. This library runs in one process without a communicator, so every collective
 // spans a world of one rank.
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "common/common.hpp"
 #include "common/gemm.hpp"
@@ -22,6 +24,68 @@ TensorView as3d(diopiContextHandle_t ctx, const TensorView& v, diopiDtype_t dtyp
         mergeDims(src, 0, nd - 2, b, bs);
     }
     return src.restrided({b, v.shape[nd - 2], v.shape[nd - 1]}, {bs, src.strides[nd - 2], src.strides[nd - 1]});
+}
+
+/// out (rows x N) = a (rows x K) @ b (K x N) (+ bias) with the depth split across threads, for the
+/// shape of a row-parallel layer: few rows and outputs, a long K. Each thread multiplies its slice of
+/// K into a partial product of its own (one pass over its part of a and b, where splitting rows would
+/// make every thread pack all of b), and the partials are summed. Returns false (nothing done) for
+/// other shapes, or on one thread.
+bool splitDepthMatmul(diopiContextHandle_t ctx, const TensorView& o, const TensorView& a, const TensorView& b, const TensorView& c) {
+    const int64_t nd = a.dim(), K = b.shape[0], N = b.shape[1];
+    int64_t rows, rs, orows, ors;
+    if (!mergeDims(a, 0, nd - 1, rows, rs) || !mergeDims(o, 0, nd - 1, orows, ors)) return false;
+    int nt = 1;
+#ifdef _OPENMP
+    nt = inParallelRegion() ? 1 : omp_get_max_threads();
+#endif
+    constexpr int64_t kMinSlice = 4096;  // depth per thread: keeps the partial sums a small fraction of the work
+    if (nt < 2 || rows * N > 4096 || K < 2 * kMinSlice || rows * N * K < (int64_t(1) << 21)) return false;
+    const int64_t parts = std::min<int64_t>(nt, K / kMinSlice);
+    const bool dbl = o.dtype == diopi_dtype_float64;
+    const diopiDtype_t wd = dbl ? diopi_dtype_float64 : diopi_dtype_float32;
+    // Operands in double for a float64 out; otherwise as they are (the float GEMM reads 16-bit floats), float64 narrowed.
+    auto opDtype = [&](diopiDtype_t dt) { return dbl || dt == diopi_dtype_float64 ? wd : dt; };
+    TensorView av = castTo(ctx, a.restrided({rows, a.shape[nd - 1]}, {rs, a.strides[nd - 1]}), opDtype(a.dtype));
+    TensorView bv = castTo(ctx, b, opDtype(b.dtype));
+    TensorView part = newTensor(ctx, {parts, rows, N}, wd);
+    const int64_t as0 = av.strides[0], as1 = av.strides[1], bs0 = bv.strides[0], bs1 = bv.strides[1];
+    const int64_t ia = av.itemsize, ib = bv.itemsize;
+    bool failed = false;
+    parallelFor(parts, 1, [&](int64_t p0, int64_t p1) {
+        for (int64_t p = p0; p < p1; ++p) {
+            const int64_t k0 = K * p / parts, k1 = K * (p + 1) / parts;
+            try {
+                if (dbl) {
+                    dgemm(rows, N, k1 - k0, 1.0, MatRef(av.data + k0 * as1 * ia, av.dtype, as0, as1), MatRef(bv.data + k0 * bs0 * ib, bv.dtype, bs0, bs1),
+                          0.0, part.ptr<double>() + p * rows * N, N, 1);
+                } else {
+                    sgemm(rows, N, k1 - k0, 1.f, MatRef(av.data + k0 * as1 * ia, av.dtype, as0, as1), MatRef(bv.data + k0 * bs0 * ib, bv.dtype, bs0, bs1),
+                          0.f, part.ptr<float>() + p * rows * N, N, 1);
+                }
+            } catch (...) {
+#pragma omp atomic write
+                failed = true;
+            }
+        }
+    });
+    if (failed) fail("a worker thread failed (out of memory?)");
+    // Partials summed into the first (all dense), plus the bias of each column.
+    TensorView cw = c.defined() ? castTo(ctx, c, wd) : c;
+    auto reduce = [&](auto* s) {
+        using W = std::remove_pointer_t<decltype(s)>;
+        for (int64_t p = 1; p < parts; ++p)
+            for (int64_t i = 0; i < rows * N; ++i) s[i] += s[p * rows * N + i];
+        if (!cw.defined()) return;
+        const W* bias = cw.ptr<W>();
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t j = 0; j < N; ++j) s[r * N + j] += bias[j * cw.strides[0]];
+    };
+    if (dbl) reduce(part.ptr<double>());
+    else reduce(part.ptr<float>());
+    TensorView sum = part.restrided({rows, N}, {N, 1});
+    copyCast(o.restrided({orows, N}, {ors, o.strides[nd - 1]}), sum);
+    return true;
 }
 
 }  // namespace
@@ -47,6 +111,7 @@ diopiError_t diopiMatmulAllReduce(diopiContextHandle_t ctx, diopiTensorHandle_t 
         CPU_CHECK(o.shape == want, "out shape ", shapeStr(o.shape), " must be ", shapeStr(want));
         if (c.defined()) CPU_CHECK(c.dim() == 1 && c.size(0) == b.size(1), "bias must have shape (", b.size(1), "), got ", shapeStr(c.shape));
         if (o.numel == 0) return;
+        if (splitDepthMatmul(ctx, o, a, b, c)) return;
         bool copiedA = false, copiedO = false;
         TensorView a3 = as3d(ctx, a, a.dtype, copiedA);
         TensorView o3 = as3d(ctx, o, o.dtype, copiedO);

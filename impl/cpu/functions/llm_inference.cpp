@@ -1,6 +1,7 @@
 // Family llm_inference: sampling penalties, the KV-cache index copy, decode-stage token attention (scores, then
 // softmax and value reduction), paged attention over a block table and prefill (context) attention over packed
-// sequences. The two full attentions use the blocked core of common/attention.hpp; 16-bit inputs compute in float.
+// sequences. The two full attentions use the blocked core of common/attention.hpp; 16-bit inputs compute in float, float64
+// in double.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -26,11 +27,11 @@ int64_t offsetOfFlat(const TensorView& t, int64_t flat) {
     return off;
 }
 
-/// A 1-D floating tensor as float values.
-std::vector<float> hostFloats(diopiContextHandle_t ctx, const TensorView& t, const char* name) {
+/// A 1-D floating tensor as double values (exact for every float dtype).
+std::vector<double> hostFloats(diopiContextHandle_t ctx, const TensorView& t, const char* name) {
     requireFloat(t, name);
-    TensorView c = contiguousAs(ctx, t, diopi_dtype_float32);
-    return std::vector<float>(c.ptr<const float>(), c.ptr<const float>() + c.numel);
+    TensorView c = contiguousAs(ctx, t, diopi_dtype_float64);
+    return std::vector<double>(c.ptr<const double>(), c.ptr<const double>() + c.numel);
 }
 
 /// Per-sequence lengths and starts of the token-attention calls, checked against b_loc and the score columns.
@@ -70,7 +71,7 @@ TokenTable tokenTable(diopiContextHandle_t ctx, diopiConstTensorHandle_t bLoc, d
 // ---------------------------------------------------------------- sampling penalties
 
 // logits (B, V) in place: for the entries t of batch b (p_cumsum_seq_len[b] <= t < p_cumsum_seq_len[b + 1]),
-// logits[b, p_token_ids[t]] -= p_token_counts[t] * frequency_penalty[b] + presence_penalty[b], in float.
+// logits[b, p_token_ids[t]] -= p_token_counts[t] * frequency_penalty[b] + presence_penalty[b], in float (double for float64).
 diopiError_t diopiApplyPenalty(diopiContextHandle_t ctx, diopiTensorHandle_t logits, diopiConstTensorHandle_t presence_penalty,
                                diopiConstTensorHandle_t frequency_penalty, diopiConstTensorHandle_t p_token_ids,
                                diopiConstTensorHandle_t p_token_counts, diopiConstTensorHandle_t p_cumsum_seq_len, int p_max_len_in_batch) {
@@ -78,8 +79,8 @@ diopiError_t diopiApplyPenalty(diopiContextHandle_t ctx, diopiTensorHandle_t log
         TensorView L = view(logits, "logits");
         requireFloat(L, "logits");
         requireDim(L, 2, "logits");
-        std::vector<float> pres = hostFloats(ctx, view(presence_penalty, "presence_penalty"), "presence_penalty");
-        std::vector<float> freq = hostFloats(ctx, view(frequency_penalty, "frequency_penalty"), "frequency_penalty");
+        std::vector<double> pres = hostFloats(ctx, view(presence_penalty, "presence_penalty"), "presence_penalty");
+        std::vector<double> freq = hostFloats(ctx, view(frequency_penalty, "frequency_penalty"), "frequency_penalty");
         std::vector<int64_t> ids = hostInts(ctx, view(p_token_ids, "p_token_ids"), "p_token_ids");
         std::vector<int64_t> counts = hostInts(ctx, view(p_token_counts, "p_token_counts"), "p_token_counts");
         std::vector<int64_t> cum = hostInts(ctx, view(p_cumsum_seq_len, "p_cumsum_seq_len"), "p_cumsum_seq_len");
@@ -95,11 +96,12 @@ diopiError_t diopiApplyPenalty(diopiContextHandle_t ctx, diopiTensorHandle_t log
         }
         dispatch<FloatTypes>(L.dtype, "logits", [&](auto tag) {
             using T = typename decltype(tag)::type;
+            using A = acc_t<T>;  // float for 16-bit and float32 logits, double for float64
             T* p = L.ptr<T>();
             for (int64_t i = 0; i < b; ++i)
                 for (int64_t t = cum[i]; t < cum[i + 1]; ++t) {
                     T& x = p[i * L.strides[0] + ids[t] * L.strides[1]];
-                    x = T((float)x - ((float)counts[t] * freq[i] + pres[i]));
+                    x = T(A(x) - (A(counts[t]) * A(freq[i]) + A(pres[i])));
                 }
         });
     });
@@ -121,21 +123,22 @@ diopiError_t diopiApplyPenaltyV2(diopiContextHandle_t ctx, diopiTensorHandle_t l
             TensorView t = view(h, name);
             CPU_CHECK(t.numel == n || t.numel == 1, name, " must hold one value per token id (", n, ") or a single value, got ", t.numel);
             requireFloat(t, name);
-            TensorView c = contiguousAs(ctx, t, diopi_dtype_float32);
-            return std::vector<float>(c.ptr<const float>(), c.ptr<const float>() + c.numel);
+            TensorView c = contiguousAs(ctx, t, diopi_dtype_float64);
+            return std::vector<double>(c.ptr<const double>(), c.ptr<const double>() + c.numel);
         };
-        std::vector<float> pres = penalty(presence_penalty, "presence_penalty"), freq = penalty(frequency_penalty, "frequency_penalty"),
+        std::vector<double> pres = penalty(presence_penalty, "presence_penalty"), freq = penalty(frequency_penalty, "frequency_penalty"),
                            rep = penalty(repetition_penalty, "repetition_penalty");
         for (int64_t t = 0; t < n; ++t) CPU_CHECK(ids[t] >= 0 && ids[t] < L.numel, "p_token_ids[", t, "] = ", ids[t], " is outside logits");
-        auto at = [](const std::vector<float>& v, int64_t t) { return v.size() == 1 ? v[0] : v[t]; };
+        auto at = [](const std::vector<double>& v, int64_t t) { return v.size() == 1 ? v[0] : v[t]; };
         dispatch<FloatTypes>(L.dtype, "logits", [&](auto tag) {
             using T = typename decltype(tag)::type;
+            using A = acc_t<T>;  // float for 16-bit and float32 logits, double for float64
             T* p = L.ptr<T>();
             for (int64_t t = 0; t < n; ++t) {
                 T& x = p[offsetOfFlat(L, ids[t])];
-                float y = (float)x, r = at(rep, t);
-                y = y > 0.0f ? y / r : y * r;
-                x = T(y - (float)counts[t] * at(freq, t) - at(pres, t));
+                A y = A(x), r = A(at(rep, t));
+                y = y > A(0) ? y / r : y * r;
+                x = T(y - A(counts[t]) * A(at(freq, t)) - A(at(pres, t)));
             }
         });
     });
@@ -154,6 +157,14 @@ diopiError_t diopiDestIndexCopyKV(diopiContextHandle_t ctx, diopiTensorHandle_t 
         for (size_t i = 0; i < loc.size(); ++i)
             CPU_CHECK(loc[i] >= 0 && loc[i] < o.shape[0], "dest_loc[", i, "] = ", loc[i], " is outside the ", o.shape[0], " rows of out");
         Shape rowShape(K.shape.begin() + 1, K.shape.end()), oStr(o.strides.begin() + 1, o.strides.end()), kStr(K.strides.begin() + 1, K.strides.end());
+        const int64_t rowElems = shapeNumel(rowShape);
+        if (o.dtype == K.dtype && oStr == contiguousStrides(rowShape) && kStr == oStr) {
+            // Dense rows of one dtype: one memcpy per row.
+            const size_t bytes = (size_t)(rowElems * o.itemsize);
+            for (size_t i = 0; i < loc.size(); ++i)
+                std::memcpy(o.data + loc[i] * o.strides[0] * o.itemsize, K.data + (int64_t)i * K.strides[0] * K.itemsize, bytes);
+            return;
+        }
         for (size_t i = 0; i < loc.size(); ++i)
             copyCast(o.restrided(rowShape, oStr, loc[i] * o.strides[0]), K.restrided(rowShape, kStr, (int64_t)i * K.strides[0]));
     });
@@ -179,23 +190,27 @@ diopiError_t diopiTokenAttentionInference(diopiContextHandle_t ctx, diopiTensorH
         CPU_CHECK(hk > 0 && h % hk == 0, "the heads of q (", h, ") must be a multiple of the heads of k (", hk, ")");
         CPU_CHECK(o.shape[0] == h, "token_attention_out must have shape (heads, total_tokens), got ", shapeStr(o.shape));
         TokenTable tt = tokenTable(ctx, b_loc, b_start_loc, b_seq_len, b, max_input_len, o.shape[1], K.shape[0]);
-        TensorView qf = contiguousAs(ctx, Q, diopi_dtype_float32), kf = contiguousAs(ctx, K, diopi_dtype_float32);
-        TensorView res = newTensor(ctx, {h, o.shape[1]}, diopi_dtype_float32);
-        const float scale = (float)(1.0 / std::sqrt((double)d));
-        const float *qp = qf.ptr<const float>(), *kp = kf.ptr<const float>();
-        float* rp = res.ptr<float>();
+        const diopiDtype_t ct = computeDtype({Q.dtype, K.dtype, o.dtype});
+        TensorView qf = contiguousAs(ctx, Q, ct), kf = contiguousAs(ctx, K, ct);
+        TensorView res = newTensor(ctx, {h, o.shape[1]}, ct);
         const int64_t rep = h / hk;
-        parallelFor(b * h, 1, [&](int64_t tb, int64_t te) {
-            for (int64_t t = tb; t < te; ++t) {
-                int64_t i = t / h, hh = t % h, len = tt.lens[i];
-                const float* qi = qp + (i * h + hh) * d;
-                for (int64_t c = 0; c < len; ++c) {
-                    const float* kr = kp + (tt.loc[i * tt.cols + max_input_len - len + c] * hk + hh / rep) * d;
-                    float s = 0.0f;
-                    for (int64_t e = 0; e < d; ++e) s += qi[e] * kr[e];
-                    rp[hh * o.shape[1] + tt.starts[i] + c] = s * scale;
+        dispatch<TypeList<float, double>>(ct, "q", [&](auto tag) {
+            using S = typename decltype(tag)::type;
+            const S scale = S(1.0 / std::sqrt((double)d));
+            const S *qp = qf.ptr<const S>(), *kp = kf.ptr<const S>();
+            S* rp = res.ptr<S>();
+            parallelFor(b * h, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, max_input_len * d)), [&](int64_t tb, int64_t te) {
+                for (int64_t t = tb; t < te; ++t) {
+                    int64_t i = t / h, hh = t % h, len = tt.lens[i];
+                    const S* qi = qp + (i * h + hh) * d;
+                    for (int64_t c = 0; c < len; ++c) {
+                        const S* kr = kp + (tt.loc[i * tt.cols + max_input_len - len + c] * hk + hh / rep) * d;
+                        S s = 0;
+                        for (int64_t e = 0; e < d; ++e) s += qi[e] * kr[e];
+                        rp[hh * o.shape[1] + tt.starts[i] + c] = s * scale;
+                    }
                 }
-            }
+            });
         });
         // Only the covered columns are written back.
         for (int64_t i = 0; i < b; ++i) {
@@ -224,28 +239,32 @@ diopiError_t diopiTokenSoftmaxReduceVInference(diopiContextHandle_t ctx, diopiTe
         CPU_CHECK(V.shape[2] == d, "out and v must have the same head dimension");
         CPU_CHECK(hk > 0 && h % hk == 0, "the heads of out (", h, ") must be a multiple of the heads of v (", hk, ")");
         TokenTable tt = tokenTable(ctx, b_loc, b_start_loc, b_seq_len, b, max_input_len, lg.shape[1], V.shape[0]);
-        TensorView lf = contiguousAs(ctx, lg, diopi_dtype_float32), vf = contiguousAs(ctx, V, diopi_dtype_float32);
-        TensorView res = floatZeros(ctx, {b, h, d});
-        const float *lp = lf.ptr<const float>(), *vp = vf.ptr<const float>();
-        float* rp = res.ptr<float>();
+        const diopiDtype_t ct = computeDtype({lg.dtype, V.dtype, o.dtype});
+        TensorView lf = contiguousAs(ctx, lg, ct), vf = contiguousAs(ctx, V, ct);
+        TensorView res = zerosOf(ctx, {b, h, d}, ct);
         const int64_t cols = lg.shape[1], rep = h / hk;
-        parallelFor(b * h, 1, [&](int64_t tb, int64_t te) {
-            std::vector<float> w;
-            for (int64_t t = tb; t < te; ++t) {
-                int64_t i = t / h, hh = t % h, len = tt.lens[i];
-                if (len == 0) continue;
-                const float* s = lp + hh * cols + tt.starts[i];
-                float mx = -std::numeric_limits<float>::infinity(), sum = 0.0f;
-                for (int64_t c = 0; c < len; ++c) mx = std::max(mx, s[c]);
-                w.resize((size_t)len);
-                for (int64_t c = 0; c < len; ++c) sum += (w[c] = std::exp(s[c] - mx));
-                float* acc = rp + (i * h + hh) * d;
-                for (int64_t c = 0; c < len; ++c) {
-                    const float* vr = vp + (tt.loc[i * tt.cols + max_input_len - len + c] * hk + hh / rep) * d;
-                    const float wc = w[c] / sum;
-                    for (int64_t e = 0; e < d; ++e) acc[e] += wc * vr[e];
+        dispatch<TypeList<float, double>>(ct, "logics", [&](auto tag) {
+            using S = typename decltype(tag)::type;
+            const S *lp = lf.ptr<const S>(), *vp = vf.ptr<const S>();
+            S* rp = res.ptr<S>();
+            parallelFor(b * h, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, max_input_len * d)), [&](int64_t tb, int64_t te) {
+                std::vector<S> w;
+                for (int64_t t = tb; t < te; ++t) {
+                    int64_t i = t / h, hh = t % h, len = tt.lens[i];
+                    if (len == 0) continue;
+                    const S* s = lp + hh * cols + tt.starts[i];
+                    S mx = -std::numeric_limits<S>::infinity(), sum = 0;
+                    for (int64_t c = 0; c < len; ++c) mx = std::max(mx, s[c]);
+                    w.resize((size_t)len);
+                    for (int64_t c = 0; c < len; ++c) sum += (w[c] = std::exp(s[c] - mx));
+                    S* acc = rp + (i * h + hh) * d;
+                    for (int64_t c = 0; c < len; ++c) {
+                        const S* vr = vp + (tt.loc[i * tt.cols + max_input_len - len + c] * hk + hh / rep) * d;
+                        const S wc = w[c] / sum;
+                        for (int64_t e = 0; e < d; ++e) acc[e] += wc * vr[e];
+                    }
                 }
-            }
+            });
         });
         copyCast(o, res);
     });
@@ -284,8 +303,8 @@ diopiError_t diopiPagedAttention(diopiContextHandle_t ctx, diopiTensorHandle_t o
         const int64_t slots = K.numel / (num_kv_heads * dim), maxBlocks = bt.shape[1];
         Problem pr;
         // Dense copies in the callers' element order, then read as (rows, heads, dim).
-        TensorView qc = contiguousAs(ctx, Q, diopi_dtype_float32), kc = contiguousAs(ctx, K, diopi_dtype_float32),
-                   vc = contiguousAs(ctx, V, diopi_dtype_float32);
+        pr.ct = computeDtype({Q.dtype, K.dtype, V.dtype});
+        TensorView qc = contiguousAs(ctx, Q, pr.ct), kc = contiguousAs(ctx, K, pr.ct), vc = contiguousAs(ctx, V, pr.ct);
         pr.qf = qc.reshaped({b, num_heads, dim});
         pr.kf = kc.reshaped({slots, num_kv_heads, dim});
         pr.vf = vc.reshaped({slots, num_kv_heads, dim});
@@ -295,7 +314,7 @@ diopiError_t diopiPagedAttention(diopiContextHandle_t ctx, diopiTensorHandle_t o
         pr.spec.hq = num_heads;
         pr.spec.hk = num_kv_heads;
         pr.spec.d = pr.spec.dv = dim;
-        pr.spec.scale = (float)(1.0 / std::sqrt((double)dim));
+        pr.spec.scale = 1.0 / std::sqrt((double)dim);
         std::vector<std::vector<int64_t>> rows((size_t)b);
         for (int64_t i = 0; i < b; ++i) {
             CPU_CHECK(lens[i] >= 0, "actual_seq_lengths[", i, "] must be non-negative");
@@ -356,7 +375,7 @@ diopiError_t diopiContextAttentionInference(diopiContextHandle_t ctx, diopiTenso
             pr.seqs.push_back(s);
         }
         pr.batch = (int64_t)pr.seqs.size();
-        pr.spec.scale = (float)(1.0 / std::sqrt((double)pr.spec.d));
+        pr.spec.scale = 1.0 / std::sqrt((double)pr.spec.d);
         pr.spec.causal = true;
         TensorView res = runForward(ctx, pr);
         for (const Seq& s : pr.seqs) {

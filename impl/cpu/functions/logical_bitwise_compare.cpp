@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
 #include "common/promote.hpp"
 
 namespace impl::cpu {
@@ -16,6 +17,56 @@ namespace {
 template <class Body>
 void intoBool(diopiContextHandle_t ctx, const TensorView& out, Body&& body) {
     computeAs(ctx, out, diopi_dtype_bool, body);
+}
+
+/// True when `small` (contiguous) equals the trailing dims of `full`.
+bool isRowOf(const TensorView& small, const Shape& full) {
+    if (!small.isContiguous()) return false;
+    size_t lead = 0;
+    while (lead < small.shape.size() && small.shape[lead] == 1) ++lead;
+    size_t n = small.shape.size() - lead;
+    if (n > full.size()) return false;
+    for (size_t i = 0; i < n; ++i)
+        if (small.shape[lead + i] != full[full.size() - n + i]) return false;
+    return true;
+}
+
+/// bool o = f(a, b) for float32 a, b that are dense, or one dense and the
+/// other a repeated row or single element: the per-level array loops. False
+/// for other layouts (the generic loop runs instead).
+template <class F>
+bool boolFromF32(const TensorView& o, const TensorView& a, const TensorView& b, F f) {
+    if (o.dtype != diopi_dtype_bool || a.dtype != diopi_dtype_float32 || b.dtype != diopi_dtype_float32 || o.numel == 0 ||
+        !o.isContiguous())
+        return false;
+    const bool aFull = a.shape == o.shape && a.isContiguous(), bFull = b.shape == o.shape && b.isContiguous();
+    bool* po = o.ptr<bool>();
+    const float *pa = a.ptr<float>(), *pb = b.ptr<float>();
+    if (aFull && bFull) {
+        parallelFor(o.numel, kParallelGrain, [&](int64_t i, int64_t e) { simd::map2(po + i, pa + i, pb + i, e - i, f); });
+        return true;
+    }
+    if (aFull == bFull) return false;
+    const TensorView& sm = aFull ? b : a;
+    if (!isRowOf(sm, o.shape) || sm.numel <= 0) return false;
+    const int64_t inner = sm.numel, rows = o.numel / inner;
+    const float* pf = aFull ? pa : pb;
+    const float* ps = aFull ? pb : pa;
+    if (inner == 1) {
+        const float c = ps[0];
+        parallelFor(rows, kParallelGrain, [&](int64_t i, int64_t e) {
+            if (aFull) simd::map1(po + i, pf + i, e - i, [f, c](float x) { return f(x, c); });
+            else simd::map1(po + i, pf + i, e - i, [f, c](float y) { return f(c, y); });
+        });
+        return true;
+    }
+    parallelFor(rows, std::max<int64_t>(1, kParallelGrain / inner), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+            if (aFull) simd::map2(po + r * inner, pf + r * inner, ps, inner, f);
+            else simd::map2(po + r * inner, ps, pf + r * inner, inner, f);
+        }
+    });
+    return true;
 }
 
 // ---------------------------------------------------------------- logical
@@ -29,6 +80,8 @@ void logicalBinary(diopiContextHandle_t ctx, const TensorView& out, TensorView a
         b = castTo(ctx, b, diopi_dtype_bool);
     }
     intoBool(ctx, out, [&](const TensorView& dst) {
+        // NaN counts as true (it is not 0), as in convert<bool>.
+        if (boolFromF32(dst, a, b, [op](float x, float y) { return op(x != 0.0f, y != 0.0f); })) return;
         dispatch<NumericBoolTypes>(a.dtype, "input", [&](auto tag) {
             using T = typename decltype(tag)::type;
             binaryLoop<bool, T, T>(dst, a, b, [op](T x, T y) { return op(convert<bool>(x), convert<bool>(y)); });
@@ -38,6 +91,31 @@ void logicalBinary(diopiContextHandle_t ctx, const TensorView& out, TensorView a
 
 void logicalNot(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a) {
     checkOutShape(out, a.shape);
+    if (a.dtype == diopi_dtype_float32 && a.isContiguous() && out.isContiguous() && out.numel > 0 &&
+        (out.dtype == diopi_dtype_bool || out.dtype == diopi_dtype_float32)) {
+        // Dense float32 input: straight into a bool or float32 out (in place too), no bool temporary.
+        const float* pa = a.ptr<float>();
+        parallelFor(out.numel, kParallelGrain, [&](int64_t i, int64_t e) {
+            if (out.dtype == diopi_dtype_bool) simd::map1(out.ptr<bool>() + i, pa + i, e - i, [](float x) { return x == 0.0f; });
+            else simd::map1(out.ptr<float>() + i, pa + i, e - i, [](float x) { return selectF(x == 0.0f, 1.0f, 0.0f); });
+        });
+        return;
+    }
+    const bool half = a.dtype == diopi_dtype_float16, bf = a.dtype == diopi_dtype_bfloat16;
+    if ((half || bf) && a.isContiguous() && out.isContiguous() && out.numel > 0 &&
+        (out.dtype == diopi_dtype_bool || out.dtype == a.dtype)) {
+        // Dense 16-bit floats: zero is a test on the bits (either sign), no conversion to float.
+        const uint16_t* pa = a.ptr<uint16_t>();
+        const uint16_t one = half ? 0x3c00 : 0x3f80;
+        parallelFor(out.numel, kParallelGrain, [&](int64_t i, int64_t e) {
+            if (out.dtype == diopi_dtype_bool)
+                simd::map1(out.ptr<bool>() + i, pa + i, e - i, [](uint16_t x) { return (x & 0x7fff) == 0; });
+            else
+                simd::map1(out.ptr<uint16_t>() + i, pa + i, e - i,
+                           [one](uint16_t x) { return uint16_t((x & 0x7fff) == 0 ? one : 0); });
+        });
+        return;
+    }
     intoBool(ctx, out, [&](const TensorView& dst) {
         dispatch<NumericBoolTypes>(a.dtype, "input", [&](auto tag) {
             using T = typename decltype(tag)::type;
@@ -128,6 +206,7 @@ void compareTensor(diopiContextHandle_t ctx, const TensorView& out, TensorView a
     a = castTo(ctx, a, dt);
     b = castTo(ctx, b, dt);
     intoBool(ctx, out, [&](const TensorView& dst) {
+        if (boolFromF32(dst, a, b, [](float x, float y) { return cmp<C>(x, y); })) return;
         dispatch<CmpTypes>(dt, "input", [&](auto tag) {
             using T = typename decltype(tag)::type;
             using A = acc_t<T>;
@@ -171,8 +250,9 @@ void compareScalar(diopiContextHandle_t ctx, const TensorView& out, TensorView a
             logicalBinary(ctx, t, t, view(other, "other"), [](bool x, bool y) { return EXPR; });                               \
         });                                                                                                                    \
     }
-CPU_LOGICAL_BINARY(And, x && y)
-CPU_LOGICAL_BINARY(Or, x || y)
+// & and | rather than && and ||: no branch in the element function.
+CPU_LOGICAL_BINARY(And, x & y)
+CPU_LOGICAL_BINARY(Or, x | y)
 #undef CPU_LOGICAL_BINARY
 
 diopiError_t diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {

@@ -1,19 +1,29 @@
 // Family loss: elementwise losses (mse, smooth L1, bce, bce with logits,
-// sigmoid focal), class losses (nll, cross entropy); forward and backward.
+// sigmoid focal), class losses (nll, cross entropy), CTC; forward and backward.
 //
-// Elementwise losses evaluate every term in float (double for sums) from the
-// caller's element type and round once when writing; inputs broadcast to a
-// common shape and backward sums a broadcast gradient back to input's shape.
+// Every loss computes in calc_t<T>: double for float64, float for float32 and
+// the 16-bit floats (rounded once when writing). Elementwise losses broadcast
+// their inputs to a common shape and backward sums a broadcast gradient back
+// to input's shape. The float formulas use the branch-free exp/log below,
+// which vectorise; their hot loops are compiled once per instruction-set level.
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 #include <cmath>
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
 
 namespace impl::cpu {
 
 namespace {
+
+/// Type a loss computes in: double for float64, float otherwise.
+template <class T>
+using calc_t = acc_t<T>;
 
 enum class Red { None, Mean, Sum };
 
@@ -35,10 +45,137 @@ void checkScalarOut(const TensorView& out, const char* name) {
     CPU_CHECK(out.numel == 1, name, " must hold one element for mean/sum reduction, got shape ", shapeStr(out.shape));
 }
 
-/// Elements per block of the dense fast paths: operands are converted to
-/// float block-wise, so the loss formula runs over plain arrays.
-constexpr int64_t kBlock = 256;
+// ---------------------------------------------------------------- float math
+// Branch-free float forms (selects instead of branches) that GCC vectorises
+// when inlined into an array loop; the double forms call libm (float64 is for
+// accuracy, not speed). Candidates for common/fastmath.hpp (logF, log1pF).
 
+/// log(x) for float, within about 1 ulp: x = 2^e * m with m in [sqrt(1/2), sqrt(2)),
+/// log(m) by a polynomial in m - 1. Subnormals are scaled first; 0 gives -inf,
+/// negatives NaN, +inf stays +inf, NaN stays NaN.
+CPU_FORCE_INLINE float logF(float x) {
+    const bool sub = __builtin_isless(x, 1.17549435e-38f);
+    const float xs = selectF(sub, x * 8388608.0f, x);  // * 2^23
+    uint32_t b = floatAsBits(xs);
+    int32_t e = (int32_t)(b >> 23) - 126;
+    float m = bitsAsFloat((b & 0x007fffffu) | 0x3f000000u);  // [0.5, 1)
+    const bool lo = __builtin_isless(m, 0.707106781186547524f);
+    e -= (int32_t)lo;
+    m = selectF(lo, m + m, m) - 1.0f;
+    const float z = m * m;
+    float y = 7.0376836292e-2f;
+    y = y * m - 1.1514610310e-1f;
+    y = y * m + 1.1676998740e-1f;
+    y = y * m - 1.2420140846e-1f;
+    y = y * m + 1.4249322787e-1f;
+    y = y * m - 1.6668057665e-1f;
+    y = y * m + 2.0000714765e-1f;
+    y = y * m - 2.4999993993e-1f;
+    y = y * m + 3.3333331174e-1f;
+    y = y * m * z;
+    const float fe = (float)(e - 23 * (int32_t)sub);
+    y += -2.12194440e-4f * fe;
+    y += -0.5f * z;
+    float r = m + y + 0.693359375f * fe;
+    r = selectF(__builtin_isless(x, 0.0f), __builtin_nanf(""), r);
+    r = selectF(x == 0.0f, -__builtin_inff(), r);
+    r = selectF(x == __builtin_inff(), x, r);
+    return selectF(__builtin_isnan(x), x, r);
+}
+
+/// log(1 + u) for u >= -1 without losing small u: w = 1 + u is rounded, and
+/// log(w) * u / (w - 1) corrects for that rounding (w == 1 means log1p(u) = u).
+CPU_FORCE_INLINE float log1pF(float u) {
+    const float w = 1.0f + u, d = w - 1.0f;
+    const float r = logF(w) * (u / selectF(d == 0.0f, 1.0f, d));
+    return selectF(d == 0.0f, u, selectF(__builtin_isinf(u), w, r));
+}
+
+template <class S>
+CPU_FORCE_INLINE S expS(S x) {
+    if constexpr (std::is_same_v<S, float>) return expF(x);
+    else return std::exp(x);
+}
+template <class S>
+CPU_FORCE_INLINE S logS(S x) {
+    if constexpr (std::is_same_v<S, float>) return logF(x);
+    else return std::log(x);
+}
+template <class S>
+CPU_FORCE_INLINE S log1pS(S x) {
+    if constexpr (std::is_same_v<S, float>) return log1pF(x);
+    else return std::log1p(x);
+}
+/// c ? a : b, a blend for float.
+template <class S>
+CPU_FORCE_INLINE S sel(bool c, S a, S b) {
+    if constexpr (std::is_same_v<S, float>) return selectF(c, a, b);
+    else return c ? a : b;
+}
+/// u^g for u >= 0 and a general g (the common exponents are special-cased by the callers).
+template <class S>
+CPU_FORCE_INLINE S powS(S u, S g) {
+    if constexpr (std::is_same_v<S, float>) {
+        const float at0 = g == 0.0f ? 1.0f : (g > 0.0f ? 0.0f : __builtin_inff());  // loop-invariant
+        return sel<S>(u == 0.0f, at0, expF(g * logF(u)));
+    }
+    else return std::pow(u, g);
+}
+
+// ---------------------------------------------------------------- elementwise loops
+/// Elements per block of the dense paths.
+constexpr int64_t kBlock = 512;
+
+/// res[j] = f(v) with v[k] = src[k][j] (compute type S). The functor and
+/// the pointers are copied to locals so that the compiler sees them constant.
+template <class S, size_t N, class F>
+CPU_FORCE_INLINE void evalBody(const S* const* src, int64_t n, S* res, const F& f0) {
+    const F f = f0;
+    const S* p[N];
+    for (size_t k = 0; k < N; ++k) p[k] = src[k];
+    for (int64_t j = 0; j < n; ++j) {
+        S v[N];
+        for (size_t k = 0; k < N; ++k) v[k] = p[k][j];
+        res[j] = f(v);
+    }
+}
+/// Sum of a block of values: sixteen lanes of S, returned in double.
+template <class S>
+double blockSum(const S* res, int64_t n) {
+    constexpr int L = 16;
+    S acc[L] = {};
+    int64_t j = 0;
+    for (; j + L <= n; j += L)
+        for (int q = 0; q < L; ++q) acc[q] += res[j + q];
+    double t = 0;
+    for (; j < n; ++j) t += double(res[j]);
+    for (int q = 0; q < L; ++q) t += double(acc[q]);
+    return t;
+}
+
+template <class S, size_t N, class F>
+void evalBase(const S* const* src, int64_t n, S* res, const F& f) { evalBody<S, N>(src, n, res, f); }
+#if CPU_HAVE_X86_LEVELS
+template <class S, size_t N, class F>
+CPU_TARGET_AVX2 void evalAvx2(const S* const* src, int64_t n, S* res, const F& f) { evalBody<S, N>(src, n, res, f); }
+template <class S, size_t N, class F>
+CPU_TARGET_AVX512 void evalAvx512(const S* const* src, int64_t n, S* res, const F& f) { evalBody<S, N>(src, n, res, f); }
+#endif
+
+template <class S, size_t N, class F>
+using EvalFn = void (*)(const S* const*, int64_t, S*, const F&);
+
+/// The block kernels for the level in use; per-level code only for float.
+template <class S, size_t N, class F>
+EvalFn<S, N, F> pickEval() {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<S, float>) {
+        if (isa() == Isa::Avx512) return evalAvx512<S, N, F>;
+        if (isa() == Isa::Avx2) return evalAvx2<S, N, F>;
+    }
+#endif
+    return evalBase<S, N, F>;
+}
 /// Period of an operand in out's row-major order when it is dense and its
 /// shape (leading 1s dropped) is a suffix of `shape`: element i is p[i % period].
 /// Covers dense same-shape operands, single elements (absent weights, reduced
@@ -61,53 +198,61 @@ bool periodic(const Shape& shape, const std::array<const TensorView*, N>& ins, s
     return true;
 }
 
-/// Converts elements [s, s + n) of each operand into buf[k].
-template <class T, size_t N>
+/// Points src[k] at elements [s, s + n) of operand k: straight into its data
+/// when it holds them as S in a row, else converted into buf[k].
+template <class T, class S, size_t N>
 void loadBlock(const std::array<const TensorView*, N>& ins, const std::array<int64_t, N>& period, int64_t s, int64_t n,
-               float (&buf)[N][kBlock]) {
+               S (*buf)[kBlock], const S** src) {
     for (size_t k = 0; k < N; ++k) {
         const T* p = ins[k]->template ptr<T>();
-        const int64_t per = period[k];
+        const int64_t per = period[k], off = s % per;
         if (per == 1) {
-            const float v = float(p[0]);
+            const S v = S(p[0]);
             for (int64_t j = 0; j < n; ++j) buf[k][j] = v;
-        } else if (s + n <= per) {
-            for (int64_t j = 0; j < n; ++j) buf[k][j] = float(p[s + j]);
-        } else {
-            int64_t off = s % per;
-            for (int64_t j = 0; j < n; ++j) {
-                buf[k][j] = float(p[off]);
-                if (++off == per) off = 0;
+            src[k] = buf[k];
+        } else if (off + n <= per) {
+            if constexpr (std::is_same_v<T, S>) {
+                src[k] = p + off;
+            } else {
+                for (int64_t j = 0; j < n; ++j) buf[k][j] = S(p[off + j]);
+                src[k] = buf[k];
             }
+        } else {
+            // Wraps around the period: copy run by run (each run vectorises).
+            int64_t o = off, j = 0;
+            while (j < n) {
+                const int64_t run = std::min(per - o, n - j);
+                for (int64_t q = 0; q < run; ++q) buf[k][j + q] = S(p[o + q]);
+                j += run;
+                o = 0;
+            }
+            src[k] = buf[k];
         }
     }
 }
 
-/// res[j] = f(v) for the block, v[k] = buf[k][j].
-template <size_t N, class F>
-inline void evalBlock(const float (&buf)[N][kBlock], int64_t n, float* res, F& f) {
-    for (int64_t j = 0; j < n; ++j) {
-        float v[N];
-        for (size_t k = 0; k < N; ++k) v[k] = buf[k][j];
-        res[j] = f(v);
-    }
-}
-
-/// out[i] = f(v) where v[k] is operand k's element as float; operands
+/// out[i] = f(v) where v[k] is operand k's element in calc_t<T>; operands
 /// broadcast to out's shape.
 template <class T, size_t N, class F>
-void mapLoss(const TensorView& out, const std::array<const TensorView*, N>& ins, F f) {
+void mapLoss(const TensorView& out, const std::array<const TensorView*, N>& ins, const F& f) {
+    using S = calc_t<T>;
     if (out.numel == 0) return;
     std::array<int64_t, N> period;
     if (out.isContiguous() && periodic(out.shape, ins, period)) {
         T* o = out.ptr<T>();
+        const EvalFn<S, N, F> ev = pickEval<S, N, F>();
         parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) {
-            float buf[N][kBlock], res[kBlock];
+            S buf[N][kBlock], res[kBlock];
+            const S* src[N];
             for (int64_t s = b; s < e; s += kBlock) {
                 const int64_t n = std::min(kBlock, e - s);
-                loadBlock<T, N>(ins, period, s, n, buf);
-                evalBlock<N>(buf, n, res, f);
-                for (int64_t j = 0; j < n; ++j) o[s + j] = T(res[j]);
+                loadBlock<T, S, N>(ins, period, s, n, buf, src);
+                if constexpr (std::is_same_v<T, S>) {
+                    ev(src, n, o + s, f);
+                } else {
+                    ev(src, n, res, f);
+                    for (int64_t j = 0; j < n; ++j) o[s + j] = T(res[j]);
+                }
             }
         });
         return;
@@ -119,40 +264,41 @@ void mapLoss(const TensorView& out, const std::array<const TensorView*, N>& ins,
     plan.runAll([&](char** p, int64_t n, const int64_t* s) {
         std::array<char*, N + 1> q;
         for (size_t k = 0; k <= N; ++k) q[k] = p[k];
-        float v[N];
+        S v[N];
         for (int64_t i = 0; i < n; ++i) {
-            for (size_t k = 0; k < N; ++k) v[k] = float(*reinterpret_cast<const T*>(q[k + 1]));
+            for (size_t k = 0; k < N; ++k) v[k] = S(*reinterpret_cast<const T*>(q[k + 1]));
             *reinterpret_cast<T*>(q[0]) = T(f(v));
             for (size_t k = 0; k <= N; ++k) q[k] += s[k];
         }
     });
 }
 
-/// Sum over the broadcast shape of f(v), accumulated in double; the split
-/// into chunks does not depend on the thread count (reproducible sums).
+/// Sum over the broadcast shape of f(v), blocks accumulated in double; the
+/// split into chunks does not depend on the thread count (reproducible sums).
 template <class T, size_t N, class F>
-double sumLoss(const Shape& shape, const std::array<const TensorView*, N>& ins, F f) {
+double sumLoss(const Shape& shape, const std::array<const TensorView*, N>& ins, const F& f) {
+    using S = calc_t<T>;
     int64_t numel = shapeNumel(shape);
     if (numel == 0) return 0.0;
     int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(64, numel / kParallelGrain));
     std::vector<double> part(chunks, 0.0);
     std::array<int64_t, N> period;
     if (periodic(shape, ins, period)) {
+        // Values block by block (the per-level kernel), then their sum.
+        const EvalFn<S, N, F> ev = pickEval<S, N, F>();
         parallelFor(chunks, 2, [&](int64_t cb, int64_t ce) {
-            float buf[N][kBlock], res[kBlock];
+            S buf[N][kBlock], res[kBlock];
+            const S* src[N];
             for (int64_t c = cb; c < ce; ++c) {
-                double acc[4] = {0, 0, 0, 0};  // independent chains: the adds do not serialise
+                double acc = 0;
                 const int64_t b = numel * c / chunks, e = numel * (c + 1) / chunks;
                 for (int64_t s = b; s < e; s += kBlock) {
                     const int64_t n = std::min(kBlock, e - s);
-                    loadBlock<T, N>(ins, period, s, n, buf);
-                    evalBlock<N>(buf, n, res, f);
-                    int64_t j = 0;
-                    for (; j + 4 <= n; j += 4)
-                        for (int q = 0; q < 4; ++q) acc[q] += res[j + q];
-                    for (; j < n; ++j) acc[0] += res[j];
+                    loadBlock<T, S, N>(ins, period, s, n, buf, src);
+                    ev(src, n, res, f);
+                    acc += blockSum<S>(res, n);
                 }
-                part[c] = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+                part[c] = acc;
             }
         });
     } else {
@@ -163,9 +309,9 @@ double sumLoss(const Shape& shape, const std::array<const TensorView*, N>& ins, 
                 plan.run(numel * c / chunks, numel * (c + 1) / chunks, [&](char** p, int64_t n, const int64_t* s) {
                     std::array<char*, N> q;
                     for (size_t k = 0; k < N; ++k) q[k] = p[k];
-                    float v[N];
+                    S v[N];
                     for (int64_t i = 0; i < n; ++i) {
-                        for (size_t k = 0; k < N; ++k) v[k] = float(*reinterpret_cast<const T*>(q[k]));
+                        for (size_t k = 0; k < N; ++k) v[k] = S(*reinterpret_cast<const T*>(q[k]));
                         acc += double(f(v));
                         for (size_t k = 0; k < N; ++k) q[k] += s[k];
                     }
@@ -194,9 +340,9 @@ TensorView onesScalar(diopiContextHandle_t ctx, diopiDtype_t dtype) {
 }
 
 /// Forward of an elementwise loss: `ins` (input first) broadcast together;
-/// f(v) is the per-element loss.
+/// f(v) is the per-element loss (f is a functor templated on the compute type).
 template <size_t N, class F>
-void elementwiseLossForward(diopiContextHandle_t ctx, const TensorView& out, std::array<TensorView, N> ins, Red red, F f) {
+void elementwiseLossForward(diopiContextHandle_t ctx, const TensorView& out, std::array<TensorView, N> ins, Red red, const F& f) {
     needFloat(ins[0], "input");
     diopiDtype_t dt = out.dtype;
     needFloat(out, "out");
@@ -222,12 +368,23 @@ void elementwiseLossForward(diopiContextHandle_t ctx, const TensorView& out, std
     });
 }
 
+/// grad_output (v[0]) times the derivative d of the loss (v[1..]) times scale.
+template <class D>
+struct GradOf {
+    D d;
+    double scale;
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const {
+        return d(v + 1) * v[0] * S(scale);
+    }
+};
+
 /// Backward of an elementwise loss: grad_input = d(v) * grad_output (/ count
 /// for mean), summed back to input's shape when the inputs broadcast.
-/// `ins` are the forward operands (input first); d(v) gets v[0] = grad_output.
-template <size_t N, class F>
+/// `ins` are the forward operands (input first); d(v) gets them as v[0..N).
+template <size_t N, class D>
 void elementwiseLossBackward(diopiContextHandle_t ctx, const TensorView& gradIn, const TensorView& gradOut, std::array<TensorView, N> ins,
-                             Red red, F d) {
+                             Red red, const D& d) {
     needFloat(ins[0], "input");
     needFloat(gradIn, "grad_input");
     diopiDtype_t dt = gradIn.dtype;
@@ -245,115 +402,182 @@ void elementwiseLossBackward(diopiContextHandle_t ctx, const TensorView& gradIn,
     std::array<const TensorView*, N + 1> ptrs;
     ptrs[0] = &go;
     for (size_t k = 0; k < N; ++k) ptrs[k + 1] = &ins[k];
-    const float scale = red == Red::Mean ? float(1.0 / double(shapeNumel(bshape))) : 1.0f;
-    auto g = [d, scale](const float* v) { return d(v) * v[0] * scale; };
-    if (bshape == gradIn.shape) {
-        dispatch<FloatTypes>(dt, "grad_input", [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            mapLoss<T, N + 1>(gradIn, ptrs, g);
-        });
-        return;
-    }
-    // Broadcast input: compute over the broadcast shape in float, then sum
-    // over the broadcast dims into grad_input.
-    TensorView full = newTensor(ctx, bshape, diopi_dtype_float32);
-    {
-        // mapLoss reads every operand as one type: bring them to float.
-        std::array<TensorView, N + 1> cast;
-        std::array<const TensorView*, N + 1> ops;
-        for (size_t k = 0; k <= N; ++k) {
-            cast[k] = castTo(ctx, *ptrs[k], diopi_dtype_float32);
-            ops[k] = &cast[k];
-        }
-        mapLoss<float, N + 1>(full, ops, g);
-    }
-    const int64_t nd = (int64_t)bshape.size(), off = nd - gradIn.dim();
-    std::vector<bool> mask(nd, false);
-    Shape st(nd, 0);
-    for (int64_t k = 0; k < nd; ++k) {
-        if (k < off) {
-            mask[k] = true;
-        } else {
-            mask[k] = gradIn.shape[k - off] == 1 && bshape[k] != 1;
-            st[k] = gradIn.strides[k - off];
-        }
-    }
-    TensorView o = gradIn.restrided(keptShape(full, mask), st);
+    const GradOf<D> g{d, red == Red::Mean ? 1.0 / double(shapeNumel(bshape)) : 1.0};
     dispatch<FloatTypes>(dt, "grad_input", [&](auto tag) {
         using T = typename decltype(tag)::type;
+        using S = calc_t<T>;
+        if (bshape == gradIn.shape) {
+            mapLoss<T, N + 1>(gradIn, ptrs, g);
+            return;
+        }
+        // Broadcast input: compute over the broadcast shape in S, then sum
+        // over the broadcast dims into grad_input.
+        TensorView full = newTensor(ctx, bshape, dtypeOf<S>());
+        {
+            // mapLoss reads every operand as one type: bring them to S.
+            std::array<TensorView, N + 1> cast;
+            std::array<const TensorView*, N + 1> ops;
+            for (size_t k = 0; k <= N; ++k) {
+                cast[k] = castTo(ctx, *ptrs[k], dtypeOf<S>());
+                ops[k] = &cast[k];
+            }
+            mapLoss<S, N + 1>(full, ops, g);
+        }
+        const int64_t nd = (int64_t)bshape.size(), off = nd - gradIn.dim();
+        std::vector<bool> mask(nd, false);
+        Shape st(nd, 0);
+        for (int64_t k = 0; k < nd; ++k) {
+            if (k < off) {
+                mask[k] = true;
+            } else {
+                mask[k] = gradIn.shape[k - off] == 1 && bshape[k] != 1;
+                st[k] = gradIn.strides[k - off];
+            }
+        }
+        TensorView o = gradIn.restrided(keptShape(full, mask), st);
         reduceLoop<1>({&o}, full, mask, [&](char** po, const char* base, const ReduceWindow& w) {
             double acc = 0;
-            w.each(base, [&](const char* p, int64_t) { acc += *reinterpret_cast<const float*>(p); });
-            *reinterpret_cast<T*>(po[0]) = T(float(acc));
+            w.each(base, [&](const char* p, int64_t) { acc += double(*reinterpret_cast<const S*>(p)); });
+            *reinterpret_cast<T*>(po[0]) = T(S(acc));
         });
     });
 }
 
-// ---- per-element formulas (float). With e = exp(-|x|) (one exp per element):
-// log(1 + exp(-x)) = log1p(e) + max(-x, 0) and sigmoid(x) = 1/(1+e) or e/(1+e).
+// ---- per-element formulas, as functors templated on the compute type S.
+// With e = exp(-|x|) (one exp per element): log(1 + exp(-x)) = log1p(e) +
+// max(-x, 0) and sigmoid(x) = 1/(1+e) for x >= 0, e/(1+e) below.
+template <class S>
 struct Logit {
-    float lsn, sig;  // log(1 + exp(-x)), sigmoid(x)
-    explicit Logit(float x) {
-        const float e = std::exp(-std::fabs(x)), r = 1.0f / (1.0f + e);
-        lsn = std::log1p(e) + std::max(-x, 0.0f);
-        sig = x >= 0 ? r : e * r;
+    S lsn, sig;  // log(1 + exp(-x)), sigmoid(x)
+    CPU_FORCE_INLINE explicit Logit(S x) {
+        const S e = expS<S>(-std::fabs(x)), r = S(1) / (S(1) + e);
+        lsn = log1pS<S>(e) + std::max(-x, S(0));
+        sig = sel<S>(x >= S(0), r, e * r);
     }
 };
 
-// BCE with logits: (1 - t) x + (1 + (pw - 1) t) log(1 + exp(-x)), times w.
-inline float bceLogitsTerm(float x, float t, float w, float pw) {
-    return w * ((1.0f - t) * x + (1.0f + (pw - 1.0f) * t) * Logit(x).lsn);
-}
-inline float bceLogitsGrad(float x, float t, float w, float pw) {
-    const float pt = pw * t;
-    return w * ((pt + 1.0f - t) * Logit(x).sig - pt);
+struct MseF {
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const {
+        const S d = v[0] - v[1];
+        return d * d;
+    }
+};
+struct MseGradF {
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const { return S(2) * (v[0] - v[1]); }
+};
+
+// Smooth L1, written without data-dependent branches so the loops vectorise.
+// loss: with m = min(|d|, beta), m * (|d| - m / 2) / beta; beta = 0 is plain L1.
+struct SmoothL1F {
+    double beta;
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const {
+        const S a = std::fabs(v[0] - v[1]);
+        if (beta == 0) return a;
+        const S b = S(beta), m = std::min(a, b);
+        return m * (a - S(0.5) * m) / b;
+    }
+};
+// gradient: d / beta clamped to [-1, 1] (sign(d) for beta = 0). q / max(|q|, 1)
+// is q inside the quadratic zone and sign(q) outside; the max is written with
+// fabs only, which the compiler vectorises where it keeps a compare-and-branch.
+struct SmoothL1GradF {
+    double beta;
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const {
+        const S d = v[0] - v[1];
+        if (beta == 0) return S(d > 0) - S(d < 0);
+        const S q = d / S(beta), a = std::fabs(q);
+        return q / (S(0.5) * (a + S(1) + std::fabs(a - S(1))));
+    }
+};
+
+// Binary cross entropy: log terms clamped at -100 (finite loss at 0 and 1); the
+// gradient's denominator is kept away from 0 by 1e-12. v = (x, t, w).
+struct BceF {
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const {
+        const S lx = std::max(logS<S>(v[0]), S(-100)), l1x = std::max(log1pS<S>(-v[0]), S(-100));
+        return -v[2] * (v[1] * lx + (S(1) - v[1]) * l1x);
+    }
+};
+struct BceGradF {
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const {
+        const S x = v[0];
+        return v[2] * (x - v[1]) / std::max((S(1) - x) * x, S(1e-12));
+    }
+};
+
+// BCE with logits, v = (x, t, w, pw): (1 - t) x + (1 + (pw - 1) t) log(1 + exp(-x)), times w.
+struct BceLogitsF {
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const {
+        const S x = v[0], t = v[1];
+        return v[2] * ((S(1) - t) * x + (S(1) + (v[3] - S(1)) * t) * Logit<S>(x).lsn);
+    }
+};
+struct BceLogitsGradF {
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const {
+        const S pt = v[3] * v[1];
+        return v[2] * ((pt + S(1) - v[1]) * Logit<S>(v[0]).sig - pt);
+    }
+};
+
+/// u^g with the common focusing exponents (G = 0, 1, 2) done without pow();
+/// G = 3 stands for any other g.
+template <int G, class S>
+CPU_FORCE_INLINE S powGamma(S u, S g) {
+    if constexpr (G == 2) return u * u;
+    else if constexpr (G == 1) return u;
+    else if constexpr (G == 0) return S(1);
+    else return powS<S>(u, g);
 }
 
-// u^g with the common focusing exponents done without pow().
-inline float powGamma(float u, float g) {
-    if (g == 2.0f) return u * u;
-    if (g == 1.0f) return u;
-    if (g == 0.0f) return 1.0f;
-    return std::pow(u, g);
+/// f(std::integral_constant<int, G>) with the exponent kind of gamma.
+template <class F>
+void withGamma(double gamma, F&& f) {
+    if (gamma == 2.0) f(std::integral_constant<int, 2>{});
+    else if (gamma == 1.0) f(std::integral_constant<int, 1>{});
+    else if (gamma == 0.0) f(std::integral_constant<int, 0>{});
+    else f(std::integral_constant<int, 3>{});
 }
 
-// Sigmoid focal loss term and its derivative (alpha < 0 drops the alpha weighting).
-inline float focalTerm(float x, float t, float alpha, float gamma) {
-    const Logit lg(x);
-    const float p = lg.sig, ce = (1.0f - t) * x + lg.lsn;
-    const float pt = p * t + (1.0f - p) * (1.0f - t);
-    float loss = ce * powGamma(1.0f - pt, gamma);
-    if (alpha >= 0) loss *= alpha * t + (1.0f - alpha) * (1.0f - t);
-    return loss;
-}
-inline float focalGrad(float x, float t, float alpha, float gamma) {
-    const Logit lg(x);
-    const float p = lg.sig, ce = (1.0f - t) * x + lg.lsn;
-    const float pt = p * t + (1.0f - p) * (1.0f - t);
-    const float m = powGamma(1.0f - pt, gamma);
-    const float dm = gamma == 0 ? 0.0f : -gamma * powGamma(1.0f - pt, gamma - 1.0f) * (2.0f * t - 1.0f) * p * (1.0f - p);
-    float d = (p - t) * m + ce * dm;
-    if (alpha >= 0) d *= alpha * t + (1.0f - alpha) * (1.0f - t);
-    return d;
-}
-
-// Written without data-dependent selects between trapping arithmetic, so the
-// loops vectorise (random inputs would mispredict a branch half the time).
-// ib = 1 / beta; beta = 0 (plain L1) has its own formulas.
-// loss: with m = min(|d|, beta), m * (|d| - m / 2) / beta.
-inline float smoothL1(float d, float beta, float ib) {
-    const float a = std::fabs(d), m = std::min(a, beta);
-    return m * (a - 0.5f * m) * ib;
-}
-// gradient: d / beta clamped to [-1, 1]
-// (q / max(|q|, 1) is q inside the quadratic zone and sign(q) outside; the
-// max is written with fabs only, which the compiler vectorises here where it
-// keeps a compare-and-branch.)
-inline float smoothL1Grad(float d, float ib) {
-    const float q = d * ib, a = std::fabs(q);
-    return q / (0.5f * (a + 1.0f + std::fabs(a - 1.0f)));
-}
-inline float signF(float d) { return float(d > 0) - float(d < 0); }
+// Sigmoid focal loss, v = (x, t): ce * (1 - p_t)^gamma, weighted by
+// alpha t + (1 - alpha)(1 - t) (wa = alpha, wb = 1 - alpha; both 1 when alpha < 0).
+// G is the exponent kind (see powGamma); the dispatch keeps the loop branch-free.
+template <int G>
+struct FocalF {
+    double wa, wb, gamma;
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const {
+        const S x = v[0], t = v[1];
+        const Logit<S> lg(x);
+        const S p = lg.sig, ce = (S(1) - t) * x + lg.lsn;
+        const S pt = p * t + (S(1) - p) * (S(1) - t);
+        return ce * powGamma<G, S>(S(1) - pt, S(gamma)) * (S(wa) * t + S(wb) * (S(1) - t));
+    }
+};
+// d/dx: (p - t) m + ce dm with m = u^gamma, u = 1 - p_t and
+// dm = -gamma u^(gamma - 1) (2t - 1) p (1 - p).
+template <int G>
+struct FocalGradF {
+    double wa, wb, gamma;
+    template <class S>
+    CPU_FORCE_INLINE S operator()(const S* v) const {
+        const S x = v[0], t = v[1];
+        const Logit<S> lg(x);
+        const S p = lg.sig, ce = (S(1) - t) * x + lg.lsn;
+        const S u = S(1) - (p * t + (S(1) - p) * (S(1) - t));
+        const S m = powGamma<G, S>(u, S(gamma));
+        S dm = S(0);
+        if constexpr (G != 0) dm = S(-gamma) * powGamma<G == 3 ? 3 : G - 1, S>(u, S(gamma - 1.0)) * (S(2) * t - S(1)) * p * (S(1) - p);
+        return ((p - t) * m + ce * dm) * (S(wa) * t + S(wb) * (S(1) - t));
+    }
+};
 
 TensorView weightOr1(diopiContextHandle_t ctx, diopiConstTensorHandle_t h, const TensorView& like, const char* name) {
     if (!h) return onesScalar(ctx, like.dtype);
@@ -369,10 +593,7 @@ diopiError_t diopiMSELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out, dio
                           diopiReduction_t reduction) {
     return guard(__func__, [&] {
         Red red = reductionOf(reduction);
-        elementwiseLossForward<2>(ctx, view(out, "out"), {view(input, "input"), view(target, "target")}, red, [](const float* v) {
-            float d = v[0] - v[1];
-            return d * d;
-        });
+        elementwiseLossForward<2>(ctx, view(out, "out"), {view(input, "input"), view(target, "target")}, red, MseF{});
     });
 }
 
@@ -381,8 +602,7 @@ diopiError_t diopiMSELossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
     return guard(__func__, [&] {
         Red red = reductionOf(reduction);
         elementwiseLossBackward<2>(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"),
-                                   {view(input, "input"), view(target, "target")}, red,
-                                   [](const float* v) { return 2.0f * (v[1] - v[2]); });
+                                   {view(input, "input"), view(target, "target")}, red, MseGradF{});
     });
 }
 
@@ -392,12 +612,7 @@ diopiError_t diopiSmoothL1Loss(diopiContextHandle_t ctx, diopiTensorHandle_t out
     return guard(__func__, [&] {
         Red red = reductionOf(reduction);
         CPU_CHECK(beta >= 0, "beta must be non-negative, got ", beta);
-        const float b = float(beta), ib = 1.0f / b;
-        std::array<TensorView, 2> ins{view(input, "input"), view(target, "target")};
-        if (b == 0.0f)
-            elementwiseLossForward<2>(ctx, view(out, "out"), ins, red, [](const float* v) { return std::fabs(v[0] - v[1]); });
-        else
-            elementwiseLossForward<2>(ctx, view(out, "out"), ins, red, [b, ib](const float* v) { return smoothL1(v[0] - v[1], b, ib); });
+        elementwiseLossForward<2>(ctx, view(out, "out"), {view(input, "input"), view(target, "target")}, red, SmoothL1F{beta});
     });
 }
 
@@ -406,19 +621,12 @@ diopiError_t diopiSmoothL1LossBackward(diopiContextHandle_t ctx, diopiTensorHand
     return guard(__func__, [&] {
         Red red = reductionOf(reduction);
         CPU_CHECK(beta >= 0, "beta must be non-negative, got ", beta);
-        const float b = float(beta), ib = 1.0f / b;
-        std::array<TensorView, 2> ins{view(input, "input"), view(target, "target")};
-        TensorView gi = view(grad_input, "grad_input"), go = view(grad_output, "grad_output");
-        if (b == 0.0f)
-            elementwiseLossBackward<2>(ctx, gi, go, ins, red, [](const float* v) { return signF(v[1] - v[2]); });
-        else
-            elementwiseLossBackward<2>(ctx, gi, go, ins, red, [ib](const float* v) { return smoothL1Grad(v[1] - v[2], ib); });
+        elementwiseLossBackward<2>(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"),
+                                   {view(input, "input"), view(target, "target")}, red, SmoothL1GradF{beta});
     });
 }
 
 // ---------------------------------------------------------------- binary cross entropy
-// Log terms are clamped at -100 (finite loss at 0 and 1); the gradient's
-// denominator is kept away from 0 by 1e-12.
 diopiError_t diopiBCELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t target,
                           diopiConstTensorHandle_t weight, diopiReduction_t reduction) {
     return guard(__func__, [&] {
@@ -427,10 +635,7 @@ diopiError_t diopiBCELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out, dio
         CPU_CHECK(x.shape == t.shape, "target shape ", shapeStr(t.shape), " differs from input shape ", shapeStr(x.shape));
         TensorView w = weightOr1(ctx, weight, x, "weight");
         CPU_CHECK(broadcastShapes(x.shape, w.shape) == x.shape, "weight shape ", shapeStr(w.shape), " does not broadcast to input");
-        elementwiseLossForward<3>(ctx, view(out, "out"), {x, t, w}, red, [](const float* v) {
-            float lx = std::max(std::log(v[0]), -100.0f), l1x = std::max(std::log1p(-v[0]), -100.0f);
-            return -v[2] * (v[1] * lx + (1.0f - v[1]) * l1x);
-        });
+        elementwiseLossForward<3>(ctx, view(out, "out"), {x, t, w}, red, BceF{});
     });
 }
 
@@ -443,10 +648,7 @@ diopiError_t diopiBCELossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
         CPU_CHECK(x.shape == t.shape, "target shape ", shapeStr(t.shape), " differs from input shape ", shapeStr(x.shape));
         TensorView w = weightOr1(ctx, weight, x, "weight");
         CPU_CHECK(broadcastShapes(x.shape, w.shape) == x.shape, "weight shape ", shapeStr(w.shape), " does not broadcast to input");
-        elementwiseLossBackward<3>(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), {x, t, w}, red, [](const float* v) {
-            float xi = v[1];
-            return v[3] * (xi - v[2]) / std::max((1.0f - xi) * xi, 1e-12f);
-        });
+        elementwiseLossBackward<3>(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), {x, t, w}, red, BceGradF{});
     });
 }
 
@@ -457,8 +659,7 @@ diopiError_t diopiBCEWithLogits(diopiContextHandle_t ctx, diopiTensorHandle_t ou
         Red red = reductionOf(reduction);
         TensorView x = view(input, "input"), t = view(target, "target");
         TensorView w = weightOr1(ctx, weight, x, "weight"), pw = weightOr1(ctx, pos_weight, x, "pos_weight");
-        elementwiseLossForward<4>(ctx, view(out, "out"), {x, t, w, pw}, red,
-                                  [](const float* v) { return bceLogitsTerm(v[0], v[1], v[2], v[3]); });
+        elementwiseLossForward<4>(ctx, view(out, "out"), {x, t, w, pw}, red, BceLogitsF{});
     });
 }
 
@@ -470,7 +671,7 @@ diopiError_t diopiBCEWithLogitsBackward(diopiContextHandle_t ctx, diopiTensorHan
         TensorView x = view(input, "input"), t = view(target, "target");
         TensorView w = weightOr1(ctx, weight, x, "weight"), pw = weightOr1(ctx, pos_weight, x, "pos_weight");
         elementwiseLossBackward<4>(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), {x, t, w, pw}, red,
-                                   [](const float* v) { return bceLogitsGrad(v[1], v[2], v[3], v[4]); });
+                                   BceLogitsGradF{});
     });
 }
 
@@ -482,8 +683,11 @@ diopiError_t diopiSigmoidFocalLoss(diopiContextHandle_t ctx, diopiTensorHandle_t
         CPU_CHECK(gamma >= 0, "gamma must be non-negative, got ", gamma);
         TensorView x = view(inputs, "inputs"), t = view(targets, "targets");
         CPU_CHECK(x.shape == t.shape, "targets shape ", shapeStr(t.shape), " differs from inputs shape ", shapeStr(x.shape));
-        elementwiseLossForward<2>(ctx, view(out, "out"), {x, t}, red,
-                                  [alpha, gamma](const float* v) { return focalTerm(v[0], v[1], alpha, gamma); });
+        const double a = alpha;
+        withGamma(gamma, [&](auto gk) {
+            const FocalF<decltype(gk)::value> f{a >= 0 ? a : 1.0, a >= 0 ? 1.0 - a : 1.0, double(gamma)};
+            elementwiseLossForward<2>(ctx, view(out, "out"), {x, t}, red, f);
+        });
     });
 }
 
@@ -496,30 +700,42 @@ diopiError_t diopiSigmoidFocalLossBackward(diopiContextHandle_t ctx, diopiTensor
         CPU_CHECK(gamma >= 0, "gamma must be non-negative, got ", gamma);
         TensorView x = view(input, "input"), t = view(target, "target");
         CPU_CHECK(x.shape == t.shape, "target shape ", shapeStr(t.shape), " differs from input shape ", shapeStr(x.shape));
-        elementwiseLossBackward<2>(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), {x, t}, red,
-                                   [alpha, gamma](const float* v) { return focalGrad(v[1], v[2], alpha, gamma); });
+        const double a = alpha;
+        withGamma(gamma, [&](auto gk) {
+            const FocalGradF<decltype(gk)::value> d{a >= 0 ? a : 1.0, a >= 0 ? 1.0 - a : 1.0, double(gamma)};
+            elementwiseLossBackward<2>(ctx, view(grad_input, "grad_input"), view(grad_output, "grad_output"), {x, t}, red, d);
+        });
     });
 }
 
 // ---------------------------------------------------------------- class losses (nll, cross entropy)
 namespace {
 
+/// Calls f(Tag<S>{}) with the compute type of a class loss on `dt` input.
+template <class F>
+void withCalc(diopiDtype_t dt, F&& f) {
+    if (dt == diopi_dtype_float64) f(Tag<double>{});
+    else f(Tag<float>{});
+}
+
 /// input (C), (N, C) or (N, C, d1, ...) seen as [outer, C, inner] rows:
 /// position p = n * inner + i; class c of position p at
-/// base + n * sN + c * sC + i-th inner offset. Everything is made dense first.
+/// x + n * C * inner + c * inner + i. Everything is made dense (in S) first.
+template <class S>
 struct ClassProblem {
-    TensorView x;       // dense float32 copy of input
+    TensorView x;  // dense copy of input in S
     int64_t N = 1, C = 0, inner = 1;
-    Shape posShape;     // shape of a per-position tensor (target for index targets)
+    Shape posShape;  // shape of a per-position tensor (target for index targets)
     int64_t positions() const { return N * inner; }
-    const float* at(int64_t p) const { return x.ptr<float>() + (p / inner) * C * inner + p % inner; }
+    const S* at(int64_t p) const { return x.ptr<S>() + (p / inner) * C * inner + p % inner; }
 };
 
-ClassProblem classProblem(diopiContextHandle_t ctx, const TensorView& in) {
+template <class S>
+ClassProblem<S> classProblem(diopiContextHandle_t ctx, const TensorView& in) {
     needFloat(in, "input");
     CPU_CHECK(in.dim() >= 1, "input must have a class dimension");
-    ClassProblem cp;
-    cp.x = contiguousAs(ctx, in, diopi_dtype_float32);
+    ClassProblem<S> cp;
+    cp.x = contiguousAs(ctx, in, dtypeOf<S>());
     if (in.dim() == 1) {
         cp.C = in.shape[0];
     } else {
@@ -532,87 +748,90 @@ ClassProblem classProblem(diopiContextHandle_t ctx, const TensorView& in) {
     return cp;
 }
 
-/// Dense int32 class indices; checks the shape and the range (ignore_index excepted).
-std::vector<int32_t> classTargets(diopiContextHandle_t ctx, const TensorView& t, const ClassProblem& cp, int64_t ignoreIndex) {
-    if (isFloatingDtype(t.dtype) || t.dtype == diopi_dtype_bool)
-        failCode(diopiDtypeNotSupported, "target must hold integer class indices, got ", dtypeName(t.dtype));
-    CPU_CHECK(t.shape == cp.posShape, "target has shape ", shapeStr(t.shape), ", expected ", shapeStr(cp.posShape));
-    TensorView d = contiguousAs(ctx, t, diopi_dtype_int32);
-    std::vector<int32_t> v(d.ptr<int32_t>(), d.ptr<int32_t>() + d.numel);
-    for (int32_t y : v)
-        if (y != ignoreIndex && (y < 0 || y >= cp.C)) fail("target holds class index ", y, " out of range [0, ", cp.C, ")");
+/// Class indices (int64 or any integer dtype, read as int64); checks the
+/// shape and the range (ignore_index excepted).
+const int64_t* classTargets(diopiContextHandle_t ctx, const TensorView& t, const Shape& posShape, int64_t C, int64_t ignoreIndex) {
+    if (!isIntegralDtype(t.dtype)) failCode(diopiDtypeNotSupported, "target must hold integer class indices, got ", dtypeName(t.dtype));
+    CPU_CHECK(t.shape == posShape, "target has shape ", shapeStr(t.shape), ", expected ", shapeStr(posShape));
+    TensorView d = contiguousAs(ctx, t, diopi_dtype_int64);
+    const int64_t* v = d.ptr<int64_t>();
+    for (int64_t i = 0; i < d.numel; ++i)
+        if (v[i] != ignoreIndex && (v[i] < 0 || v[i] >= C)) fail("target holds class index ", v[i], " out of range [0, ", C, ")");
     return v;
 }
 
-std::vector<float> classWeights(diopiContextHandle_t ctx, diopiConstTensorHandle_t h, int64_t C) {
-    if (!h) return std::vector<float>(C, 1.0f);
+template <class S>
+std::vector<S> classWeights(diopiContextHandle_t ctx, diopiConstTensorHandle_t h, int64_t C) {
+    if (!h) return std::vector<S>(C, S(1));
     TensorView w = view(h, "weight");
     needFloat(w, "weight");
     CPU_CHECK(w.dim() == 1 && w.shape[0] == C, "weight must have shape [", C, "], got ", shapeStr(w.shape));
-    TensorView d = contiguousAs(ctx, w, diopi_dtype_float32);
-    return std::vector<float>(d.ptr<float>(), d.ptr<float>() + C);
+    TensorView d = contiguousAs(ctx, w, dtypeOf<S>());
+    return std::vector<S>(d.ptr<S>(), d.ptr<S>() + C);
 }
 
-/// Writes per-position values `loss` (positions of cp) to out: as they are
-/// for none, else their sum divided by `denom`.
-void writeClassLoss(diopiContextHandle_t ctx, const TensorView& out, const ClassProblem& cp, const std::vector<float>& loss, Red red,
-                    double denom) {
+/// Writes per-position values `loss` to out: as they are for none, else their
+/// sum divided by `denom`.
+template <class S>
+void writeClassLoss(diopiContextHandle_t ctx, const TensorView& out, const Shape& posShape, const std::vector<S>& loss, Red red, double denom) {
     if (red == Red::None) {
-        CPU_CHECK(out.shape == cp.posShape, "out has shape ", shapeStr(out.shape), ", expected ", shapeStr(cp.posShape));
-        TensorView tmp = newTensor(ctx, cp.posShape, diopi_dtype_float32);
-        std::copy(loss.begin(), loss.end(), tmp.ptr<float>());
+        CPU_CHECK(out.shape == posShape, "out has shape ", shapeStr(out.shape), ", expected ", shapeStr(posShape));
+        TensorView tmp = newTensor(ctx, posShape, dtypeOf<S>());
+        std::copy(loss.begin(), loss.end(), tmp.ptr<S>());
         copyCast(out, tmp);
         return;
     }
     checkScalarOut(out, "out");
     double s = 0;
-    for (float v : loss) s += v;
+    for (S v : loss) s += double(v);
     if (red == Red::Mean) s /= denom;
     writeScalar(ctx, out, s);
 }
 
-/// grad_output per position (none) or the single value (mean/sum), as float.
-std::vector<float> classGradOut(diopiContextHandle_t ctx, const TensorView& go, const ClassProblem& cp, Red red) {
+/// grad_output per position (none) or the single value (mean/sum), in S.
+template <class S>
+std::vector<S> classGradOut(diopiContextHandle_t ctx, const TensorView& go, const Shape& posShape, Red red) {
     needFloat(go, "grad_output");
     if (red == Red::None) {
-        CPU_CHECK(go.shape == cp.posShape, "grad_output has shape ", shapeStr(go.shape), ", expected ", shapeStr(cp.posShape));
+        CPU_CHECK(go.shape == posShape, "grad_output has shape ", shapeStr(go.shape), ", expected ", shapeStr(posShape));
     } else {
         CPU_CHECK(go.numel == 1, "grad_output must hold one element for mean/sum reduction, got shape ", shapeStr(go.shape));
     }
-    TensorView d = contiguousAs(ctx, go, diopi_dtype_float32);
-    return std::vector<float>(d.ptr<float>(), d.ptr<float>() + d.numel);
+    TensorView d = contiguousAs(ctx, go, dtypeOf<S>());
+    return std::vector<S>(d.ptr<S>(), d.ptr<S>() + d.numel);
 }
 
-/// Writes a dense float [N, C, inner] gradient into grad_input (any strides/dtype).
+/// Where a dense [N, C, inner] gradient in S is computed: grad_input itself
+/// when it is that already (finishClassGrad then has nothing to copy).
+template <class S>
 TensorView classGradTemp(diopiContextHandle_t ctx, const TensorView& gradIn, const TensorView& in) {
     needFloat(gradIn, "grad_input");
     CPU_CHECK(gradIn.shape == in.shape, "grad_input has shape ", shapeStr(gradIn.shape), ", expected input's ", shapeStr(in.shape));
-    // A dense float32 grad_input is written directly (finishClassGrad then has nothing to copy).
-    if (gradIn.dtype == diopi_dtype_float32 && gradIn.isContiguous()) return gradIn;
-    return newTensor(ctx, in.shape, diopi_dtype_float32);
+    if (gradIn.dtype == dtypeOf<S>() && gradIn.isContiguous()) return gradIn;
+    return newTensor(ctx, in.shape, dtypeOf<S>());
 }
 
 void finishClassGrad(const TensorView& gradIn, const TensorView& g) {
     if (g.data != gradIn.data) copyCast(gradIn, g);
 }
 
-void nllForward(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t totalWeight, diopiConstTensorHandle_t input,
-                diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight, diopiReduction_t reduction, int64_t ignoreIndex) {
-    Red red = reductionOf(reduction);
+template <class S>
+void nllForward(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t totalWeight, const TensorView& in,
+                diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight, Red red, int64_t ignoreIndex) {
     TensorView o = view(out, "out");
-    ClassProblem cp = classProblem(ctx, view(input, "input"));
-    std::vector<int32_t> y = classTargets(ctx, view(target, "target"), cp, ignoreIndex);
-    std::vector<float> w = classWeights(ctx, weight, cp.C);
+    ClassProblem<S> cp = classProblem<S>(ctx, in);
+    const int64_t* y = classTargets(ctx, view(target, "target"), cp.posShape, cp.C, ignoreIndex);
+    std::vector<S> w = classWeights<S>(ctx, weight, cp.C);
     const int64_t P = cp.positions();
-    std::vector<float> loss(P, 0.0f);
+    std::vector<S> loss(P, S(0));
     double tw = 0;
     for (int64_t p = 0; p < P; ++p) {
         if (y[p] == ignoreIndex) continue;
-        float wy = w[y[p]];
+        const S wy = w[y[p]];
         loss[p] = -wy * cp.at(p)[y[p] * cp.inner];
-        tw += wy;
+        tw += double(wy);
     }
-    writeClassLoss(ctx, o, cp, loss, red, tw);
+    writeClassLoss<S>(ctx, o, cp.posShape, loss, red, tw);
     if (totalWeight) {
         TensorView t = view(totalWeight, "totalWeight");
         CPU_CHECK(t.numel == 1, "totalWeight must hold one element, got shape ", shapeStr(t.shape));
@@ -620,140 +839,379 @@ void nllForward(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHa
     }
 }
 
-void nllBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t input,
-                 diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight, const double* totalWeight, diopiReduction_t reduction,
-                 int64_t ignoreIndex) {
-    Red red = reductionOf(reduction);
-    TensorView in = view(input, "input"), gi = view(grad_input, "grad_input");
-    ClassProblem cp = classProblem(ctx, in);
-    std::vector<int32_t> y = classTargets(ctx, view(target, "target"), cp, ignoreIndex);
-    std::vector<float> w = classWeights(ctx, weight, cp.C);
-    std::vector<float> go = classGradOut(ctx, view(grad_output, "grad_output"), cp, red);
-    TensorView g = classGradTemp(ctx, gi, in);
-    std::fill(g.ptr<float>(), g.ptr<float>() + g.numel, 0.0f);
-    const int64_t P = cp.positions();
+template <class S>
+void nllBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output, const TensorView& in,
+                 diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight, const double* totalWeight, Red red, int64_t ignoreIndex) {
+    TensorView gi = view(grad_input, "grad_input");
+    // Only the shape of input matters here: no dense copy of its values.
+    needFloat(in, "input");
+    CPU_CHECK(in.dim() >= 1, "input must have a class dimension");
+    const int64_t C = in.dim() == 1 ? in.shape[0] : in.shape[1];
+    int64_t inner = 1;
+    Shape posShape;
+    if (in.dim() > 1) {
+        posShape.push_back(in.shape[0]);
+        for (int64_t d = 2; d < in.dim(); ++d) {
+            inner *= in.shape[d];
+            posShape.push_back(in.shape[d]);
+        }
+    }
+    const int64_t* y = classTargets(ctx, view(target, "target"), posShape, C, ignoreIndex);
+    std::vector<S> w = classWeights<S>(ctx, weight, C);
+    std::vector<S> go = classGradOut<S>(ctx, view(grad_output, "grad_output"), posShape, red);
+    TensorView g = classGradTemp<S>(ctx, gi, in);
+    S* gp = g.ptr<S>();
+    std::fill(gp, gp + g.numel, S(0));
+    const int64_t P = shapeNumel(posShape);
     double tw = 0;
     if (red == Red::Mean) {
         if (totalWeight) {
             tw = *totalWeight;
         } else {
             for (int64_t p = 0; p < P; ++p)
-                if (y[p] != ignoreIndex) tw += w[y[p]];
+                if (y[p] != ignoreIndex) tw += double(w[y[p]]);
         }
     }
     for (int64_t p = 0; p < P; ++p) {
         if (y[p] == ignoreIndex) continue;
-        double v = -double(w[y[p]]) * go[red == Red::None ? p : 0];
+        double v = -double(w[y[p]]) * double(go[red == Red::None ? p : 0]);
         if (red == Red::Mean) v /= tw;
-        g.ptr<float>()[(p / cp.inner) * cp.C * cp.inner + y[p] * cp.inner + p % cp.inner] = float(v);
+        gp[(p / inner) * C * inner + y[p] * inner + p % inner] = S(v);
     }
     finishClassGrad(gi, g);
 }
 
-/// Cross entropy pieces shared by forward and backward: per position the
-/// log-softmax over classes (lse = log sum exp) and the target coefficients.
+/// Cross entropy pieces shared by forward and backward. Per position p the
+/// loss is sum_c coef[c] * (lse - x[c]) with lse = log sum exp(x) and
+///   coef[c] = (t[c] * a + b) * w[c]                       (probability targets)
+///   coef[c] = b * w[c] + (1 - eps) * w[y] * [c == y]      (index targets)
+/// where a = 1 - eps and b = eps / C (label smoothing eps).
+template <class S>
 struct CeSetup {
-    ClassProblem cp;
+    ClassProblem<S> cp;
     bool probs = false;
-    std::vector<int32_t> y;   // index targets
-    TensorView t;             // dense float probability targets, input's layout
-    std::vector<float> w;
+    const int64_t* y = nullptr;  // index targets
+    TensorView t;                // dense probability targets in S, input's layout
+    std::vector<S> w;
     double eps = 0;
+    S a() const { return S(1 - eps); }
+    S b() const { return S(eps / double(cp.C)); }
 };
 
-CeSetup ceSetup(diopiContextHandle_t ctx, diopiConstTensorHandle_t input, diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight,
-                int64_t ignoreIndex, double smoothing) {
+template <class S>
+CeSetup<S> ceSetup(diopiContextHandle_t ctx, const TensorView& in, diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight,
+                   int64_t ignoreIndex, double smoothing) {
     CPU_CHECK(smoothing >= 0 && smoothing <= 1, "label_smoothing must lie in [0, 1], got ", smoothing);
-    CeSetup s;
-    TensorView in = view(input, "input");
-    s.cp = classProblem(ctx, in);
+    CeSetup<S> s;
+    s.cp = classProblem<S>(ctx, in);
     TensorView t = view(target, "target");
     s.probs = isFloatingDtype(t.dtype);
     if (s.probs) {
         CPU_CHECK(t.shape == in.shape, "probability target has shape ", shapeStr(t.shape), ", expected input's ", shapeStr(in.shape));
-        s.t = contiguousAs(ctx, t, diopi_dtype_float32);
+        s.t = contiguousAs(ctx, t, dtypeOf<S>());
     } else {
-        s.y = classTargets(ctx, t, s.cp, ignoreIndex);
+        s.y = classTargets(ctx, t, s.cp.posShape, s.cp.C, ignoreIndex);
     }
-    s.w = classWeights(ctx, weight, s.cp.C);
+    s.w = classWeights<S>(ctx, weight, s.cp.C);
     s.eps = smoothing;
     return s;
 }
 
-/// Per position p: coef[c] (the weight of -log p_c in the loss) into `coef`;
-/// returns false for an ignored position (all coefficients zero).
-bool ceCoef(const CeSetup& s, int64_t p, int64_t ignoreIndex, double* coef) {
-    const int64_t C = s.cp.C, inner = s.cp.inner;
-    if (s.probs) {
-        const float* tp = s.t.ptr<float>() + (p / inner) * C * inner + p % inner;
-        for (int64_t c = 0; c < C; ++c) coef[c] = (double(tp[c * inner]) * (1 - s.eps) + s.eps / C) * s.w[c];
-        return true;
-    }
-    int32_t y = s.y[p];
-    if (y == ignoreIndex) {
-        for (int64_t c = 0; c < C; ++c) coef[c] = 0;
-        return false;
-    }
-    for (int64_t c = 0; c < C; ++c) coef[c] = s.eps / C * s.w[c];
-    coef[y] += (1 - s.eps) * s.w[y];
-    return true;
-}
-
 /// The mean-reduction divisor: summed target weight of valid positions
 /// (index targets) or the position count (probabilities).
-double ceDenom(const CeSetup& s, int64_t ignoreIndex) {
+template <class S>
+double ceDenom(const CeSetup<S>& s, int64_t ignoreIndex) {
     if (s.probs) return double(s.cp.positions());
     double d = 0;
-    for (int32_t y : s.y)
-        if (y != ignoreIndex) d += s.w[y];
+    for (int64_t p = 0; p < s.cp.positions(); ++p)
+        if (s.y[p] != ignoreIndex) d += double(s.w[s.y[p]]);
     return d;
 }
 
-/// e[c] = exp(x[c] - max) in float; returns log sum exp(x) (sum in double).
-double expShifted(const float* x, int64_t C, int64_t stride, float* e, double* sumOut) {
-    float m = -INFINITY;
-    for (int64_t c = 0; c < C; ++c) m = std::max(m, x[c * stride]);
-    if (m == -INFINITY) m = 0;  // every logit -inf: leave the result to IEEE arithmetic
-    double s = 0;
-    for (int64_t c = 0; c < C; ++c) {
-        e[c] = std::exp(x[c * stride] - m);
-        s += e[c];
+// ---- row kernels of the cross entropy over C classes in a row (unit stride),
+// compiled once per level for float; double uses the plain instantiation.
+
+/// max of a row (NaN is left to the exp sum to propagate); float rows in
+/// 16-lane vectors (a plain max reduction does not vectorise without fast-math).
+typedef float CeVec16 __attribute__((vector_size(64)));
+template <class S>
+CPU_FORCE_INLINE S rowMaxBody(const S* x, int64_t n) {
+    S r = -std::numeric_limits<S>::infinity();
+    int64_t j = 0;
+    if constexpr (std::is_same_v<S, float>) {
+        if (n >= 16) {
+            CeVec16 m;
+            std::memcpy(&m, x, sizeof m);
+            for (j = 16; j + 16 <= n; j += 16) {
+                CeVec16 v;
+                std::memcpy(&v, x + j, sizeof v);
+                m = v > m ? v : m;
+            }
+            for (int q = 0; q < 16; ++q) r = std::max(r, m[q]);
+        }
     }
-    *sumOut = s;
-    return m + std::log(s);
+    for (; j < n; ++j) r = std::max(r, x[j]);
+    return r;
+}
+/// e[c] = exp(x[c] - m); returns their sum (lanes in S).
+template <class S>
+CPU_FORCE_INLINE S rowExpBody(const S* x, int64_t n, S m, S* e) {
+    for (int64_t j = 0; j < n; ++j) e[j] = expS<S>(x[j] - m);
+    constexpr int L = 16;
+    S acc[L] = {};
+    int64_t j = 0;
+    for (; j + L <= n; j += L)
+        for (int q = 0; q < L; ++q) acc[q] += e[j + q];
+    S r = 0;
+    for (; j < n; ++j) r += e[j];
+    for (int q = 0; q < L; ++q) r += acc[q];
+    return r;
+}
+/// sum_c (t[c] * a + b) * w[c] * (lse - x[c]) (t == nullptr: t[c] = 0), and
+/// into *k the sum of the coefficients.
+template <class S>
+CPU_FORCE_INLINE S rowCoefBody(const S* x, const S* t, const S* w, S a, S b, S lse, int64_t n, S* k) {
+    constexpr int L = 16;
+    S acc[L] = {}, kc[L] = {};
+    int64_t j = 0;
+    if (t) {
+        for (; j + L <= n; j += L)
+            for (int q = 0; q < L; ++q) {
+                const S c = (t[j + q] * a + b) * w[j + q];
+                acc[q] += c * (lse - x[j + q]);
+                kc[q] += c;
+            }
+    } else {
+        for (; j + L <= n; j += L)
+            for (int q = 0; q < L; ++q) {
+                const S c = b * w[j + q];
+                acc[q] += c * (lse - x[j + q]);
+                kc[q] += c;
+            }
+    }
+    S r = 0, kr = 0;
+    for (; j < n; ++j) {
+        const S c = ((t ? t[j] : S(0)) * a + b) * w[j];
+        r += c * (lse - x[j]);
+        kr += c;
+    }
+    for (int q = 0; q < L; ++q) {
+        r += acc[q];
+        kr += kc[q];
+    }
+    *k = kr;
+    return r;
+}
+/// g[c] = e[c] * kk - G * (t[c] * a + b) * w[c]   (t == nullptr: t[c] = 0).
+template <class S>
+CPU_FORCE_INLINE void rowGradBody(const S* e, const S* t, const S* w, S a, S b, S kk, S G, int64_t n, S* g) {
+    if (t) {
+        for (int64_t j = 0; j < n; ++j) g[j] = e[j] * kk - G * (t[j] * a + b) * w[j];
+    } else {
+        const S gb = G * b;
+        for (int64_t j = 0; j < n; ++j) g[j] = e[j] * kk - gb * w[j];
+    }
+}
+
+template <class S>
+struct CeRowKernels {
+    S (*max)(const S*, int64_t);
+    S (*exp)(const S*, int64_t, S, S*);
+    S (*coef)(const S*, const S*, const S*, S, S, S, int64_t, S*);
+    void (*grad)(const S*, const S*, const S*, S, S, S, S, int64_t, S*);
+};
+
+#define CPU_LOSS_CE_ROWS(NAME, ATTR)                                                                                      \
+    template <class S>                                                                                                    \
+    struct CeRows##NAME {                                                                                                 \
+        ATTR static S max(const S* x, int64_t n) { return rowMaxBody<S>(x, n); }                                          \
+        ATTR static S exp(const S* x, int64_t n, S m, S* e) { return rowExpBody<S>(x, n, m, e); }                         \
+        ATTR static S coef(const S* x, const S* t, const S* w, S a, S b, S lse, int64_t n, S* k) {                        \
+            return rowCoefBody<S>(x, t, w, a, b, lse, n, k);                                                              \
+        }                                                                                                                 \
+        ATTR static void grad(const S* e, const S* t, const S* w, S a, S b, S kk, S G, int64_t n, S* g) {                 \
+            rowGradBody<S>(e, t, w, a, b, kk, G, n, g);                                                                   \
+        }                                                                                                                 \
+        static CeRowKernels<S> get() { return {&max, &exp, &coef, &grad}; }                                               \
+    };
+CPU_LOSS_CE_ROWS(Base, )
+#if CPU_HAVE_X86_LEVELS
+CPU_LOSS_CE_ROWS(Avx2, CPU_TARGET_AVX2)
+CPU_LOSS_CE_ROWS(Avx512, CPU_TARGET_AVX512)
+#endif
+#undef CPU_LOSS_CE_ROWS
+
+template <class S>
+CeRowKernels<S> ceRows() {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<S, float>) {
+        static const CeRowKernels<float> k = isa() == Isa::Avx512 ? CeRowsAvx512<float>::get()
+                                             : isa() == Isa::Avx2 ? CeRowsAvx2<float>::get()
+                                                                  : CeRowsBase<float>::get();
+        return k;
+    }
+#endif
+    return CeRowsBase<S>::get();
+}
+
+/// A row of position p gathered into unit stride (a view into the dense copy
+/// when inner == 1, else copied into `buf`).
+template <class S>
+const S* ceRow(const ClassProblem<S>& cp, const S* base, int64_t p, S* buf) {
+    const int64_t C = cp.C, inner = cp.inner;
+    const S* x = base + (p / inner) * C * inner + p % inner;
+    if (inner == 1) return x;
+    for (int64_t c = 0; c < C; ++c) buf[c] = x[c * inner];
+    return buf;
+}
+
+template <class S>
+void ceForward(diopiContextHandle_t ctx, const TensorView& o, const TensorView& in, diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight,
+               Red red, int64_t ignoreIndex, double smoothing) {
+    CeSetup<S> s = ceSetup<S>(ctx, in, target, weight, ignoreIndex, smoothing);
+    const int64_t P = s.cp.positions(), C = s.cp.C;
+    const CeRowKernels<S> k = ceRows<S>();
+    const S a = s.a(), b = s.b();
+    std::vector<S> loss(P, S(0));
+    std::atomic<bool> oom{false};
+    parallelFor(P, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(C, 1)), [&](int64_t pb, int64_t pe) {
+        // Scratch per chunk; an allocation failure must not escape an OpenMP thread.
+        std::vector<S> scratch;
+        try {
+            scratch.resize(3 * C);
+        } catch (...) {
+            oom = true;
+            return;
+        }
+        S *ex = scratch.data(), *xb = ex + C, *tb = xb + C;
+        for (int64_t p = pb; p < pe; ++p) {
+            if (!s.probs && s.y[p] == ignoreIndex) continue;
+            const S* x = ceRow(s.cp, s.cp.x.template ptr<S>(), p, xb);
+            S m = k.max(x, C);
+            if (m == -std::numeric_limits<S>::infinity()) m = 0;  // every logit -inf: leave the result to IEEE arithmetic
+            const S lse = m + std::log(k.exp(x, C, m, ex));
+            S kk;
+            if (s.probs) {
+                loss[p] = k.coef(x, ceRow(s.cp, s.t.template ptr<S>(), p, tb), s.w.data(), a, b, lse, C, &kk);
+            } else {
+                const int64_t y = s.y[p];
+                S l = s.eps != 0 ? k.coef(x, nullptr, s.w.data(), a, b, lse, C, &kk) : S(0);
+                loss[p] = l + a * s.w[y] * (lse - x[y]);
+            }
+        }
+    });
+    CPU_CHECK(!oom, "out of host memory");
+    writeClassLoss<S>(ctx, o, s.cp.posShape, loss, red, red == Red::Mean ? ceDenom(s, ignoreIndex) : 1.0);
+}
+
+// d loss / d x[c] = G * (softmax[c] * sum_c' coef[c'] - coef[c]) with G = grad_output / denom.
+template <class S>
+void ceBackward(diopiContextHandle_t ctx, const TensorView& gi, diopiConstTensorHandle_t grad_output, const TensorView& in,
+                diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight, Red red, int64_t ignoreIndex, double smoothing) {
+    CeSetup<S> s = ceSetup<S>(ctx, in, target, weight, ignoreIndex, smoothing);
+    std::vector<S> go = classGradOut<S>(ctx, view(grad_output, "grad_output"), s.cp.posShape, red);
+    TensorView g = classGradTemp<S>(ctx, gi, in);
+    const int64_t P = s.cp.positions(), C = s.cp.C, inner = s.cp.inner;
+    const double denom = red == Red::Mean ? ceDenom(s, ignoreIndex) : 1.0;
+    const CeRowKernels<S> k = ceRows<S>();
+    const S a = s.a(), b = s.b();
+    S Wsum = 0;  // sum of the class weights (index targets with smoothing)
+    for (S v : s.w) Wsum += v;
+    S* gp = g.ptr<S>();
+    std::atomic<bool> oom{false};
+    parallelFor(P, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(C, 1)), [&](int64_t pb, int64_t pe) {
+        std::vector<S> scratch;
+        try {
+            scratch.resize(4 * C);
+        } catch (...) {
+            oom = true;
+            return;
+        }
+        S *ex = scratch.data(), *xb = ex + C, *tb = xb + C, *gb = tb + C;
+        for (int64_t p = pb; p < pe; ++p) {
+            S* gx = gp + (p / inner) * C * inner + p % inner;
+            S* gr = inner == 1 ? gx : gb;
+            const bool valid = s.probs || s.y[p] != ignoreIndex;
+            // Every target ignored under mean: 0/0 loss, zero gradient.
+            if (!valid || denom == 0) {
+                for (int64_t c = 0; c < C; ++c) gx[c * inner] = S(0);
+                continue;
+            }
+            const S* x = ceRow(s.cp, s.cp.x.template ptr<S>(), p, xb);
+            S m = k.max(x, C);
+            if (m == -std::numeric_limits<S>::infinity()) m = 0;
+            const S esum = k.exp(x, C, m, ex);
+            const S G = S(double(go[red == Red::None ? p : 0]) / denom);
+            if (s.probs) {
+                const S* t = ceRow(s.cp, s.t.template ptr<S>(), p, tb);
+                S K = 0;
+                for (int64_t c = 0; c < C; ++c) K += (t[c] * a + b) * s.w[c];
+                k.grad(ex, t, s.w.data(), a, b, G * K / esum, G, C, gr);
+            } else {
+                const int64_t y = s.y[p];
+                const S K = b * Wsum + a * s.w[y];
+                k.grad(ex, nullptr, s.w.data(), a, b, G * K / esum, G, C, gr);
+                gr[y] -= G * a * s.w[y];
+            }
+            if (inner != 1)
+                for (int64_t c = 0; c < C; ++c) gx[c * inner] = gr[c];
+        }
+    });
+    CPU_CHECK(!oom, "out of host memory");
+    finishClassGrad(gi, g);
 }
 
 }  // namespace
 
 diopiError_t diopiNLLLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t target,
                           diopiConstTensorHandle_t weight, diopiReduction_t reduction, int64_t ignore_index) {
-    return guard(__func__, [&] { nllForward(ctx, out, nullptr, input, target, weight, reduction, ignore_index); });
+    return guard(__func__, [&] {
+        Red red = reductionOf(reduction);
+        TensorView in = view(input, "input");
+        withCalc(in.dtype, [&](auto tag) {
+            nllForward<typename decltype(tag)::type>(ctx, out, nullptr, in, target, weight, red, ignore_index);
+        });
+    });
 }
 
 diopiError_t diopiNLLLossV2(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiTensorHandle_t totalWeight, diopiConstTensorHandle_t input,
                             diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight, diopiReduction_t reduction, int64_t ignore_index) {
     return guard(__func__, [&] {
         CPU_CHECK(totalWeight, "totalWeight is NULL");
-        nllForward(ctx, out, totalWeight, input, target, weight, reduction, ignore_index);
+        Red red = reductionOf(reduction);
+        TensorView in = view(input, "input");
+        withCalc(in.dtype, [&](auto tag) {
+            nllForward<typename decltype(tag)::type>(ctx, out, totalWeight, in, target, weight, red, ignore_index);
+        });
     });
 }
 
 diopiError_t diopiNLLLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight,
                                   diopiReduction_t reduction, int64_t ignore_index) {
-    return guard(__func__, [&] { nllBackward(ctx, grad_input, grad_output, input, target, weight, nullptr, reduction, ignore_index); });
+    return guard(__func__, [&] {
+        Red red = reductionOf(reduction);
+        TensorView in = view(input, "input");
+        withCalc(in.dtype, [&](auto tag) {
+            nllBackward<typename decltype(tag)::type>(ctx, grad_input, grad_output, in, target, weight, nullptr, red, ignore_index);
+        });
+    });
 }
 
 diopiError_t diopiNLLLossV2Backward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                     diopiConstTensorHandle_t input, diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight,
                                     diopiConstTensorHandle_t totalWeight, diopiReduction_t reduction, int64_t ignore_index) {
     return guard(__func__, [&] {
+        Red red = reductionOf(reduction);
         TensorView t = view(totalWeight, "totalWeight");
         CPU_CHECK(t.numel == 1, "totalWeight must hold one element, got shape ", shapeStr(t.shape));
         TensorView d = newTensor(ctx, {}, diopi_dtype_float64);
         copyCast(d, t.restrided({}, {}));
         double tw = *d.ptr<double>();
-        nllBackward(ctx, grad_input, grad_output, input, target, weight, &tw, reduction, ignore_index);
+        TensorView in = view(input, "input");
+        withCalc(in.dtype, [&](auto tag) {
+            nllBackward<typename decltype(tag)::type>(ctx, grad_input, grad_output, in, target, weight, &tw, red, ignore_index);
+        });
     });
 }
 
@@ -762,78 +1220,22 @@ diopiError_t diopiCrossEntropyLoss(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t weight, diopiReduction_t reduction, int64_t ignore_index, double label_smoothing) {
     return guard(__func__, [&] {
         Red red = reductionOf(reduction);
-        TensorView o = view(out, "out");
-        CeSetup s = ceSetup(ctx, input, target, weight, ignore_index, label_smoothing);
-        const int64_t P = s.cp.positions(), C = s.cp.C, inner = s.cp.inner;
-        std::vector<float> loss(P, 0.0f);
-        std::atomic<bool> oom{false};
-        parallelFor(P, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(C, 1)), [&](int64_t b, int64_t e) {
-            // Scratch per chunk; an allocation failure must not escape an OpenMP thread.
-            std::vector<double> coef;
-            std::vector<float> ex;
-            try {
-                coef.resize(C);
-                ex.resize(C);
-            } catch (...) {
-                oom = true;
-                return;
-            }
-            for (int64_t p = b; p < e; ++p) {
-                if (!ceCoef(s, p, ignore_index, coef.data())) continue;
-                const float* x = s.cp.at(p);
-                double sum, lse = expShifted(x, C, inner, ex.data(), &sum), acc = 0;
-                for (int64_t c = 0; c < C; ++c) acc += coef[c] * (lse - x[c * inner]);
-                loss[p] = float(acc);
-            }
+        TensorView o = view(out, "out"), in = view(input, "input");
+        withCalc(in.dtype, [&](auto tag) {
+            ceForward<typename decltype(tag)::type>(ctx, o, in, target, weight, red, ignore_index, label_smoothing);
         });
-        CPU_CHECK(!oom, "out of host memory");
-        writeClassLoss(ctx, o, s.cp, loss, red, red == Red::Mean ? ceDenom(s, ignore_index) : 1.0);
     });
 }
 
-// d loss / d x[c] = G * (softmax[c] * sum_c' coef[c'] - coef[c]) with G = grad_output / denom.
 diopiError_t diopiCrossEntropyLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t target, diopiConstTensorHandle_t weight,
                                            diopiReduction_t reduction, int64_t ignore_index, double label_smoothing) {
     return guard(__func__, [&] {
         Red red = reductionOf(reduction);
         TensorView in = view(input, "input"), gi = view(grad_input, "grad_input");
-        CeSetup s = ceSetup(ctx, input, target, weight, ignore_index, label_smoothing);
-        std::vector<float> go = classGradOut(ctx, view(grad_output, "grad_output"), s.cp, red);
-        TensorView g = classGradTemp(ctx, gi, in);
-        const int64_t P = s.cp.positions(), C = s.cp.C, inner = s.cp.inner;
-        double denom = red == Red::Mean ? ceDenom(s, ignore_index) : 1.0;
-        float* gp = g.ptr<float>();
-        std::atomic<bool> oom{false};
-        parallelFor(P, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(C, 1)), [&](int64_t b, int64_t e) {
-            // Scratch per chunk; an allocation failure must not escape an OpenMP thread.
-            std::vector<double> coef;
-            std::vector<float> ex;
-            try {
-                coef.resize(C);
-                ex.resize(C);
-            } catch (...) {
-                oom = true;
-                return;
-            }
-            for (int64_t p = b; p < e; ++p) {
-                float* gx = gp + (p / inner) * C * inner + p % inner;
-                bool valid = ceCoef(s, p, ignore_index, coef.data());
-                // Every target ignored under mean: 0/0 loss, zero gradient.
-                if (!valid || denom == 0) {
-                    for (int64_t c = 0; c < C; ++c) gx[c * inner] = 0.0f;
-                    continue;
-                }
-                const float* x = s.cp.at(p);
-                double esum, sum = 0;
-                expShifted(x, C, inner, ex.data(), &esum);
-                for (int64_t c = 0; c < C; ++c) sum += coef[c];
-                const double G = double(go[red == Red::None ? p : 0]) / denom, k = sum / esum;
-                for (int64_t c = 0; c < C; ++c) gx[c * inner] = float(G * (ex[c] * k - coef[c]));
-            }
+        withCalc(in.dtype, [&](auto tag) {
+            ceBackward<typename decltype(tag)::type>(ctx, gi, grad_output, in, target, weight, red, ignore_index, label_smoothing);
         });
-        CPU_CHECK(!oom, "out of host memory");
-        finishClassGrad(gi, g);
     });
 }
 
@@ -844,16 +1246,37 @@ namespace {
 struct Ctc {
     int64_t T = 0, N = 0, C = 0, blank = 0, S = 0;  // S: max extended length 2 * max target length + 1
     std::vector<double> lp;                          // [T][N][C]
-    std::vector<std::vector<int32_t>> targets;
+    std::vector<std::vector<int64_t>> targets;
     std::vector<int64_t> il, tl;
     double at(int64_t t, int64_t n, int64_t c) const { return lp[(t * N + n) * C + c]; }
     int64_t label(int64_t n, int64_t s) const { return s % 2 == 0 ? blank : targets[n][s / 2]; }
 };
 
+/// A contiguous view of host memory (CTC's small tables live in std::vector:
+/// cheaper than context temporaries for tensors of a few thousand elements).
+template <class E>
+TensorView hostView(std::vector<E>& v, const Shape& shape) {
+    TensorView t;
+    t.data = reinterpret_cast<char*>(v.data());
+    t.dtype = dtypeOf<E>();
+    t.shape = shape;
+    t.strides = contiguousStrides(shape);
+    t.numel = shapeNumel(shape);
+    t.itemsize = sizeof(E);
+    return t;
+}
+
+/// Elements of t (any strides and dtype) converted to E, row-major.
+template <class E>
+std::vector<E> valuesOf(const TensorView& t) {
+    std::vector<E> v(t.numel);
+    if (t.numel) copyCast(hostView(v, t.shape), t);
+    return v;
+}
+
 std::vector<int64_t> intsOf(diopiContextHandle_t ctx, const TensorView& t, const char* name) {
     if (isFloatingDtype(t.dtype) || t.dtype == diopi_dtype_bool) failCode(diopiDtypeNotSupported, name, " must hold integers, got ", dtypeName(t.dtype));
-    TensorView d = contiguousAs(ctx, t, diopi_dtype_int32);
-    return std::vector<int64_t>(d.ptr<int32_t>(), d.ptr<int32_t>() + d.numel);
+    return valuesOf<int64_t>(t);
 }
 
 Ctc ctcSetup(diopiContextHandle_t ctx, diopiConstTensorHandle_t logProbs, diopiConstTensorHandle_t targets, diopiConstTensorHandle_t inputLengths,
@@ -867,8 +1290,7 @@ Ctc ctcSetup(diopiContextHandle_t ctx, diopiConstTensorHandle_t logProbs, diopiC
     p.C = lp.shape[2];
     p.blank = blank;
     CPU_CHECK(blank >= 0 && blank < p.C, "blank ", blank, " is out of range [0, ", p.C, ")");
-    TensorView d = contiguousAs(ctx, lp, diopi_dtype_float32);
-    p.lp.assign(d.ptr<float>(), d.ptr<float>() + d.numel);
+    p.lp = valuesOf<double>(lp);
     TensorView tg = view(targets, "targets");
     p.il = intsOf(ctx, view(inputLengths, "input_lengths"), "input_lengths");
     p.tl = intsOf(ctx, view(targetLengths, "target_lengths"), "target_lengths");
@@ -879,28 +1301,35 @@ Ctc ctcSetup(diopiContextHandle_t ctx, diopiConstTensorHandle_t logProbs, diopiC
         CPU_CHECK(p.il[n] >= 0 && p.il[n] <= p.T, "input_lengths must lie in [0, T]");
         CPU_CHECK(p.tl[n] >= 0, "target_lengths must not be negative");
         maxL = std::max(maxL, p.tl[n]);
-        std::vector<int32_t> t(p.tl[n]);
+        std::vector<int64_t> t(p.tl[n]);
         if (tg.dim() == 2) {
             CPU_CHECK(tg.shape[0] == p.N && p.tl[n] <= tg.shape[1], "padded targets must be (N, S) with S >= every target length");
-            for (int64_t k = 0; k < p.tl[n]; ++k) t[k] = int32_t(tv[n * tg.shape[1] + k]);
+            for (int64_t k = 0; k < p.tl[n]; ++k) t[k] = tv[n * tg.shape[1] + k];
         } else {
             CPU_CHECK(tg.dim() == 1, "targets must be 1-d (concatenated) or 2-d (padded)");
             CPU_CHECK(off + p.tl[n] <= tg.numel, "concatenated targets are shorter than the sum of target_lengths");
-            for (int64_t k = 0; k < p.tl[n]; ++k) t[k] = int32_t(tv[off + k]);
+            for (int64_t k = 0; k < p.tl[n]; ++k) t[k] = tv[off + k];
             off += p.tl[n];
         }
-        for (int32_t c : t) CPU_CHECK(c >= 0 && c < p.C, "target class ", c, " is out of range [0, ", p.C, ")");
+        for (int64_t c : t) CPU_CHECK(c >= 0 && c < p.C, "target class ", c, " is out of range [0, ", p.C, ")");
         p.targets.push_back(std::move(t));
     }
     p.S = 2 * maxL + 1;
     return p;
 }
 
+/// log(e^a + e^b + e^c): two exps and one log around the largest term.
+inline double logAdd3(double a, double b, double c) {
+    const double m = std::max(a, std::max(b, c));
+    if (m == -INFINITY) return -INFINITY;
+    return m + std::log(std::exp(a - m) + std::exp(b - m) + std::exp(c - m));
+}
+
+/// log(e^a + e^b): one exp and one log1p.
 inline double logAdd(double a, double b) {
     if (a == -INFINITY) return b;
     if (b == -INFINITY) return a;
-    double m = std::max(a, b);
-    return m + std::log(std::exp(a - m) + std::exp(b - m));
+    return a > b ? a + std::log1p(std::exp(b - a)) : b + std::log1p(std::exp(a - b));
 }
 
 /// Forward variables of sample n: alpha[t * S + s] (-inf where undefined); returns the negative log likelihood.
@@ -944,25 +1373,19 @@ diopiError_t diopiCTCLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out, dio
         if (neg_log_likelihood) {
             TensorView t = view(neg_log_likelihood, "neg_log_likelihood");
             CPU_CHECK(t.numel == p.N, "neg_log_likelihood must hold N elements, got shape ", shapeStr(t.shape));
-            TensorView d = newTensor(ctx, t.shape, diopi_dtype_float64);
-            std::copy(nll.begin(), nll.end(), d.ptr<double>());
-            copyCast(t, d);
+            copyCast(t, hostView(nll, t.shape));
         }
         if (log_alpha) {
             TensorView t = view(log_alpha, "log_alpha");
             CPU_CHECK(t.shape == Shape({p.N, p.T, p.S}), "log_alpha must have shape ", shapeStr({p.N, p.T, p.S}), ", got ", shapeStr(t.shape));
-            TensorView d = newTensor(ctx, t.shape, diopi_dtype_float64);
-            std::copy(table.begin(), table.end(), d.ptr<double>());
-            copyCast(t, d);
+            copyCast(t, hostView(table, t.shape));
         }
         std::vector<double> loss = nll;
         if (zero_infinity)
             for (double& v : loss)
                 if (std::isinf(v)) v = 0;
         if (red == Red::None) {
-            TensorView d = newTensor(ctx, o.shape, diopi_dtype_float64);
-            std::copy(loss.begin(), loss.end(), d.ptr<double>());
-            copyCast(o, d);
+            copyCast(o, hostView(loss, o.shape));
             return;
         }
         double s = 0;
@@ -973,7 +1396,7 @@ diopiError_t diopiCTCLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out, dio
 }
 
 // grad[t, n, c] = (exp(lp) - exp(log sum_{s: l(s) = c} alpha * beta + nll - lp)) * g_n for t < input_length, else 0.
-// The alignment tables are recomputed in double from log_probs; the saved ones are only checked for shape.
+// alpha and nll are the saved ones (their defined entries), read in double; beta is computed here in double.
 diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                   diopiConstTensorHandle_t log_probs, diopiConstTensorHandle_t targets, diopiConstTensorHandle_t input_lengths,
                                   diopiConstTensorHandle_t target_lengths, diopiConstTensorHandle_t neg_log_likelihood, diopiConstTensorHandle_t log_alpha,
@@ -992,43 +1415,56 @@ diopiError_t diopiCTCLossBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
         needFloat(go, "grad_output");
         if (red == Red::None) CPU_CHECK(go.numel == p.N, "grad_output must hold N elements, got shape ", shapeStr(go.shape));
         else CPU_CHECK(go.numel == 1, "grad_output must hold one element, got shape ", shapeStr(go.shape));
-        TensorView god = contiguousAs(ctx, go, diopi_dtype_float32);
-        std::vector<double> grad(p.T * p.N * p.C, 0.0), alpha, beta(p.T * p.S), lcab(p.C);
+        needFloat(nllT, "neg_log_likelihood");
+        needFloat(alphaT, "log_alpha");
+        CPU_CHECK(alphaT.shape[2] >= p.S, "log_alpha must be (N, T, 2 * max target length + 1) as the forward returned it");
+        const std::vector<double> godv = valuesOf<double>(go), adv = valuesOf<double>(alphaT), ndv = valuesOf<double>(nllT);
+        const int64_t Sa = alphaT.shape[2];
         const int64_t S = p.S;
-        for (int64_t n = 0; n < p.N; ++n) {
-            double gr = god.ptr<float>()[red == Red::None ? n : 0];
-            if (red == Red::Mean) gr = gr / double(std::max<int64_t>(p.tl[n], 1)) / double(p.N);
-            double nll = ctcAlpha(p, n, alpha);
-            const int64_t Sn = 2 * p.tl[n] + 1, Tn = p.il[n];
-            if (Tn == 0 || (zero_infinity && std::isinf(nll))) continue;
-            std::fill(beta.begin(), beta.end(), -INFINITY);
-            beta[(Tn - 1) * S + Sn - 1] = p.at(Tn - 1, n, p.blank);
-            if (Sn > 1) beta[(Tn - 1) * S + Sn - 2] = p.at(Tn - 1, n, p.label(n, Sn - 2));
-            for (int64_t t = Tn - 2; t >= 0; --t) {
-                for (int64_t s = 0; s < Sn; ++s) {
-                    const int64_t l = p.label(n, s);
-                    double b = beta[(t + 1) * S + s];
-                    if (s + 1 < Sn) b = logAdd(b, beta[(t + 1) * S + s + 1]);
-                    if (s + 2 < Sn && l != p.blank && l != p.label(n, s + 2)) b = logAdd(b, beta[(t + 1) * S + s + 2]);
-                    beta[t * S + s] = b == -INFINITY ? -INFINITY : b + p.at(t, n, l);
+        // Samples run in parallel (one per chunk at least) when each has enough
+        // work; their scratch is allocated up front (nothing may allocate or
+        // throw on the threads).
+        std::vector<double> grad(p.T * p.N * p.C, 0.0), betaAll(p.N * p.T * S), lcabAll(p.N * p.C);
+        parallelFor(p.N, p.T * S >= 256 ? 1 : p.N + 1, [&](int64_t nb, int64_t ne) {
+            for (int64_t n = nb; n < ne; ++n) {
+                double* beta = betaAll.data() + n * p.T * S;
+                double* lcab = lcabAll.data() + n * p.C;
+                double gr = godv[red == Red::None ? n : 0];
+                if (red == Red::Mean) gr = gr / double(std::max<int64_t>(p.tl[n], 1)) / double(p.N);
+                const double nll = ndv[n];
+                const double* alpha = adv.data() + n * p.T * Sa;  // alpha[t * Sa + s]
+                const int64_t Sn = 2 * p.tl[n] + 1, Tn = p.il[n];
+                if (Tn == 0 || (zero_infinity && std::isinf(nll))) continue;
+                std::fill(beta, beta + p.T * S, -INFINITY);
+                beta[(Tn - 1) * S + Sn - 1] = p.at(Tn - 1, n, p.blank);
+                if (Sn > 1) beta[(Tn - 1) * S + Sn - 2] = p.at(Tn - 1, n, p.label(n, Sn - 2));
+                for (int64_t t = Tn - 2; t >= 0; --t) {
+                    for (int64_t s = 0; s < Sn; ++s) {
+                        const int64_t l = p.label(n, s);
+                        const double b0 = beta[(t + 1) * S + s], b1 = s + 1 < Sn ? beta[(t + 1) * S + s + 1] : -INFINITY;
+                        const double b2 = s + 2 < Sn && l != p.blank && l != p.label(n, s + 2) ? beta[(t + 1) * S + s + 2] : -INFINITY;
+                        const double b = logAdd3(b0, b1, b2);
+                        beta[t * S + s] = b == -INFINITY ? -INFINITY : b + p.at(t, n, l);
+                    }
+                }
+                for (int64_t t = 0; t < Tn; ++t) {
+                    // Per class: sum over its positions s of exp(alpha + beta - M),
+                    // M the largest alpha + beta at t (one exp per position).
+                    double M = -INFINITY;
+                    for (int64_t s = 0; s < Sn; ++s) M = std::max(M, alpha[t * Sa + s] + beta[t * S + s]);
+                    std::fill(lcab, lcab + p.C, 0.0);
+                    if (M != -INFINITY)
+                        for (int64_t s = 0; s < Sn; ++s) lcab[p.label(n, s)] += std::exp(alpha[t * Sa + s] + beta[t * S + s] - M);
+                    for (int64_t c = 0; c < p.C; ++c) {
+                        const double lp = p.at(t, n, c);
+                        // exp(log(sum) + M + nll - lp); a class on no path has log(0) = -inf there.
+                        const double occ = lcab[c] > 0 ? lcab[c] * std::exp(M + nll - lp) : std::exp(-INFINITY + nll - lp);
+                        grad[(t * p.N + n) * p.C + c] = (std::exp(lp) - occ) * gr;
+                    }
                 }
             }
-            for (int64_t t = 0; t < Tn; ++t) {
-                std::fill(lcab.begin(), lcab.end(), -INFINITY);
-                for (int64_t s = 0; s < Sn; ++s) {
-                    double ab = alpha[t * S + s] + beta[t * S + s];
-                    int64_t l = p.label(n, s);
-                    lcab[l] = logAdd(lcab[l], ab);
-                }
-                for (int64_t c = 0; c < p.C; ++c) {
-                    double lp = p.at(t, n, c);
-                    grad[(t * p.N + n) * p.C + c] = (std::exp(lp) - std::exp(lcab[c] + nll - lp)) * gr;
-                }
-            }
-        }
-        TensorView d = newTensor(ctx, gi.shape, diopi_dtype_float64);
-        std::copy(grad.begin(), grad.end(), d.ptr<double>());
-        copyCast(gi, d);
+        });
+        copyCast(gi, hostView(grad, gi.shape));
     });
 }
 

@@ -2,16 +2,18 @@
 // layer norm (normalized_shape and begin_norm_axis forms), group norm,
 // instance norm and Lp normalize; forward and backward.
 //
-// Inputs are first brought to a dense float32 [N, C, L] (or [rows, K]) copy,
-// whatever their layout (channels-last included); statistics accumulate in
-// float lanes flushed into double every 1024 terms (laneSum); results are
-// computed densely (in the output itself when it is dense float32) and copied,
-// rounded once, into the caller's outputs.
+// Everything computes in S (withCalc): double for float64 inputs, float for
+// float32 and the 16-bit floats. Inputs are first brought to a dense [N, C, L]
+// (or [rows, K]) array of S, whatever their layout (channels-last included);
+// statistics accumulate in lanes of S flushed into double every 1024 terms
+// (laneSum); results are computed densely (in the output itself when it is
+// dense in S) and copied, rounded once, into the caller's outputs.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"  // CPU_FORCE_INLINE
 
 namespace impl::cpu {
 
@@ -33,18 +35,20 @@ TensorView moveAxisTo1(const TensorView& t, int64_t axis) {
     return t.restrided(sh, st);
 }
 
-/// Dense float32 view [N, C, L] of an (N, C, ...) tensor whose channel dim is `axis`.
+/// Dense view [N, C, L] in the compute type S of an (N, C, ...) tensor whose channel dim is `axis`.
+template <class S>
 struct NCL {
-    TensorView dense;  // contiguous float32, moved shape
+    TensorView dense;  // contiguous S, moved shape
     Shape moved;       // shape with the channel dim at 1
     int64_t N = 0, C = 0, L = 1;
-    float* data() const { return dense.ptr<float>(); }
+    S* data() const { return dense.ptr<S>(); }
 };
 
-NCL toNCL(diopiContextHandle_t ctx, const TensorView& x, int64_t axis = 1) {
-    NCL r;
+template <class S>
+NCL<S> toNCL(diopiContextHandle_t ctx, const TensorView& x, int64_t axis = 1) {
+    NCL<S> r;
     TensorView m = moveAxisTo1(x, axis);
-    r.dense = contiguousAs(ctx, m, diopi_dtype_float32);
+    r.dense = contiguousAs(ctx, m, dtypeOf<S>());
     r.moved = m.shape;
     r.N = m.shape[0];
     r.C = m.shape[1];
@@ -52,7 +56,7 @@ NCL toNCL(diopiContextHandle_t ctx, const TensorView& x, int64_t axis = 1) {
     return r;
 }
 
-/// Copies a dense float32 result of `ref`'s moved shape into `out` (channel dim `axis`).
+/// Copies a dense result of `ref`'s moved shape into `out` (channel dim `axis`).
 /// (Nothing to do when the result was computed in place, see resultBuffer.)
 void storeNCL(const TensorView& out, const TensorView& dense, int64_t axis = 1) {
     if (dense.data != out.data) copyCast(moveAxisTo1(out, axis), dense);
@@ -61,30 +65,33 @@ void storeNCL(const TensorView& out, const TensorView& dense, int64_t axis = 1) 
 /// Where a dense float32 result of `shape` (channel dim moved to 1 when
 /// axis != 1) is computed: `out` itself when it already is that dense float32
 /// tensor, else a temporary that storeNCL copies out.
+template <class S>
 TensorView resultBuffer(diopiContextHandle_t ctx, const TensorView& out, const Shape& shape, int64_t axis) {
-    if (axis == 1 && out.dtype == diopi_dtype_float32 && out.shape == shape && out.isContiguous()) return out;
-    return newTensor(ctx, shape, diopi_dtype_float32);
+    if (axis == 1 && out.dtype == dtypeOf<S>() && out.shape == shape && out.isContiguous()) return out;
+    return newTensor(ctx, shape, dtypeOf<S>());
 }
 
-/// A per-channel (or per-slice) parameter as a float vector of `n` values;
+/// A per-channel (or per-slice) parameter as a vector of `n` values in S;
 /// `def` for a NULL handle. `shape` checks the exact shape when not empty.
-std::vector<float> vecOf(diopiContextHandle_t ctx, diopiConstTensorHandle_t h, int64_t n, const char* name, float def, const Shape* shape = nullptr) {
-    if (!h) return std::vector<float>(n, def);
+template <class S>
+std::vector<S> vecOf(diopiContextHandle_t ctx, diopiConstTensorHandle_t h, int64_t n, const char* name, S def, const Shape* shape = nullptr) {
+    if (!h) return std::vector<S>(n, def);
     TensorView t = view(h, name);
     needFloat(t, name);
     if (shape) CPU_CHECK(t.shape == *shape, name, " must have shape ", shapeStr(*shape), ", got ", shapeStr(t.shape));
     else CPU_CHECK(t.dim() == 1 && t.shape[0] == n, name, " must be 1-D of size ", n, ", got shape ", shapeStr(t.shape));
-    TensorView d = contiguousAs(ctx, t, diopi_dtype_float32);
-    return std::vector<float>(d.ptr<float>(), d.ptr<float>() + n);
+    TensorView d = contiguousAs(ctx, t, dtypeOf<S>());
+    return std::vector<S>(d.ptr<S>(), d.ptr<S>() + n);
 }
 
 /// Same but for a statistic given with any shape of `n` elements (row-major order).
-std::vector<float> statOf(diopiContextHandle_t ctx, diopiConstTensorHandle_t h, int64_t n, const char* name) {
+template <class S>
+std::vector<S> statOf(diopiContextHandle_t ctx, diopiConstTensorHandle_t h, int64_t n, const char* name) {
     TensorView t = view(h, name);
     needFloat(t, name);
     CPU_CHECK(t.numel == n, name, " must hold ", n, " elements, got shape ", shapeStr(t.shape));
-    TensorView d = contiguousAs(ctx, t, diopi_dtype_float32);
-    return std::vector<float>(d.ptr<float>(), d.ptr<float>() + n);
+    TensorView d = contiguousAs(ctx, t, dtypeOf<S>());
+    return std::vector<S>(d.ptr<S>(), d.ptr<S>() + n);
 }
 
 /// Writes `v` (row-major) into an output holding v.size() elements, any shape/strides.
@@ -114,34 +121,38 @@ void checkSameShape(const TensorView& a, const TensorView& b, const char* an, co
     CPU_CHECK(a.shape == b.shape, an, " has shape ", shapeStr(a.shape), " but ", bn, " has ", shapeStr(b.shape));
 }
 
-/// Sum of g(i) for i in [0, n): eight float lanes (vectorisable, no serial
-/// dependency) flushed into a double every 1024 terms.
-template <class G>
-double laneSum(int64_t n, G&& g) {
+/// Sum of g(i) for i in [0, n): L lanes of S (no serial dependency) flushed
+/// into a double every 1024 terms. Eight lanes by default; the AVX-512 row
+/// kernels use sixteen (eight compile to shuffles there, while sixteen made
+/// the baseline-compiled forward passes slower at two threads).
+template <class S, int L = 8, class G>
+CPU_FORCE_INLINE double laneSum(int64_t n, G&& g) {
     double total = 0;
     for (int64_t s = 0; s < n; s += 1024) {
         const int64_t e = std::min<int64_t>(n, s + 1024);
-        float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        S acc[L] = {};
         int64_t i = s;
-        for (; i + 8 <= e; i += 8)
-            for (int q = 0; q < 8; ++q) acc[q] += g(i + q);
-        float r = 0;
-        for (; i < e; ++i) r += g(i);
-        total += double(r) + (double(acc[0] + acc[1]) + double(acc[2] + acc[3])) + (double(acc[4] + acc[5]) + double(acc[6] + acc[7]));
+        for (; i + L <= e; i += L)
+            for (int q = 0; q < L; ++q) acc[q] += S(g(i + q));
+        S r = 0;
+        for (; i < e; ++i) r += S(g(i));
+        for (int h = L / 2; h >= 1; h /= 2)
+            for (int q = 0; q < h; ++q) acc[q] += acc[q + h];
+        total += double(r) + double(acc[0]);
     }
     return total;
 }
 
 /// Per-channel sums over n and l of an [N, C, L] dense array: f(n, c, value-index) summed in double.
-template <class F>
-std::vector<double> channelSums(const NCL& x, F f) {
+template <class S, class F>
+std::vector<double> channelSums(const NCL<S>& x, F f) {
     std::vector<double> s(x.C, 0.0);
     parallelFor(x.C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, x.N * x.L)), [&](int64_t cb, int64_t ce) {
         for (int64_t c = cb; c < ce; ++c) {
             double acc = 0;
             for (int64_t n = 0; n < x.N; ++n) {
                 const int64_t base = (n * x.C + c) * x.L;
-                acc += laneSum(x.L, [&](int64_t l) { return float(f(n, c, base + l)); });
+                acc += laneSum<S>(x.L, [&](int64_t l) { return S(f(n, c, base + l)); });
             }
             s[c] = acc;
         }
@@ -149,9 +160,43 @@ std::vector<double> channelSums(const NCL& x, F f) {
     return s;
 }
 
+/// Sums of g and of g * (x - m) over one row of n values (laneSum each: two
+/// simple passes vectorise where one with two accumulators does not).
+template <class S>
+void rowSums2(const S* g, const S* x, S m, int64_t n, double& sg, double& sgx) {
+    sg = laneSum<S>(n, [g](int64_t i) { return g[i]; });
+    sgx = laneSum<S>(n, [g, x, m](int64_t i) { return g[i] * (x[i] - m); });
+}
+
+/// Per channel c of [N, C, L] arrays: sg[c] = sum of g and sgx[c] = sum of
+/// k(n, c) * g * (x - m(n, c)), with m and k constant per (n, c) row given as
+/// double by mk(n, c, &m, &k). The deviation is taken from m rounded to S and
+/// corrected exactly in double: sum g (x - m) = sum g (x - ms) - (m - ms) sum g.
+template <class S, class MK>
+void channelDot2(const NCL<S>& x, const NCL<S>& g, MK mk, std::vector<double>& sg, std::vector<double>& sgx) {
+    sg.assign(x.C, 0.0);
+    sgx.assign(x.C, 0.0);
+    parallelFor(x.C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, x.N * x.L)), [&](int64_t cb, int64_t ce) {
+        for (int64_t c = cb; c < ce; ++c) {
+            double a = 0, b = 0;
+            for (int64_t n = 0; n < x.N; ++n) {
+                const int64_t base = (n * x.C + c) * x.L;
+                double m, k, s1, s2;
+                mk(n, c, &m, &k);
+                const S ms = S(m);
+                rowSums2<S>(g.data() + base, x.data() + base, ms, x.L, s1, s2);
+                a += s1;
+                b += k * (s2 - (m - double(ms)) * s1);
+            }
+            sg[c] = a;
+            sgx[c] = b;
+        }
+    });
+}
+
 /// Dense per-element map over [N, C, L]: out[i] = f(row, c, i), row = n * C + c.
-template <class F>
-void channelMap(const NCL& x, float* out, F f) {
+template <class S, class F>
+void channelMap(const NCL<S>& x, S* out, F f) {
     const int64_t rows = x.N * x.C, L = x.L, C = x.C;
     parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, L)), [&](int64_t rb, int64_t re) {
         for (int64_t r = rb; r < re; ++r) {
@@ -161,27 +206,36 @@ void channelMap(const NCL& x, float* out, F f) {
     });
 }
 
-/// Mean and biased variance of each contiguous block of `len` floats (two passes, double).
-void blockStats(const float* x, int64_t blocks, int64_t len, std::vector<double>& mean, std::vector<double>& var) {
+/// Mean and biased variance of each contiguous block of `len` values (two passes, double).
+template <class S>
+void blockStats(const S* x, int64_t blocks, int64_t len, std::vector<double>& mean, std::vector<double>& var) {
     mean.assign(blocks, 0.0);
     var.assign(blocks, 0.0);
     parallelFor(blocks, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, len)), [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) {
-            const float* p = x + i * len;
-            const double s = laneSum(len, [p](int64_t k) { return p[k]; });
+            const S* p = x + i * len;
+            const double s = laneSum<S>(len, [p](int64_t k) { return p[k]; });
             const double m = len ? s / len : 0.0;
-            const float mf = float(m);
-            // Deviations from the float-rounded mean, corrected by the mean's
-            // own offset (sum (x - mf)^2 - len * (m - mf)^2) to stay exact.
-            double q = laneSum(len, [p, mf](int64_t k) {
-                const float d = p[k] - mf;
+            const S mf = S(m);
+            // Deviations from the rounded mean, corrected by the mean's own
+            // offset (sum (x - mf)^2 - len * (m - mf)^2) to stay exact.
+            double q = laneSum<S>(len, [p, mf](int64_t k) {
+                const S d = p[k] - mf;
                 return d * d;
             });
-            q -= double(len) * (m - mf) * (m - mf);
+            q -= double(len) * (m - double(mf)) * (m - double(mf));
             mean[i] = m;
             var[i] = len ? q / len : 0.0;
         }
     });
+}
+
+/// Calls f(Tag<S>{}) with the compute type for input dtype `dt`: double for
+/// float64, float for the other float types.
+template <class F>
+void withCalc(diopiDtype_t dt, F&& f) {
+    if (dt == diopi_dtype_float64) f(Tag<double>{});
+    else f(Tag<float>{});
 }
 
 }  // namespace
@@ -191,57 +245,60 @@ diopiError_t diopiBatchNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias,
                             diopiTensorHandle_t running_mean, diopiTensorHandle_t running_var, bool training, double momentum, double eps) {
     return guard(__func__, [&] {
-        TensorView xv = batched(input, "input"), ov = view(out, "out");
-        needFloat(ov, "out");
-        checkSameShape(ov, xv, "out", "input");
-        CPU_CHECK((running_mean == nullptr) == (running_var == nullptr), "running_mean and running_var must both be given or both be NULL");
-        CPU_CHECK(training || running_mean, "evaluation mode (training=false) needs running_mean and running_var");
-        CPU_CHECK(eps >= 0, "eps must be >= 0, got ", eps);
-        NCL x = toNCL(ctx, xv);
-        const int64_t C = x.C, M = x.N * x.L;
-        std::vector<float> w = vecOf(ctx, weight, C, "weight", 1.0f), b = vecOf(ctx, bias, C, "bias", 0.0f);
-        std::vector<double> mean(C), invstd(C);
-        if (training) {
-            std::vector<double> s = channelSums(x, [&](int64_t, int64_t, int64_t i) { return x.data()[i]; });
-            for (int64_t c = 0; c < C; ++c) mean[c] = M ? s[c] / M : 0.0;
-            std::vector<double> q = channelSums(x, [&](int64_t, int64_t c, int64_t i) {
-                double d = x.data()[i] - mean[c];
-                return d * d;
-            });
-            std::vector<double> var(C);
-            for (int64_t c = 0; c < C; ++c) {
-                var[c] = M ? q[c] / M : 0.0;
-                invstd[c] = 1.0 / std::sqrt(var[c] + eps);
-            }
-            if (running_mean && M > 0) {
-                std::vector<float> rm = vecOf(ctx, running_mean, C, "running_mean", 0.0f), rv = vecOf(ctx, running_var, C, "running_var", 1.0f);
-                std::vector<double> nm(C), nv(C);
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            TensorView xv = batched(input, "input"), ov = view(out, "out");
+            needFloat(ov, "out");
+            checkSameShape(ov, xv, "out", "input");
+            CPU_CHECK((running_mean == nullptr) == (running_var == nullptr), "running_mean and running_var must both be given or both be NULL");
+            CPU_CHECK(training || running_mean, "evaluation mode (training=false) needs running_mean and running_var");
+            CPU_CHECK(eps >= 0, "eps must be >= 0, got ", eps);
+            auto x = toNCL<S>(ctx, xv);
+            const int64_t C = x.C, M = x.N * x.L;
+            std::vector<S> w = vecOf<S>(ctx, weight, C, "weight", 1.0f), b = vecOf<S>(ctx, bias, C, "bias", 0.0f);
+            std::vector<double> mean(C), invstd(C);
+            if (training) {
+                std::vector<double> s = channelSums(x, [&](int64_t, int64_t, int64_t i) { return x.data()[i]; });
+                for (int64_t c = 0; c < C; ++c) mean[c] = M ? s[c] / M : 0.0;
+                std::vector<double> q = channelSums(x, [&](int64_t, int64_t c, int64_t i) {
+                    double d = x.data()[i] - mean[c];
+                    return d * d;
+                });
+                std::vector<double> var(C);
                 for (int64_t c = 0; c < C; ++c) {
-                    nm[c] = (1 - momentum) * rm[c] + momentum * mean[c];
-                    // Unbiased variance; a single value per channel gives inf/nan, as the definition does.
-                    double unb = M > 1 ? var[c] * M / (M - 1) : var[c] * M / 0.0;
-                    nv[c] = (1 - momentum) * rv[c] + momentum * unb;
+                    var[c] = M ? q[c] / M : 0.0;
+                    invstd[c] = 1.0 / std::sqrt(var[c] + eps);
                 }
-                storeVec(ctx, running_mean, nm, "running_mean");
-                storeVec(ctx, running_var, nv, "running_var");
+                if (running_mean && M > 0) {
+                    std::vector<S> rm = vecOf<S>(ctx, running_mean, C, "running_mean", 0.0f), rv = vecOf<S>(ctx, running_var, C, "running_var", 1.0f);
+                    std::vector<double> nm(C), nv(C);
+                    for (int64_t c = 0; c < C; ++c) {
+                        nm[c] = (1 - momentum) * rm[c] + momentum * mean[c];
+                        // Unbiased variance; a single value per channel gives inf/nan, as the definition does.
+                        double unb = M > 1 ? var[c] * M / (M - 1) : var[c] * M / 0.0;
+                        nv[c] = (1 - momentum) * rv[c] + momentum * unb;
+                    }
+                    storeVec(ctx, running_mean, nm, "running_mean");
+                    storeVec(ctx, running_var, nv, "running_var");
+                }
+            } else {
+                std::vector<S> rm = vecOf<S>(ctx, running_mean, C, "running_mean", 0.0f), rv = vecOf<S>(ctx, running_var, C, "running_var", 1.0f);
+                for (int64_t c = 0; c < C; ++c) {
+                    mean[c] = rm[c];
+                    invstd[c] = 1.0 / std::sqrt(double(rv[c]) + eps);
+                }
             }
-        } else {
-            std::vector<float> rm = vecOf(ctx, running_mean, C, "running_mean", 0.0f), rv = vecOf(ctx, running_var, C, "running_var", 1.0f);
+            TensorView y = resultBuffer<S>(ctx, ov, x.moved, 1);
+            std::vector<S> scale(C), shift(C);
             for (int64_t c = 0; c < C; ++c) {
-                mean[c] = rm[c];
-                invstd[c] = 1.0 / std::sqrt(double(rv[c]) + eps);
+                scale[c] = S(invstd[c] * w[c]);
+                shift[c] = S(b[c] - mean[c] * invstd[c] * w[c]);
             }
-        }
-        TensorView y = resultBuffer(ctx, ov, x.moved, 1);
-        std::vector<float> scale(C), shift(C);
-        for (int64_t c = 0; c < C; ++c) {
-            scale[c] = float(invstd[c] * w[c]);
-            shift[c] = float(b[c] - mean[c] * invstd[c] * w[c]);
-        }
-        channelMap(x, y.ptr<float>(), [&](int64_t, int64_t c, int64_t i) { return x.data()[i] * scale[c] + shift[c]; });
-        storeNCL(ov, y);
-        if (save_mean) storeVec(ctx, save_mean, mean, "save_mean");
-        if (save_invstd) storeVec(ctx, save_invstd, invstd, "save_invstd");
+            channelMap(x, y.template ptr<S>(), [&](int64_t, int64_t c, int64_t i) { return x.data()[i] * scale[c] + shift[c]; });
+            storeNCL(ov, y);
+            if (save_mean) storeVec(ctx, save_mean, mean, "save_mean");
+            if (save_invstd) storeVec(ctx, save_invstd, invstd, "save_invstd");
+        });
     });
 }
 
@@ -252,71 +309,77 @@ diopiError_t diopiBatchNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t weight, diopiConstTensorHandle_t running_mean, diopiConstTensorHandle_t running_var,
                                     diopiConstTensorHandle_t save_mean, diopiConstTensorHandle_t save_invstd, bool training, double eps) {
     return guard(__func__, [&] {
-        TensorView xv = batched(input, "input"), gov = view(grad_output, "grad_output");
-        needFloat(gov, "grad_output");
-        checkSameShape(gov, xv, "grad_output", "input");
-        CPU_CHECK(!training || (save_mean && save_invstd), "training mode needs save_mean and save_invstd");
-        CPU_CHECK(training || (running_mean && running_var), "evaluation mode (training=false) needs running_mean and running_var");
-        NCL x = toNCL(ctx, xv), g = toNCL(ctx, gov);
-        const int64_t C = x.C, M = x.N * x.L;
-        std::vector<float> w = vecOf(ctx, weight, C, "weight", 1.0f);
-        std::vector<double> mean(C), invstd(C);
-        if (training) {
-            std::vector<float> sm = vecOf(ctx, save_mean, C, "save_mean", 0.0f), si = vecOf(ctx, save_invstd, C, "save_invstd", 1.0f);
-            for (int64_t c = 0; c < C; ++c) {
-                mean[c] = sm[c];
-                invstd[c] = si[c];
-            }
-        } else {
-            std::vector<float> rm = vecOf(ctx, running_mean, C, "running_mean", 0.0f), rv = vecOf(ctx, running_var, C, "running_var", 1.0f);
-            for (int64_t c = 0; c < C; ++c) {
-                mean[c] = rm[c];
-                invstd[c] = 1.0 / std::sqrt(double(rv[c]) + eps);
-            }
-        }
-        std::vector<double> sdy = channelSums(g, [&](int64_t, int64_t, int64_t i) { return g.data()[i]; });
-        std::vector<double> sdx = channelSums(g, [&](int64_t, int64_t c, int64_t i) { return double(g.data()[i]) * (x.data()[i] - mean[c]); });
-        if (grad_input) {
-            TensorView gi = view(grad_input, "grad_input");
-            needFloat(gi, "grad_input");
-            checkSameShape(gi, xv, "grad_input", "input");
-            TensorView r = resultBuffer(ctx, gi, x.moved, 1);
-            std::vector<float> a(C), k(C), bb(C), mu(C);
-            for (int64_t c = 0; c < C; ++c) {
-                mu[c] = float(mean[c]);
-                a[c] = float(invstd[c] * w[c]);
-                if (training && M > 0) {
-                    k[c] = float(invstd[c] * invstd[c] * sdx[c] / M);
-                    bb[c] = float(sdy[c] / M);
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            TensorView xv = batched(input, "input"), gov = view(grad_output, "grad_output");
+            needFloat(gov, "grad_output");
+            checkSameShape(gov, xv, "grad_output", "input");
+            CPU_CHECK(!training || (save_mean && save_invstd), "training mode needs save_mean and save_invstd");
+            CPU_CHECK(training || (running_mean && running_var), "evaluation mode (training=false) needs running_mean and running_var");
+            auto x = toNCL<S>(ctx, xv), g = toNCL<S>(ctx, gov);
+            const int64_t C = x.C, M = x.N * x.L;
+            std::vector<S> w = vecOf<S>(ctx, weight, C, "weight", 1.0f);
+            std::vector<double> mean(C), invstd(C);
+            if (training) {
+                std::vector<S> sm = vecOf<S>(ctx, save_mean, C, "save_mean", 0.0f), si = vecOf<S>(ctx, save_invstd, C, "save_invstd", 1.0f);
+                for (int64_t c = 0; c < C; ++c) {
+                    mean[c] = sm[c];
+                    invstd[c] = si[c];
+                }
+            } else {
+                std::vector<S> rm = vecOf<S>(ctx, running_mean, C, "running_mean", 0.0f), rv = vecOf<S>(ctx, running_var, C, "running_var", 1.0f);
+                for (int64_t c = 0; c < C; ++c) {
+                    mean[c] = rm[c];
+                    invstd[c] = 1.0 / std::sqrt(double(rv[c]) + eps);
                 }
             }
-            if (training) channelMap(x, r.ptr<float>(), [&](int64_t, int64_t c, int64_t i) { return (g.data()[i] - bb[c] - (x.data()[i] - mu[c]) * k[c]) * a[c]; });
-            else channelMap(x, r.ptr<float>(), [&](int64_t, int64_t c, int64_t i) { return g.data()[i] * a[c]; });
-            storeNCL(gi, r);
-        }
-        if (grad_weight) {
-            std::vector<double> gw(C);
-            for (int64_t c = 0; c < C; ++c) gw[c] = sdx[c] * invstd[c];
-            storeVec(ctx, grad_weight, gw, "grad_weight");
-        }
-        if (grad_bias) storeVec(ctx, grad_bias, sdy, "grad_bias");
+            std::vector<double> sdy, sdx;
+            channelDot2(x, g, [&](int64_t, int64_t c, double* m, double* k) { *m = mean[c], *k = 1.0; }, sdy, sdx);
+            if (grad_input) {
+                TensorView gi = view(grad_input, "grad_input");
+                needFloat(gi, "grad_input");
+                checkSameShape(gi, xv, "grad_input", "input");
+                TensorView r = resultBuffer<S>(ctx, gi, x.moved, 1);
+                std::vector<S> a(C), k(C), bb(C), mu(C);
+                for (int64_t c = 0; c < C; ++c) {
+                    mu[c] = S(mean[c]);
+                    a[c] = S(invstd[c] * w[c]);
+                    if (training && M > 0) {
+                        k[c] = S(invstd[c] * invstd[c] * sdx[c] / M);
+                        bb[c] = S(sdy[c] / M);
+                    }
+                }
+                if (training) channelMap(x, r.template ptr<S>(), [&](int64_t, int64_t c, int64_t i) { return (g.data()[i] - bb[c] - (x.data()[i] - mu[c]) * k[c]) * a[c]; });
+                else channelMap(x, r.template ptr<S>(), [&](int64_t, int64_t c, int64_t i) { return g.data()[i] * a[c]; });
+                storeNCL(gi, r);
+            }
+            if (grad_weight) {
+                std::vector<double> gw(C);
+                for (int64_t c = 0; c < C; ++c) gw[c] = sdx[c] * invstd[c];
+                storeVec(ctx, grad_weight, gw, "grad_weight");
+            }
+            if (grad_bias) storeVec(ctx, grad_bias, sdy, "grad_bias");
+        });
     });
 }
 
 diopiError_t diopiBatchNormStats(diopiContextHandle_t ctx, diopiTensorHandle_t mean, diopiTensorHandle_t invstd, diopiConstTensorHandle_t input,
                                  double eps) {
     return guard(__func__, [&] {
-        NCL x = toNCL(ctx, batched(input, "input"));
-        const int64_t C = x.C, M = x.N * x.L;
-        std::vector<double> s = channelSums(x, [&](int64_t, int64_t, int64_t i) { return x.data()[i]; }), mu(C), is(C);
-        for (int64_t c = 0; c < C; ++c) mu[c] = s[c] / M;
-        std::vector<double> q = channelSums(x, [&](int64_t, int64_t c, int64_t i) {
-            double d = x.data()[i] - mu[c];
-            return d * d;
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            auto x = toNCL<S>(ctx, batched(input, "input"));
+            const int64_t C = x.C, M = x.N * x.L;
+            std::vector<double> s = channelSums(x, [&](int64_t, int64_t, int64_t i) { return x.data()[i]; }), mu(C), is(C);
+            for (int64_t c = 0; c < C; ++c) mu[c] = s[c] / M;
+            std::vector<double> q = channelSums(x, [&](int64_t, int64_t c, int64_t i) {
+                double d = x.data()[i] - mu[c];
+                return d * d;
+            });
+            for (int64_t c = 0; c < C; ++c) is[c] = 1.0 / std::sqrt(q[c] / M + eps);
+            storeVec(ctx, mean, mu, "mean");
+            storeVec(ctx, invstd, is, "invstd");
         });
-        for (int64_t c = 0; c < C; ++c) is[c] = 1.0 / std::sqrt(q[c] / M + eps);
-        storeVec(ctx, mean, mu, "mean");
-        storeVec(ctx, invstd, is, "invstd");
     });
 }
 
@@ -326,61 +389,67 @@ diopiError_t diopiBatchNormGatherStatsWithCounts(diopiContextHandle_t ctx, diopi
                                                  diopiTensorHandle_t running_mean, diopiTensorHandle_t running_var, float momentum, float eps,
                                                  diopiConstTensorHandle_t counts) {
     return guard(__func__, [&] {
-        batched(input, "input");
-        TensorView ma = view(mean_all, "mean_all"), ia = view(invstd_all, "invstd_all"), cn = view(counts, "counts");
-        needFloat(ma, "mean_all");
-        needFloat(ia, "invstd_all");
-        CPU_CHECK(ma.dim() == 2 && ia.shape == ma.shape, "mean_all and invstd_all must be 2-D (world, C) of the same shape");
-        const int64_t W = ma.shape[0], C = ma.shape[1];
-        CPU_CHECK(cn.dim() == 1 && cn.shape[0] == W, "counts must be 1-D with one entry per row of mean_all");
-        TensorView m = contiguousAs(ctx, ma, diopi_dtype_float32), iv = contiguousAs(ctx, ia, diopi_dtype_float32);
-        TensorView n = contiguousAs(ctx, cn, diopi_dtype_float32);
-        double total = 0;
-        for (int64_t k = 0; k < W; ++k) total += n.ptr<float>()[k];
-        std::vector<double> mu(C, 0.0), var(C, 0.0), is(C);
-        const double e = eps, mom = momentum;
-        for (int64_t c = 0; c < C; ++c) {
-            for (int64_t k = 0; k < W; ++k) mu[c] += double(n.ptr<float>()[k]) * m.ptr<float>()[k * C + c];
-            mu[c] /= total;
-            for (int64_t k = 0; k < W; ++k) {
-                double i = iv.ptr<float>()[k * C + c], d = m.ptr<float>()[k * C + c] - mu[c];
-                var[c] += double(n.ptr<float>()[k]) * (1.0 / (i * i) - e + d * d);
+        withCalc(view(mean_all, "mean_all").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            batched(input, "input");
+            TensorView ma = view(mean_all, "mean_all"), ia = view(invstd_all, "invstd_all"), cn = view(counts, "counts");
+            needFloat(ma, "mean_all");
+            needFloat(ia, "invstd_all");
+            CPU_CHECK(ma.dim() == 2 && ia.shape == ma.shape, "mean_all and invstd_all must be 2-D (world, C) of the same shape");
+            const int64_t W = ma.shape[0], C = ma.shape[1];
+            CPU_CHECK(cn.dim() == 1 && cn.shape[0] == W, "counts must be 1-D with one entry per row of mean_all");
+            TensorView m = contiguousAs(ctx, ma, dtypeOf<S>()), iv = contiguousAs(ctx, ia, dtypeOf<S>());
+            TensorView n = contiguousAs(ctx, cn, dtypeOf<S>());
+            double total = 0;
+            for (int64_t k = 0; k < W; ++k) total += n.template ptr<S>()[k];
+            std::vector<double> mu(C, 0.0), var(C, 0.0), is(C);
+            const double e = eps, mom = momentum;
+            for (int64_t c = 0; c < C; ++c) {
+                for (int64_t k = 0; k < W; ++k) mu[c] += double(n.template ptr<S>()[k]) * m.template ptr<S>()[k * C + c];
+                mu[c] /= total;
+                for (int64_t k = 0; k < W; ++k) {
+                    double i = iv.template ptr<S>()[k * C + c], d = m.template ptr<S>()[k * C + c] - mu[c];
+                    var[c] += double(n.template ptr<S>()[k]) * (1.0 / (i * i) - e + d * d);
+                }
+                var[c] /= total;
+                is[c] = 1.0 / std::sqrt(var[c] + e);
             }
-            var[c] /= total;
-            is[c] = 1.0 / std::sqrt(var[c] + e);
-        }
-        storeVec(ctx, mean, mu, "mean");
-        storeVec(ctx, invstd, is, "invstd");
-        if (running_mean) {
-            std::vector<float> rm = vecOf(ctx, running_mean, C, "running_mean", 0.0f);
-            std::vector<double> r(C);
-            for (int64_t c = 0; c < C; ++c) r[c] = rm[c] * (1 - mom) + mu[c] * mom;
-            storeVec(ctx, running_mean, r, "running_mean");
-        }
-        if (running_var) {
-            std::vector<float> rv = vecOf(ctx, running_var, C, "running_var", 0.0f);
-            std::vector<double> r(C);
-            for (int64_t c = 0; c < C; ++c) r[c] = rv[c] * (1 - mom) + var[c] * total / (total - 1) * mom;
-            storeVec(ctx, running_var, r, "running_var");
-        }
+            storeVec(ctx, mean, mu, "mean");
+            storeVec(ctx, invstd, is, "invstd");
+            if (running_mean) {
+                std::vector<S> rm = vecOf<S>(ctx, running_mean, C, "running_mean", 0.0f);
+                std::vector<double> r(C);
+                for (int64_t c = 0; c < C; ++c) r[c] = rm[c] * (1 - mom) + mu[c] * mom;
+                storeVec(ctx, running_mean, r, "running_mean");
+            }
+            if (running_var) {
+                std::vector<S> rv = vecOf<S>(ctx, running_var, C, "running_var", 0.0f);
+                std::vector<double> r(C);
+                for (int64_t c = 0; c < C; ++c) r[c] = rv[c] * (1 - mom) + var[c] * total / (total - 1) * mom;
+                storeVec(ctx, running_var, r, "running_var");
+            }
+        });
     });
 }
 
 diopiError_t diopiBatchNormElemt(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight,
                                  diopiConstTensorHandle_t bias, diopiConstTensorHandle_t mean, diopiConstTensorHandle_t invstd, float eps) {
     return guard(__func__, [&] {
-        (void)eps;  // invstd already includes it
-        TensorView xv = batched(input, "input"), ov = view(out, "out");
-        needFloat(ov, "out");
-        checkSameShape(ov, xv, "out", "input");
-        CPU_CHECK(mean && invstd, "mean and invstd are required");
-        NCL x = toNCL(ctx, xv);
-        const int64_t C = x.C;
-        std::vector<float> w = vecOf(ctx, weight, C, "weight", 1.0f), b = vecOf(ctx, bias, C, "bias", 0.0f);
-        std::vector<float> mu = vecOf(ctx, mean, C, "mean", 0.0f), is = vecOf(ctx, invstd, C, "invstd", 1.0f);
-        TensorView y = resultBuffer(ctx, ov, x.moved, 1);
-        channelMap(x, y.ptr<float>(), [&](int64_t, int64_t c, int64_t i) { return (x.data()[i] - mu[c]) * is[c] * w[c] + b[c]; });
-        storeNCL(ov, y);
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            (void)eps;  // invstd already includes it
+            TensorView xv = batched(input, "input"), ov = view(out, "out");
+            needFloat(ov, "out");
+            checkSameShape(ov, xv, "out", "input");
+            CPU_CHECK(mean && invstd, "mean and invstd are required");
+            auto x = toNCL<S>(ctx, xv);
+            const int64_t C = x.C;
+            std::vector<S> w = vecOf<S>(ctx, weight, C, "weight", 1.0f), b = vecOf<S>(ctx, bias, C, "bias", 0.0f);
+            std::vector<S> mu = vecOf<S>(ctx, mean, C, "mean", 0.0f), is = vecOf<S>(ctx, invstd, C, "invstd", 1.0f);
+            TensorView y = resultBuffer<S>(ctx, ov, x.moved, 1);
+            channelMap(x, y.template ptr<S>(), [&](int64_t, int64_t c, int64_t i) { return (x.data()[i] - mu[c]) * is[c] * w[c] + b[c]; });
+            storeNCL(ov, y);
+        });
     });
 }
 
@@ -389,28 +458,31 @@ diopiError_t diopiBatchNormBackwardReduce(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t input, diopiConstTensorHandle_t mean, diopiConstTensorHandle_t invstd,
                                           diopiConstTensorHandle_t weight, bool input_g, bool weight_g, bool bias_g) {
     return guard(__func__, [&] {
-        (void)weight;  // the reductions do not involve the scale
-        TensorView xv = batched(input, "input"), gv = view(grad_out, "grad_out");
-        needFloat(gv, "grad_out");
-        checkSameShape(gv, xv, "grad_out", "input");
-        NCL x = toNCL(ctx, xv), g = toNCL(ctx, gv);
-        const int64_t C = x.C;
-        std::vector<float> mu = vecOf(ctx, mean, C, "mean", 0.0f);
-        CPU_CHECK(mean, "mean is NULL");
-        std::vector<double> sdy = channelSums(g, [&](int64_t, int64_t, int64_t i) { return g.data()[i]; });
-        std::vector<double> sdx = channelSums(g, [&](int64_t, int64_t c, int64_t i) { return double(g.data()[i]) * (x.data()[i] - mu[c]); });
-        if (input_g) {
-            if (sum_dy) storeVec(ctx, sum_dy, sdy, "sum_dy");
-            if (sum_dy_xmu) storeVec(ctx, sum_dy_xmu, sdx, "sum_dy_xmu");
-        }
-        if (weight_g && grad_weight) {
-            CPU_CHECK(invstd, "invstd is NULL");
-            std::vector<float> is = vecOf(ctx, invstd, C, "invstd", 1.0f);
-            std::vector<double> gw(C);
-            for (int64_t c = 0; c < C; ++c) gw[c] = sdx[c] * is[c];
-            storeVec(ctx, grad_weight, gw, "grad_weight");
-        }
-        if (bias_g && grad_bias) storeVec(ctx, grad_bias, sdy, "grad_bias");
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            (void)weight;  // the reductions do not involve the scale
+            TensorView xv = batched(input, "input"), gv = view(grad_out, "grad_out");
+            needFloat(gv, "grad_out");
+            checkSameShape(gv, xv, "grad_out", "input");
+            auto x = toNCL<S>(ctx, xv), g = toNCL<S>(ctx, gv);
+            const int64_t C = x.C;
+            std::vector<S> mu = vecOf<S>(ctx, mean, C, "mean", 0.0f);
+            CPU_CHECK(mean, "mean is NULL");
+            std::vector<double> sdy, sdx;
+            channelDot2(x, g, [&](int64_t, int64_t c, double* m, double* k) { *m = double(mu[c]), *k = 1.0; }, sdy, sdx);
+            if (input_g) {
+                if (sum_dy) storeVec(ctx, sum_dy, sdy, "sum_dy");
+                if (sum_dy_xmu) storeVec(ctx, sum_dy_xmu, sdx, "sum_dy_xmu");
+            }
+            if (weight_g && grad_weight) {
+                CPU_CHECK(invstd, "invstd is NULL");
+                std::vector<S> is = vecOf<S>(ctx, invstd, C, "invstd", 1.0f);
+                std::vector<double> gw(C);
+                for (int64_t c = 0; c < C; ++c) gw[c] = sdx[c] * is[c];
+                storeVec(ctx, grad_weight, gw, "grad_weight");
+            }
+            if (bias_g && grad_bias) storeVec(ctx, grad_bias, sdy, "grad_bias");
+        });
     });
 }
 
@@ -419,56 +491,111 @@ diopiError_t diopiBatchNormBackwardElemt(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t weight, diopiConstTensorHandle_t sum_dy, diopiConstTensorHandle_t sum_dy_xmu,
                                          diopiConstTensorHandle_t count) {
     return guard(__func__, [&] {
-        TensorView xv = batched(input, "input"), gv = view(grad_out, "grad_out"), giv = view(grad_input, "grad_input");
-        needFloat(gv, "grad_out");
-        needFloat(giv, "grad_input");
-        checkSameShape(gv, xv, "grad_out", "input");
-        checkSameShape(giv, xv, "grad_input", "input");
-        CPU_CHECK(mean && invstd && sum_dy && sum_dy_xmu, "mean, invstd, sum_dy and sum_dy_xmu are required");
-        TensorView cv = view(count, "count");
-        if (!isFloatingDtype(cv.dtype) && !isIntegralDtype(cv.dtype))
-            failCode(diopiDtypeNotSupported, "count must be an integer or floating-point tensor, got ", dtypeName(cv.dtype));
-        TensorView cd = contiguousAs(ctx, cv, diopi_dtype_float64);
-        double total = 0;
-        for (int64_t k = 0; k < cd.numel; ++k) total += cd.ptr<double>()[k];
-        NCL x = toNCL(ctx, xv), g = toNCL(ctx, gv);
-        const int64_t C = x.C;
-        std::vector<float> mu = vecOf(ctx, mean, C, "mean", 0.0f), is = vecOf(ctx, invstd, C, "invstd", 1.0f), w = vecOf(ctx, weight, C, "weight", 1.0f);
-        std::vector<float> sd = vecOf(ctx, sum_dy, C, "sum_dy", 0.0f), sdx = vecOf(ctx, sum_dy_xmu, C, "sum_dy_xmu", 0.0f);
-        std::vector<float> a(C), k(C), bb(C);
-        for (int64_t c = 0; c < C; ++c) {
-            a[c] = is[c] * w[c];
-            k[c] = float(double(is[c]) * is[c] * sdx[c] / total);
-            bb[c] = float(sd[c] / total);
-        }
-        TensorView r = resultBuffer(ctx, giv, x.moved, 1);
-        channelMap(x, r.ptr<float>(), [&](int64_t, int64_t c, int64_t i) { return (g.data()[i] - bb[c] - (x.data()[i] - mu[c]) * k[c]) * a[c]; });
-        storeNCL(giv, r);
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            TensorView xv = batched(input, "input"), gv = view(grad_out, "grad_out"), giv = view(grad_input, "grad_input");
+            needFloat(gv, "grad_out");
+            needFloat(giv, "grad_input");
+            checkSameShape(gv, xv, "grad_out", "input");
+            checkSameShape(giv, xv, "grad_input", "input");
+            CPU_CHECK(mean && invstd && sum_dy && sum_dy_xmu, "mean, invstd, sum_dy and sum_dy_xmu are required");
+            TensorView cv = view(count, "count");
+            if (!isFloatingDtype(cv.dtype) && !isIntegralDtype(cv.dtype))
+                failCode(diopiDtypeNotSupported, "count must be an integer or floating-point tensor, got ", dtypeName(cv.dtype));
+            TensorView cd = contiguousAs(ctx, cv, diopi_dtype_float64);
+            double total = 0;
+            for (int64_t k = 0; k < cd.numel; ++k) total += cd.ptr<double>()[k];
+            auto x = toNCL<S>(ctx, xv), g = toNCL<S>(ctx, gv);
+            const int64_t C = x.C;
+            std::vector<S> mu = vecOf<S>(ctx, mean, C, "mean", 0.0f), is = vecOf<S>(ctx, invstd, C, "invstd", 1.0f), w = vecOf<S>(ctx, weight, C, "weight", 1.0f);
+            std::vector<S> sd = vecOf<S>(ctx, sum_dy, C, "sum_dy", 0.0f), sdx = vecOf<S>(ctx, sum_dy_xmu, C, "sum_dy_xmu", 0.0f);
+            std::vector<S> a(C), k(C), bb(C);
+            for (int64_t c = 0; c < C; ++c) {
+                a[c] = is[c] * w[c];
+                k[c] = S(double(is[c]) * is[c] * sdx[c] / total);
+                bb[c] = S(sd[c] / total);
+            }
+            TensorView r = resultBuffer<S>(ctx, giv, x.moved, 1);
+            channelMap(x, r.template ptr<S>(), [&](int64_t, int64_t c, int64_t i) { return (g.data()[i] - bb[c] - (x.data()[i] - mu[c]) * k[c]) * a[c]; });
+            storeNCL(giv, r);
+        });
     });
 }
 
 // ================================================================ layer norm
 namespace {
 
+/// Layer norm backward over rows [r0, r1) of K values: grad_input rows into
+/// rp (when given) and the weight/bias gradient sums into aw/ab (when given).
+template <class S>
+CPU_FORCE_INLINE void lnBwdRowsBody(const S* xp, const S* gp, const S* wp, const S* mean, const S* rstd, int64_t K, int64_t r0, int64_t r1,
+                                    S* rp, S* aw, S* ab) {
+    for (int64_t row = r0; row < r1; ++row) {
+        const S m = mean[row], s = rstd[row];
+        const S *xr = xp + row * K, *gr = gp + row * K;
+        if (rp) {
+            const double sg = laneSum<S, 16>(K, [=](int64_t k) { return gr[k] * wp[k]; });
+            const double sgx = laneSum<S, 16>(K, [=](int64_t k) { return gr[k] * wp[k] * ((xr[k] - m) * s); });
+            const S a = S(sg / K), c = S(sgx / K);
+            S* o = rp + row * K;
+            for (int64_t k = 0; k < K; ++k) o[k] = s * (gr[k] * wp[k] - a - (xr[k] - m) * s * c);
+        }
+        if (aw)
+            for (int64_t k = 0; k < K; ++k) {
+                aw[k] += gr[k] * ((xr[k] - m) * s);
+                ab[k] += gr[k];
+            }
+    }
+}
+
+template <class S>
+using LnBwdRowsFn = void (*)(const S*, const S*, const S*, const S*, const S*, int64_t, int64_t, int64_t, S*, S*, S*);
+
+#define CPU_NORM_LN_ROWS(NAME, ATTR)                                                                                            \
+    template <class S>                                                                                                          \
+    ATTR void lnBwdRows##NAME(const S* xp, const S* gp, const S* wp, const S* mean, const S* rstd, int64_t K, int64_t r0,       \
+                              int64_t r1, S* rp, S* aw, S* ab) {                                                                \
+        lnBwdRowsBody<S>(xp, gp, wp, mean, rstd, K, r0, r1, rp, aw, ab);                                                        \
+    }
+CPU_NORM_LN_ROWS(Base, )
+#if CPU_HAVE_X86_LEVELS
+CPU_NORM_LN_ROWS(Avx2, CPU_TARGET_AVX2)
+CPU_NORM_LN_ROWS(Avx512, CPU_TARGET_AVX512)
+#endif
+#undef CPU_NORM_LN_ROWS
+
+/// The row kernel for the level in use (per-level code for float only).
+template <class S>
+LnBwdRowsFn<S> lnBwdRows() {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<S, float>) {
+        if (isa() == Isa::Avx512) return lnBwdRowsAvx512<float>;
+        if (isa() == Isa::Avx2) return lnBwdRowsAvx2<float>;
+    }
+#endif
+    return lnBwdRowsBase<S>;
+}
+
 /// input seen as rows x K with K = prod(shape[axis:]).
+template <class S>
 void layerNormForward(diopiContextHandle_t ctx, const TensorView& xv, const TensorView& ov, diopiConstTensorHandle_t weight,
                       diopiConstTensorHandle_t bias, int64_t axis, double eps, diopiTensorHandle_t meanOut, diopiTensorHandle_t rstdOut) {
     needFloat(ov, "out");
     checkSameShape(ov, xv, "out", "input");
     Shape ns(xv.shape.begin() + axis, xv.shape.end());
     const int64_t K = shapeNumel(ns), R = K ? xv.numel / K : shapeNumel(Shape(xv.shape.begin(), xv.shape.begin() + axis));
-    std::vector<float> w = vecOf(ctx, weight, K, "weight", 1.0f, &ns), b = vecOf(ctx, bias, K, "bias", 0.0f, &ns);
-    TensorView x = contiguousAs(ctx, xv, diopi_dtype_float32);
+    std::vector<S> w = vecOf<S>(ctx, weight, K, "weight", 1.0f, &ns), b = vecOf<S>(ctx, bias, K, "bias", 0.0f, &ns);
+    TensorView x = contiguousAs(ctx, xv, dtypeOf<S>());
     std::vector<double> mean, var;
-    blockStats(x.ptr<float>(), R, K, mean, var);
+    blockStats(x.ptr<S>(), R, K, mean, var);
     std::vector<double> rstd(R);
     for (int64_t r = 0; r < R; ++r) rstd[r] = 1.0 / std::sqrt(var[r] + eps);
-    TensorView y = resultBuffer(ctx, ov, xv.shape, 1);
-    const float* xp = x.ptr<float>();
-    float* yp = y.ptr<float>();
+    TensorView y = resultBuffer<S>(ctx, ov, xv.shape, 1);
+    const S* xp = x.ptr<S>();
+    S* yp = y.ptr<S>();
     parallelFor(R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t rb, int64_t re) {
         for (int64_t r = rb; r < re; ++r) {
-            const float m = float(mean[r]), s = float(rstd[r]);
+            const S m = S(mean[r]), s = S(rstd[r]);
             for (int64_t k = 0; k < K; ++k) yp[r * K + k] = (xp[r * K + k] - m) * s * w[k] + b[k];
         }
     });
@@ -479,47 +606,48 @@ void layerNormForward(diopiContextHandle_t ctx, const TensorView& xv, const Tens
 
 /// grad_input = rstd * (g - mean(g) - xhat * mean(g * xhat)) per row with g = dy * w;
 /// grad_weight = sum over rows of dy * xhat, grad_bias = sum over rows of dy.
+template <class S>
 void layerNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gradInput, diopiTensorHandle_t gradWeight, diopiTensorHandle_t gradBias,
-                       const TensorView& gov, const TensorView& xv, diopiConstTensorHandle_t weight, const std::vector<float>& mean,
-                       const std::vector<float>& rstd, int64_t axis) {
+                       const TensorView& gov, const TensorView& xv, diopiConstTensorHandle_t weight, const std::vector<S>& mean,
+                       const std::vector<S>& rstd, int64_t axis) {
     needFloat(gov, "grad_output");
     checkSameShape(gov, xv, "grad_output", "input");
     Shape ns(xv.shape.begin() + axis, xv.shape.end());
     const int64_t K = shapeNumel(ns), R = (int64_t)mean.size();
-    std::vector<float> w = vecOf(ctx, weight, K, "weight", 1.0f, &ns);
-    TensorView x = contiguousAs(ctx, xv, diopi_dtype_float32), g = contiguousAs(ctx, gov, diopi_dtype_float32);
-    const float *xp = x.ptr<float>(), *gp = g.ptr<float>();
+    std::vector<S> w = vecOf<S>(ctx, weight, K, "weight", 1.0f, &ns);
+    TensorView x = contiguousAs(ctx, xv, dtypeOf<S>()), g = contiguousAs(ctx, gov, dtypeOf<S>());
+    const S *xp = x.ptr<S>(), *gp = g.ptr<S>();
+    TensorView giv, r;
+    S* rp = nullptr;
     if (gradInput) {
-        TensorView giv = view(gradInput, "grad_input");
+        giv = view(gradInput, "grad_input");
         needFloat(giv, "grad_input");
         checkSameShape(giv, xv, "grad_input", "input");
-        TensorView r = resultBuffer(ctx, giv, xv.shape, 1);
-        float* rp = r.ptr<float>();
-        parallelFor(R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t rb, int64_t re) {
-            for (int64_t row = rb; row < re; ++row) {
-                const float m = mean[row], s = rstd[row];
-                const float *xr = xp + row * K, *gr = gp + row * K;
-                const float* wp = w.data();
-                const double sg = laneSum(K, [=](int64_t k) { return gr[k] * wp[k]; });
-                const double sgx = laneSum(K, [=](int64_t k) { return gr[k] * wp[k] * ((xr[k] - m) * s); });
-                const float a = float(sg / K), c = float(sgx / K);
-                for (int64_t k = 0; k < K; ++k) rp[row * K + k] = s * (gr[k] * w[k] - a - (xr[k] - m) * s * c);
-            }
-        });
-        storeNCL(giv, r);
+        r = resultBuffer<S>(ctx, giv, xv.shape, 1);
+        rp = r.ptr<S>();
     }
-    if (gradWeight || gradBias) {
+    const bool wb = gradWeight || gradBias;
+    // One pass over the rows in fixed blocks of kRows: each row's gradient, and
+    // the block's weight/bias gradient sums in S (flushed per block into
+    // double below, in block order: the result does not depend on the threads).
+    constexpr int64_t kRows = 64;
+    const int64_t blocks = (R + kRows - 1) / kRows;
+    std::vector<S> pw(wb ? blocks * K : 0), pb(wb ? blocks * K : 0);
+    const S* wp = w.data();
+    const LnBwdRowsFn<S> rowsFn = lnBwdRows<S>();
+    parallelFor(blocks, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, kRows * K)), [&](int64_t bb, int64_t be) {
+        for (int64_t blk = bb; blk < be; ++blk)
+            rowsFn(xp, gp, wp, mean.data(), rstd.data(), K, blk * kRows, std::min(R, (blk + 1) * kRows), rp,
+                   wb ? pw.data() + blk * K : nullptr, wb ? pb.data() + blk * K : nullptr);
+    });
+    if (rp) storeNCL(giv, r);
+    if (wb) {
         std::vector<double> gw(K, 0.0), gb(K, 0.0);
-        parallelFor(K, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, R)), [&](int64_t kb, int64_t ke) {
-            for (int64_t row = 0; row < R; ++row) {
-                const float m = mean[row], s = rstd[row];
-                for (int64_t k = kb; k < ke; ++k) {
-                    double d = gp[row * K + k];
-                    gw[k] += d * (xp[row * K + k] - m) * s;
-                    gb[k] += d;
-                }
+        for (int64_t blk = 0; blk < blocks; ++blk)
+            for (int64_t k = 0; k < K; ++k) {
+                gw[k] += double(pw[blk * K + k]);
+                gb[k] += double(pb[blk * K + k]);
             }
-        });
         if (gradWeight) storeVec(ctx, gradWeight, gw, "grad_weight");
         if (gradBias) storeVec(ctx, gradBias, gb, "grad_bias");
     }
@@ -533,14 +661,17 @@ diopiError_t diopiLayerNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias,
                             diopiSize_t normalized_shape, double eps) {
     return guard(__func__, [&] {
-        TensorView x = view(input, "input");
-        needFloat(x, "input");
-        Shape ns = toShape(normalized_shape);
-        CPU_CHECK(!ns.empty() && (int64_t)ns.size() <= x.dim(), "normalized_shape must have 1 to input.dim() entries");
-        int64_t axis = x.dim() - (int64_t)ns.size();
-        CPU_CHECK(Shape(x.shape.begin() + axis, x.shape.end()) == ns, "normalized_shape ", shapeStr(ns), " does not match the trailing dims of ",
-                  shapeStr(x.shape));
-        layerNormForward(ctx, x, view(out, "out"), weight, bias, axis, eps, save_mean, save_invstd);
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            TensorView x = view(input, "input");
+            needFloat(x, "input");
+            Shape ns = toShape(normalized_shape);
+            CPU_CHECK(!ns.empty() && (int64_t)ns.size() <= x.dim(), "normalized_shape must have 1 to input.dim() entries");
+            int64_t axis = x.dim() - (int64_t)ns.size();
+            CPU_CHECK(Shape(x.shape.begin() + axis, x.shape.end()) == ns, "normalized_shape ", shapeStr(ns), " does not match the trailing dims of ",
+                      shapeStr(x.shape));
+            layerNormForward<S>(ctx, x, view(out, "out"), weight, bias, axis, eps, save_mean, save_invstd);
+        });
     });
 }
 
@@ -549,17 +680,20 @@ diopiError_t diopiLayerNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, diopiConstTensorHandle_t mean,
                                     diopiConstTensorHandle_t rstd, diopiSize_t normalized_shape) {
     return guard(__func__, [&] {
-        (void)bias;  // the gradient does not depend on the shift
-        TensorView x = view(input, "input");
-        needFloat(x, "input");
-        Shape ns = toShape(normalized_shape);
-        CPU_CHECK(!ns.empty() && (int64_t)ns.size() <= x.dim(), "normalized_shape must have 1 to input.dim() entries");
-        int64_t axis = x.dim() - (int64_t)ns.size();
-        CPU_CHECK(Shape(x.shape.begin() + axis, x.shape.end()) == ns, "normalized_shape ", shapeStr(ns), " does not match the trailing dims of ",
-                  shapeStr(x.shape));
-        const int64_t R = rowsBefore(x, axis);
-        std::vector<float> mu = statOf(ctx, mean, R, "mean"), rs = statOf(ctx, rstd, R, "rstd");
-        layerNormBackward(ctx, grad_input, grad_weight, grad_bias, view(grad_output, "grad_output"), x, weight, mu, rs, axis);
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            (void)bias;  // the gradient does not depend on the shift
+            TensorView x = view(input, "input");
+            needFloat(x, "input");
+            Shape ns = toShape(normalized_shape);
+            CPU_CHECK(!ns.empty() && (int64_t)ns.size() <= x.dim(), "normalized_shape must have 1 to input.dim() entries");
+            int64_t axis = x.dim() - (int64_t)ns.size();
+            CPU_CHECK(Shape(x.shape.begin() + axis, x.shape.end()) == ns, "normalized_shape ", shapeStr(ns), " does not match the trailing dims of ",
+                      shapeStr(x.shape));
+            const int64_t R = rowsBefore(x, axis);
+            std::vector<S> mu = statOf<S>(ctx, mean, R, "mean"), rs = statOf<S>(ctx, rstd, R, "rstd");
+            layerNormBackward<S>(ctx, grad_input, grad_weight, grad_bias, view(grad_output, "grad_output"), x, weight, mu, rs, axis);
+        });
     });
 }
 
@@ -569,11 +703,14 @@ diopiError_t diopiLayerNormGB(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, const double eps,
                               const int64_t begin_norm_axis) {
     return guard(__func__, [&] {
-        TensorView x = view(input, "input");
-        needFloat(x, "input");
-        CPU_CHECK(x.dim() >= 1, "input must have at least 1 dim");
-        int64_t axis = wrapAxis(begin_norm_axis, x.dim(), "begin_norm_axis");
-        layerNormForward(ctx, x, view(out, "out"), weight, bias, axis, eps, running_mean, running_var);
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            TensorView x = view(input, "input");
+            needFloat(x, "input");
+            CPU_CHECK(x.dim() >= 1, "input must have at least 1 dim");
+            int64_t axis = wrapAxis(begin_norm_axis, x.dim(), "begin_norm_axis");
+            layerNormForward<S>(ctx, x, view(out, "out"), weight, bias, axis, eps, running_mean, running_var);
+        });
     });
 }
 
@@ -583,14 +720,17 @@ diopiError_t diopiLayerNormGBBackward(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, diopiConstTensorHandle_t running_mean,
                                       diopiConstTensorHandle_t running_std, const int64_t begin_norm_axis) {
     return guard(__func__, [&] {
-        (void)bias;
-        TensorView x = view(input, "input");
-        needFloat(x, "input");
-        CPU_CHECK(x.dim() >= 1, "input must have at least 1 dim");
-        int64_t axis = wrapAxis(begin_norm_axis, x.dim(), "begin_norm_axis");
-        const int64_t R = rowsBefore(x, axis);
-        std::vector<float> mu = statOf(ctx, running_mean, R, "running_mean"), rs = statOf(ctx, running_std, R, "running_std");
-        layerNormBackward(ctx, grad_input, grad_weight, grad_bias, view(grad_output, "grad_output"), x, weight, mu, rs, axis);
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            (void)bias;
+            TensorView x = view(input, "input");
+            needFloat(x, "input");
+            CPU_CHECK(x.dim() >= 1, "input must have at least 1 dim");
+            int64_t axis = wrapAxis(begin_norm_axis, x.dim(), "begin_norm_axis");
+            const int64_t R = rowsBefore(x, axis);
+            std::vector<S> mu = statOf<S>(ctx, running_mean, R, "running_mean"), rs = statOf<S>(ctx, running_std, R, "running_std");
+            layerNormBackward<S>(ctx, grad_input, grad_weight, grad_bias, view(grad_output, "grad_output"), x, weight, mu, rs, axis);
+        });
     });
 }
 
@@ -605,30 +745,33 @@ diopiError_t diopiGroupNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias, int64_t num_groups,
                             double eps) {
     return guard(__func__, [&] {
-        TensorView xv = batched(input, "input"), ov = view(out, "out");
-        needFloat(ov, "out");
-        checkSameShape(ov, xv, "out", "input");
-        NCL x = toNCL(ctx, xv);
-        const int64_t N = x.N, C = x.C, G = num_groups;
-        checkGroups(C, G);
-        const int64_t D = C / G, len = D * x.L;
-        std::vector<float> w = vecOf(ctx, weight, C, "weight", 1.0f), b = vecOf(ctx, bias, C, "bias", 0.0f);
-        std::vector<double> mean, var;
-        blockStats(x.data(), N * G, len, mean, var);
-        std::vector<double> rstd(N * G);
-        for (int64_t i = 0; i < N * G; ++i) rstd[i] = 1.0 / std::sqrt(var[i] + eps);
-        // Per (n, c) row: y = x * scale + shift.
-        std::vector<float> sc(N * C), sh(N * C);
-        for (int64_t r = 0; r < N * C; ++r) {
-            const int64_t c = r % C, grp = (r / C) * G + c / D;
-            sc[r] = float(rstd[grp] * w[c]);
-            sh[r] = float(b[c] - mean[grp] * rstd[grp] * w[c]);
-        }
-        TensorView y = resultBuffer(ctx, ov, x.moved, 1);
-        channelMap(x, y.ptr<float>(), [&](int64_t r, int64_t, int64_t i) { return x.data()[i] * sc[r] + sh[r]; });
-        storeNCL(ov, y);
-        if (save_mean) storeVec(ctx, save_mean, mean, "save_mean");
-        if (save_invstd) storeVec(ctx, save_invstd, rstd, "save_invstd");
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            TensorView xv = batched(input, "input"), ov = view(out, "out");
+            needFloat(ov, "out");
+            checkSameShape(ov, xv, "out", "input");
+            auto x = toNCL<S>(ctx, xv);
+            const int64_t N = x.N, C = x.C, G = num_groups;
+            checkGroups(C, G);
+            const int64_t D = C / G, len = D * x.L;
+            std::vector<S> w = vecOf<S>(ctx, weight, C, "weight", 1.0f), b = vecOf<S>(ctx, bias, C, "bias", 0.0f);
+            std::vector<double> mean, var;
+            blockStats(x.data(), N * G, len, mean, var);
+            std::vector<double> rstd(N * G);
+            for (int64_t i = 0; i < N * G; ++i) rstd[i] = 1.0 / std::sqrt(var[i] + eps);
+            // Per (n, c) row: y = x * scale + shift.
+            std::vector<S> sc(N * C), sh(N * C);
+            for (int64_t r = 0; r < N * C; ++r) {
+                const int64_t c = r % C, grp = (r / C) * G + c / D;
+                sc[r] = S(rstd[grp] * w[c]);
+                sh[r] = S(b[c] - mean[grp] * rstd[grp] * w[c]);
+            }
+            TensorView y = resultBuffer<S>(ctx, ov, x.moved, 1);
+            channelMap(x, y.template ptr<S>(), [&](int64_t r, int64_t, int64_t i) { return x.data()[i] * sc[r] + sh[r]; });
+            storeNCL(ov, y);
+            if (save_mean) storeVec(ctx, save_mean, mean, "save_mean");
+            if (save_invstd) storeVec(ctx, save_invstd, rstd, "save_invstd");
+        });
     });
 }
 
@@ -636,52 +779,67 @@ diopiError_t diopiGroupNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t input,
                                     diopiConstTensorHandle_t weight, diopiConstTensorHandle_t mean, diopiConstTensorHandle_t rstd, int64_t num_groups) {
     return guard(__func__, [&] {
-        TensorView xv = batched(input, "input"), gov = view(grad_output, "grad_output");
-        needFloat(gov, "grad_output");
-        checkSameShape(gov, xv, "grad_output", "input");
-        NCL x = toNCL(ctx, xv), g = toNCL(ctx, gov);
-        const int64_t N = x.N, C = x.C, G = num_groups, L = x.L;
-        checkGroups(C, G);
-        const int64_t D = C / G, len = D * L;
-        std::vector<float> w = vecOf(ctx, weight, C, "weight", 1.0f);
-        std::vector<float> mu = statOf(ctx, mean, N * G, "mean"), rs = statOf(ctx, rstd, N * G, "rstd");
-        const float *xp = x.data(), *gp = g.data();
-        if (grad_input) {
-            TensorView giv = view(grad_input, "grad_input");
-            needFloat(giv, "grad_input");
-            checkSameShape(giv, xv, "grad_input", "input");
-            TensorView r = resultBuffer(ctx, giv, x.moved, 1);
-            float* rp = r.ptr<float>();
-            parallelFor(N * G, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, len)), [&](int64_t b, int64_t e) {
-                for (int64_t ng = b; ng < e; ++ng) {
-                    const int64_t g0 = ng % G, off = ng * len;
-                    const float m = mu[ng], s = rs[ng];
-                    // The group is D channels of L values; channel d has weight w[g0 * D + d].
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            TensorView xv = batched(input, "input"), gov = view(grad_output, "grad_output");
+            needFloat(gov, "grad_output");
+            checkSameShape(gov, xv, "grad_output", "input");
+            auto x = toNCL<S>(ctx, xv), g = toNCL<S>(ctx, gov);
+            const int64_t N = x.N, C = x.C, G = num_groups, L = x.L;
+            checkGroups(C, G);
+            const int64_t D = C / G, len = D * L;
+            std::vector<S> w = vecOf<S>(ctx, weight, C, "weight", 1.0f);
+            std::vector<S> mu = statOf<S>(ctx, mean, N * G, "mean"), rs = statOf<S>(ctx, rstd, N * G, "rstd");
+            const S *xp = x.data(), *gp = g.data();
+            // One pass for the sums: per (n, c) row of L values s1 = sum g and
+            // s2 = sum g * (x - mean of its group); everything else follows
+            // from them (group sums weighted by w, weight/bias gradients).
+            const int64_t rows = N * C;
+            std::vector<double> s1(rows), s2(rows);
+            parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, L)), [&](int64_t rb, int64_t re) {
+                for (int64_t r = rb; r < re; ++r) rowSums2<S>(gp + r * L, xp + r * L, mu[(r / C) * G + (r % C) / D], L, s1[r], s2[r]);
+            });
+            if (grad_input) {
+                TensorView giv = view(grad_input, "grad_input");
+                needFloat(giv, "grad_input");
+                checkSameShape(giv, xv, "grad_input", "input");
+                TensorView r = resultBuffer<S>(ctx, giv, x.moved, 1);
+                S* rp = r.template ptr<S>();
+                // Per group: a = mean of g * w, c = mean of g * w * xhat.
+                std::vector<S> ga(N * G), gc(N * G);
+                for (int64_t ng = 0; ng < N * G; ++ng) {
+                    const int64_t n = ng / G, g0 = ng % G;
                     double sg = 0, sgx = 0;
                     for (int64_t d = 0; d < D; ++d) {
-                        const float wc = w[g0 * D + d];
-                        const float *gq = gp + off + d * L, *xq = xp + off + d * L;
-                        sg += laneSum(L, [=](int64_t l) { return gq[l] * wc; });
-                        sgx += laneSum(L, [=](int64_t l) { return gq[l] * wc * ((xq[l] - m) * s); });
+                        const int64_t c = g0 * D + d;
+                        sg += double(w[c]) * s1[n * C + c];
+                        sgx += double(w[c]) * s2[n * C + c];
                     }
-                    const float a = len ? float(sg / len) : 0.0f, c = len ? float(sgx / len) : 0.0f;
-                    for (int64_t d = 0; d < D; ++d) {
-                        const float wc = w[g0 * D + d];
-                        const int64_t o = off + d * L;
-                        for (int64_t l = 0; l < L; ++l) rp[o + l] = s * (gp[o + l] * wc - a - (xp[o + l] - m) * s * c);
-                    }
+                    ga[ng] = len ? S(sg / len) : S(0);
+                    gc[ng] = len ? S(sgx * double(rs[ng]) / len) : S(0);
                 }
-            });
-            storeNCL(giv, r);
-        }
-        if (grad_weight) {
-            std::vector<double> gw = channelSums(x, [&](int64_t n, int64_t c, int64_t i) {
-                const int64_t grp = n * G + c / D;
-                return gp[i] * (xp[i] - mu[grp]) * rs[grp];
-            });
-            storeVec(ctx, grad_weight, gw, "grad_weight");
-        }
-        if (grad_bias) storeVec(ctx, grad_bias, channelSums(g, [&](int64_t, int64_t, int64_t i) { return gp[i]; }), "grad_bias");
+                parallelFor(rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, L)), [&](int64_t rb, int64_t re) {
+                    for (int64_t row = rb; row < re; ++row) {
+                        const int64_t ng = (row / C) * G + (row % C) / D;
+                        const S m = mu[ng], s = rs[ng], wc = w[row % C], a = ga[ng], c = gc[ng];
+                        const S *gq = gp + row * L, *xq = xp + row * L;
+                        S* o = rp + row * L;
+                        for (int64_t l = 0; l < L; ++l) o[l] = s * (gq[l] * wc - a - (xq[l] - m) * s * c);
+                    }
+                });
+                storeNCL(giv, r);
+            }
+            if (grad_weight || grad_bias) {
+                std::vector<double> gb(C, 0.0), gw(C, 0.0);
+                for (int64_t n = 0; n < N; ++n)
+                    for (int64_t c = 0; c < C; ++c) {
+                        gb[c] += s1[n * C + c];
+                        gw[c] += s2[n * C + c] * double(rs[n * G + c / D]);
+                    }
+                if (grad_weight) storeVec(ctx, grad_weight, gw, "grad_weight");
+                if (grad_bias) storeVec(ctx, grad_bias, gb, "grad_bias");
+            }
+        });
     });
 }
 
@@ -689,25 +847,28 @@ diopiError_t diopiGroupNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
 diopiError_t diopiInstanceNorm(diopiContextHandle_t ctx, diopiTensorHandle_t output, diopiConstTensorHandle_t input, const int64_t axis,
                                diopiConstTensorHandle_t scale, diopiConstTensorHandle_t bias, const double eps) {
     return guard(__func__, [&] {
-        TensorView xv = batched(input, "input"), ov = view(output, "output");
-        needFloat(ov, "output");
-        checkSameShape(ov, xv, "output", "input");
-        int64_t ax = wrapAxis(axis, xv.dim(), "axis");
-        CPU_CHECK(ax != 0, "axis must name the channel dim; dim 0 is the batch dim");
-        NCL x = toNCL(ctx, xv, ax);
-        const int64_t C = x.C;
-        std::vector<float> w = vecOf(ctx, scale, C, "scale", 1.0f), b = vecOf(ctx, bias, C, "bias", 0.0f);
-        std::vector<double> mean, var;
-        blockStats(x.data(), x.N * C, x.L, mean, var);
-        std::vector<float> sc(x.N * C), sh(x.N * C);
-        for (int64_t r = 0; r < x.N * C; ++r) {
-            const double is = 1.0 / std::sqrt(var[r] + eps);
-            sc[r] = float(is * w[r % C]);
-            sh[r] = float(b[r % C] - mean[r] * is * w[r % C]);
-        }
-        TensorView y = resultBuffer(ctx, ov, x.moved, ax);
-        channelMap(x, y.ptr<float>(), [&](int64_t r, int64_t, int64_t i) { return x.data()[i] * sc[r] + sh[r]; });
-        storeNCL(ov, y, ax);
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            TensorView xv = batched(input, "input"), ov = view(output, "output");
+            needFloat(ov, "output");
+            checkSameShape(ov, xv, "output", "input");
+            int64_t ax = wrapAxis(axis, xv.dim(), "axis");
+            CPU_CHECK(ax != 0, "axis must name the channel dim; dim 0 is the batch dim");
+            auto x = toNCL<S>(ctx, xv, ax);
+            const int64_t C = x.C;
+            std::vector<S> w = vecOf<S>(ctx, scale, C, "scale", 1.0f), b = vecOf<S>(ctx, bias, C, "bias", 0.0f);
+            std::vector<double> mean, var;
+            blockStats(x.data(), x.N * C, x.L, mean, var);
+            std::vector<S> sc(x.N * C), sh(x.N * C);
+            for (int64_t r = 0; r < x.N * C; ++r) {
+                const double is = 1.0 / std::sqrt(var[r] + eps);
+                sc[r] = S(is * w[r % C]);
+                sh[r] = S(b[r % C] - mean[r] * is * w[r % C]);
+            }
+            TensorView y = resultBuffer<S>(ctx, ov, x.moved, ax);
+            channelMap(x, y.template ptr<S>(), [&](int64_t r, int64_t, int64_t i) { return x.data()[i] * sc[r] + sh[r]; });
+            storeNCL(ov, y, ax);
+        });
     });
 }
 
@@ -715,53 +876,59 @@ diopiError_t diopiInstanceNormBackward(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output, diopiConstTensorHandle_t input,
                                        diopiConstTensorHandle_t scale, diopiConstTensorHandle_t bias, const int64_t axis, const double eps) {
     return guard(__func__, [&] {
-        (void)bias;
-        TensorView xv = batched(input, "input"), gov = view(grad_output, "grad_output");
-        needFloat(gov, "grad_output");
-        checkSameShape(gov, xv, "grad_output", "input");
-        int64_t ax = wrapAxis(axis, xv.dim(), "axis");
-        CPU_CHECK(ax != 0, "axis must name the channel dim; dim 0 is the batch dim");
-        NCL x = toNCL(ctx, xv, ax), g = toNCL(ctx, gov, ax);
-        const int64_t C = x.C, L = x.L, R = x.N * C;
-        std::vector<float> w = vecOf(ctx, scale, C, "scale", 1.0f);
-        std::vector<double> mean, var;
-        blockStats(x.data(), R, L, mean, var);
-        std::vector<float> mu(R), rs(R);
-        for (int64_t r = 0; r < R; ++r) {
-            mu[r] = float(mean[r]);
-            rs[r] = float(1.0 / std::sqrt(var[r] + eps));
-        }
-        const float *xp = x.data(), *gp = g.data();
-        if (grad_input) {
-            TensorView giv = view(grad_input, "grad_input");
-            needFloat(giv, "grad_input");
-            checkSameShape(giv, xv, "grad_input", "input");
-            TensorView out = resultBuffer(ctx, giv, x.moved, ax);
-            float* op = out.ptr<float>();
-            parallelFor(R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, L)), [&](int64_t b, int64_t e) {
-                for (int64_t r = b; r < e; ++r) {
-                    const float wc = w[r % C], m = mu[r], s = rs[r];
-                    const int64_t off = r * L;
-                    const float *gq = gp + off, *xq = xp + off;
-                    const double sg = laneSum(L, [=](int64_t l) { return gq[l] * wc; });
-                    const double sgx = laneSum(L, [=](int64_t l) { return gq[l] * wc * ((xq[l] - m) * s); });
-                    const float a = L ? float(sg / L) : 0.0f, c = L ? float(sgx / L) : 0.0f;
-                    for (int64_t l = 0; l < L; ++l) op[off + l] = s * (gp[off + l] * wc - a - (xp[off + l] - m) * s * c);
-                }
-            });
-            storeNCL(giv, out, ax);
-        }
-        if (grad_scale)
-            storeVec(ctx, grad_scale,
-                     channelSums(x, [&](int64_t n, int64_t c, int64_t i) { return gp[i] * (xp[i] - mu[n * C + c]) * rs[n * C + c]; }), "grad_scale");
-        if (grad_bias) storeVec(ctx, grad_bias, channelSums(g, [&](int64_t, int64_t, int64_t i) { return gp[i]; }), "grad_bias");
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            (void)bias;
+            TensorView xv = batched(input, "input"), gov = view(grad_output, "grad_output");
+            needFloat(gov, "grad_output");
+            checkSameShape(gov, xv, "grad_output", "input");
+            int64_t ax = wrapAxis(axis, xv.dim(), "axis");
+            CPU_CHECK(ax != 0, "axis must name the channel dim; dim 0 is the batch dim");
+            auto x = toNCL<S>(ctx, xv, ax), g = toNCL<S>(ctx, gov, ax);
+            const int64_t C = x.C, L = x.L, R = x.N * C;
+            std::vector<S> w = vecOf<S>(ctx, scale, C, "scale", 1.0f);
+            std::vector<double> mean, var;
+            blockStats(x.data(), R, L, mean, var);
+            std::vector<S> mu(R), rs(R);
+            for (int64_t r = 0; r < R; ++r) {
+                mu[r] = S(mean[r]);
+                rs[r] = S(1.0 / std::sqrt(var[r] + eps));
+            }
+            const S *xp = x.data(), *gp = g.data();
+            if (grad_input) {
+                TensorView giv = view(grad_input, "grad_input");
+                needFloat(giv, "grad_input");
+                checkSameShape(giv, xv, "grad_input", "input");
+                TensorView out = resultBuffer<S>(ctx, giv, x.moved, ax);
+                S* op = out.template ptr<S>();
+                parallelFor(R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, L)), [&](int64_t b, int64_t e) {
+                    for (int64_t r = b; r < e; ++r) {
+                        const S wc = w[r % C], m = mu[r], s = rs[r];
+                        const int64_t off = r * L;
+                        const S *gq = gp + off, *xq = xp + off;
+                        const double sg = laneSum<S>(L, [=](int64_t l) { return gq[l] * wc; });
+                        const double sgx = laneSum<S>(L, [=](int64_t l) { return gq[l] * wc * ((xq[l] - m) * s); });
+                        const S a = L ? S(sg / L) : 0.0f, c = L ? S(sgx / L) : 0.0f;
+                        for (int64_t l = 0; l < L; ++l) op[off + l] = s * (gp[off + l] * wc - a - (xp[off + l] - m) * s * c);
+                    }
+                });
+                storeNCL(giv, out, ax);
+            }
+            if (grad_scale || grad_bias) {
+                std::vector<double> gb, gs;
+                channelDot2(x, g, [&](int64_t n, int64_t c, double* m, double* k) { *m = double(mu[n * C + c]), *k = double(rs[n * C + c]); }, gb, gs);
+                if (grad_scale) storeVec(ctx, grad_scale, gs, "grad_scale");
+                if (grad_bias) storeVec(ctx, grad_bias, gb, "grad_bias");
+            }
+        });
     });
 }
 
 // ================================================================ Lp normalize
 namespace {
 
-/// Input with dim `axis` moved last, dense float32, as rows x K.
+/// Input with dim `axis` moved last, dense in S, as rows x K.
+template <class S>
 struct Lines {
     TensorView dense;
     Shape moved;
@@ -781,18 +948,20 @@ TensorView moveAxisLast(const TensorView& t, int64_t axis) {
     return t.restrided(sh, st);
 }
 
-Lines toLines(diopiContextHandle_t ctx, const TensorView& x, int64_t axis) {
-    Lines l;
+template <class S>
+Lines<S> toLines(diopiContextHandle_t ctx, const TensorView& x, int64_t axis) {
+    Lines<S> l;
     l.axis = axis;
     TensorView m = moveAxisLast(x, axis);
-    l.dense = contiguousAs(ctx, m, diopi_dtype_float32);
+    l.dense = contiguousAs(ctx, m, dtypeOf<S>());
     l.moved = m.shape;
     l.K = x.dim() ? x.shape[axis] : 1;
     l.rows = l.K ? x.numel / l.K : 0;
     return l;
 }
 
-double lineNorm(const float* x, int64_t K, double p) {
+template <class S>
+double lineNorm(const S* x, int64_t K, double p) {
     if (std::isinf(p)) {
         double r = p > 0 ? 0.0 : INFINITY;
         for (int64_t k = 0; k < K; ++k) r = p > 0 ? std::max(r, double(std::fabs(x[k]))) : std::min(r, double(std::fabs(x[k])));
@@ -803,8 +972,8 @@ double lineNorm(const float* x, int64_t K, double p) {
         for (int64_t k = 0; k < K; ++k) acc += x[k] != 0;
         return acc;
     }
-    if (p == 1) return laneSum(K, [x](int64_t k) { return std::fabs(x[k]); });
-    if (p == 2) return std::sqrt(laneSum(K, [x](int64_t k) { return x[k] * x[k]; }));
+    if (p == 1) return laneSum<S>(K, [x](int64_t k) { return std::fabs(x[k]); });
+    if (p == 2) return std::sqrt(laneSum<S>(K, [x](int64_t k) { return x[k] * x[k]; }));
     for (int64_t k = 0; k < K; ++k) acc += std::pow(std::fabs(double(x[k])), p);
     return std::pow(acc, 1.0 / p);
 }
@@ -816,25 +985,31 @@ double sgn(double v) { return v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0); }
 diopiError_t diopiNormalize(diopiContextHandle_t ctx, diopiTensorHandle_t output, diopiConstTensorHandle_t input, const float p, const int64_t axis,
                             const double eps) {
     return guard(__func__, [&] {
-        TensorView xv = view(input, "input"), ov = view(output, "output");
-        needFloat(xv, "input");
-        needFloat(ov, "output");
-        checkSameShape(ov, xv, "output", "input");
-        CPU_CHECK(!std::isnan(p), "p is NaN");
-        int64_t ax = wrapAxis(axis, std::max<int64_t>(xv.dim(), 1), "axis");
-        Lines l = toLines(ctx, xv, ax);
-        TensorView y = newTensor(ctx, l.moved, diopi_dtype_float32);
-        const float* xp = l.dense.ptr<float>();
-        float* yp = y.ptr<float>();
-        const int64_t K = l.K;
-        parallelFor(l.rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t b, int64_t e) {
-            for (int64_t r = b; r < e; ++r) {
-                const double den = std::max(lineNorm(xp + r * K, K, p), eps);
-                const float inv = float(1.0 / den);
-                for (int64_t k = 0; k < K; ++k) yp[r * K + k] = xp[r * K + k] * inv;
-            }
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            TensorView xv = view(input, "input"), ov = view(output, "output");
+            needFloat(xv, "input");
+            needFloat(ov, "output");
+            checkSameShape(ov, xv, "output", "input");
+            CPU_CHECK(!std::isnan(p), "p is NaN");
+            int64_t ax = wrapAxis(axis, std::max<int64_t>(xv.dim(), 1), "axis");
+            auto l = toLines<S>(ctx, xv, ax);
+            // Computed in output itself when it is dense in S along the moved layout.
+            const TensorView om = moveAxisLast(ov, ax);
+            const bool direct = om.dtype == dtypeOf<S>() && om.isContiguous();
+            TensorView y = direct ? om : newTensor(ctx, l.moved, dtypeOf<S>());
+            const S* xp = l.dense.template ptr<S>();
+            S* yp = y.template ptr<S>();
+            const int64_t K = l.K;
+            parallelFor(l.rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t b, int64_t e) {
+                for (int64_t r = b; r < e; ++r) {
+                    const double den = std::max(lineNorm(xp + r * K, K, p), eps);
+                    const S inv = S(1.0 / den);
+                    for (int64_t k = 0; k < K; ++k) yp[r * K + k] = xp[r * K + k] * inv;
+                }
+            });
+            if (!direct) copyCast(om, y);
         });
-        copyCast(moveAxisLast(ov, ax), y);
     });
 }
 
@@ -842,42 +1017,53 @@ diopiError_t diopiNormalize(diopiContextHandle_t ctx, diopiTensorHandle_t output
 diopiError_t diopiNormalizeBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                     diopiConstTensorHandle_t input, const float p, const int64_t axis, const double eps) {
     return guard(__func__, [&] {
-        TensorView xv = view(input, "input"), gov = view(grad_output, "grad_output"), giv = view(grad_input, "grad_input");
-        needFloat(xv, "input");
-        needFloat(gov, "grad_output");
-        needFloat(giv, "grad_input");
-        checkSameShape(gov, xv, "grad_output", "input");
-        checkSameShape(giv, xv, "grad_input", "input");
-        CPU_CHECK(!std::isnan(p), "p is NaN");
-        int64_t ax = wrapAxis(axis, std::max<int64_t>(xv.dim(), 1), "axis");
-        Lines lx = toLines(ctx, xv, ax), lg = toLines(ctx, gov, ax);
-        TensorView r = newTensor(ctx, lx.moved, diopi_dtype_float32);
-        const float *xp = lx.dense.ptr<float>(), *gp = lg.dense.ptr<float>();
-        float* rp = r.ptr<float>();
-        const int64_t K = lx.K;
-        const double pd = p;
-        parallelFor(lx.rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t b, int64_t e) {
-            for (int64_t row = b; row < e; ++row) {
-                const float *x = xp + row * K, *g = gp + row * K;
-                float* o = rp + row * K;
-                const double n = lineNorm(x, K, pd), den = std::max(n, eps);
-                const double sgx = laneSum(K, [=](int64_t k) { return g[k] * x[k]; });
-                double coeff = n < eps ? 0.0 : sgx / (den * den);
-                int64_t hits = 0;
-                if (std::isinf(pd))
-                    for (int64_t k = 0; k < K; ++k) hits += std::fabs(x[k]) == n;
-                for (int64_t k = 0; k < K; ++k) {
-                    double xi = x[k], dn;
-                    if (pd == 0) dn = 0;
-                    else if (pd == 1) dn = sgn(xi);
-                    else if (std::isinf(pd)) dn = std::fabs(xi) == n ? sgn(xi) / double(hits) : 0.0;
-                    else if (pd == 2) dn = n == 0 ? 0.0 : xi / n;
-                    else dn = n == 0 ? 0.0 : xi * std::pow(std::fabs(xi), pd - 2) / std::pow(n, pd - 1);
-                    o[k] = float(g[k] / den - coeff * dn);
+        withCalc(view(input, "input").dtype, [&](auto tag_) {
+            using S = typename decltype(tag_)::type;
+            TensorView xv = view(input, "input"), gov = view(grad_output, "grad_output"), giv = view(grad_input, "grad_input");
+            needFloat(xv, "input");
+            needFloat(gov, "grad_output");
+            needFloat(giv, "grad_input");
+            checkSameShape(gov, xv, "grad_output", "input");
+            checkSameShape(giv, xv, "grad_input", "input");
+            CPU_CHECK(!std::isnan(p), "p is NaN");
+            int64_t ax = wrapAxis(axis, std::max<int64_t>(xv.dim(), 1), "axis");
+            auto lx = toLines<S>(ctx, xv, ax), lg = toLines<S>(ctx, gov, ax);
+            const TensorView gm = moveAxisLast(giv, ax);
+            const bool direct = gm.dtype == dtypeOf<S>() && gm.isContiguous();
+            TensorView r = direct ? gm : newTensor(ctx, lx.moved, dtypeOf<S>());
+            const S *xp = lx.dense.template ptr<S>(), *gp = lg.dense.template ptr<S>();
+            S* rp = r.template ptr<S>();
+            const int64_t K = lx.K;
+            const double pd = p;
+            parallelFor(lx.rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t b, int64_t e) {
+                for (int64_t row = b; row < e; ++row) {
+                    const S *x = xp + row * K, *g = gp + row * K;
+                    S* o = rp + row * K;
+                    const double n = lineNorm(x, K, pd), den = std::max(n, eps);
+                    const double sgx = laneSum<S>(K, [=](int64_t k) { return g[k] * x[k]; });
+                    double coeff = n < eps ? 0.0 : sgx / (den * den);
+                    if (pd == 2) {
+                        // dn/dx = x / n: one vectorisable pass.
+                        const S a = S(1.0 / den), c = n == 0 ? S(0) : S(coeff / n);
+                        for (int64_t k = 0; k < K; ++k) o[k] = g[k] * a - c * x[k];
+                        continue;
+                    }
+                    int64_t hits = 0;
+                    if (std::isinf(pd))
+                        for (int64_t k = 0; k < K; ++k) hits += std::fabs(x[k]) == n;
+                    for (int64_t k = 0; k < K; ++k) {
+                        double xi = x[k], dn;
+                        if (pd == 0) dn = 0;
+                        else if (pd == 1) dn = sgn(xi);
+                        else if (std::isinf(pd)) dn = std::fabs(xi) == n ? sgn(xi) / double(hits) : 0.0;
+                        else if (pd == 2) dn = n == 0 ? 0.0 : xi / n;
+                        else dn = n == 0 ? 0.0 : xi * std::pow(std::fabs(xi), pd - 2) / std::pow(n, pd - 1);
+                        o[k] = S(g[k] / den - coeff * dn);
+                    }
                 }
-            }
+            });
+            if (!direct) copyCast(gm, r);
         });
-        copyCast(moveAxisLast(giv, ax), r);
     });
 }
 

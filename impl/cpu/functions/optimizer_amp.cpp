@@ -1,16 +1,19 @@
 // Family optimizer_amp: optimizer steps (sgd, adam, adamw, fused adamw,
 // adadelta, rmsprop), gradient-norm clipping and the AMP loss-scale helpers.
 //
-// Every step reads its operands into float, does the whole update there and
-// rounds each updated tensor once when writing it back (a 16-bit parameter is
-// not rounded between the steps of the update). Option flags are template
-// constants of the element loop so that it vectorises.
+// Every step reads its operands into S (double for float64, float otherwise),
+// does the whole update there and rounds each updated tensor once when
+// writing it back (a 16-bit parameter is not rounded between the steps of the
+// update). Option flags and the set of written operands are template
+// constants of the element loop so that it vectorises; the float32 loop is
+// compiled per instruction-set level.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"  // CPU_FORCE_INLINE
 
 namespace impl::cpu {
 
@@ -25,27 +28,78 @@ struct Update {
     std::array<bool, N> write{};
 };
 
-/// For each element: v[k] = operand k as float, f(v), store the writable ones.
-template <class T, size_t N, class F>
+/// Flag in a write mask: run the dense loop straight on the operands (faster
+/// when the compiler vectorises it despite the aliasing checks; measured per step).
+constexpr unsigned kDirect = 1u << 31;
+
+/// The direct dense loop over elements [b, e): load, update, store the
+/// operands of W; compiled once per instruction-set level for float.
+template <unsigned W, class S, size_t N, class F>
+CPU_FORCE_INLINE void directBody(const std::array<S*, N>& ptr, int64_t b, int64_t e, const F& f) {
+    std::array<S*, N> p = ptr;
+    for (int64_t j = b; j < e; ++j) {
+        S v[N];
+        for (size_t k = 0; k < N; ++k) v[k] = p[k][j];
+        f(v);
+        for (size_t k = 0; k < N; ++k)
+            if ((W >> k) & 1u) p[k][j] = v[k];
+    }
+}
+template <unsigned W, class S, size_t N, class F>
+using DirectFn = void (*)(const std::array<S*, N>&, int64_t, int64_t, const F&);
+template <unsigned W, class S, size_t N, class F>
+void directBase(const std::array<S*, N>& p, int64_t b, int64_t e, const F& f) { directBody<W, S, N>(p, b, e, f); }
+#if CPU_HAVE_X86_LEVELS
+template <unsigned W, class S, size_t N, class F>
+CPU_TARGET_AVX2 void directAvx2(const std::array<S*, N>& p, int64_t b, int64_t e, const F& f) { directBody<W, S, N>(p, b, e, f); }
+template <unsigned W, class S, size_t N, class F>
+CPU_TARGET_AVX512 void directAvx512(const std::array<S*, N>& p, int64_t b, int64_t e, const F& f) { directBody<W, S, N>(p, b, e, f); }
+#endif
+template <unsigned W, class S, size_t N, class F>
+DirectFn<W, S, N, F> pickDirect() {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<S, float>) {
+        if (isa() == Isa::Avx512) return directAvx512<W, S, N, F>;
+        if (isa() == Isa::Avx2) return directAvx2<W, S, N, F>;
+    }
+#endif
+    return directBase<W, S, N, F>;
+}
+
+/// For each element: v[k] = operand k in calc type S (double for float64,
+/// float otherwise), f(v), store the writable ones. W is the write mask as a
+/// constant (bit k: operand k; kDirect: see there), so that the dense loop of
+/// a float32 or float64 update can run straight on the operands.
+template <unsigned W, class T, size_t N, class F>
 void updateLoop(const Update<N>& u, F f) {
+    using S = acc_t<T>;
     const TensorView& p0 = u.t[0];
     if (p0.numel == 0) return;
     const std::array<bool, N> wr = u.write;
     bool dense = true;
     for (size_t k = 0; k < N; ++k) dense = dense && u.t[k].isContiguous();
+    if constexpr (std::is_same_v<T, S> && (W & kDirect) != 0) {
+        if (dense) {
+            std::array<T*, N> ptr;
+            for (size_t k = 0; k < N; ++k) ptr[k] = u.t[k].template ptr<T>();
+            const DirectFn<W, S, N, F> run = pickDirect<W, S, N, F>();
+            parallelFor(p0.numel, kParallelGrain, [&](int64_t b, int64_t e) { run(ptr, b, e, f); });
+            return;
+        }
+    }
     if (dense) {
-        // Block-wise: convert to float arrays, update, store the written ones.
+        // Block-wise: convert to arrays of S, update, store the written ones.
         constexpr int64_t B = 256;
         std::array<T*, N> ptr;
         for (size_t k = 0; k < N; ++k) ptr[k] = u.t[k].template ptr<T>();
         parallelFor(p0.numel, kParallelGrain, [&](int64_t b, int64_t e) {
-            float buf[N][B];
+            S buf[N][B];
             for (int64_t s = b; s < e; s += B) {
                 const int64_t n = std::min(B, e - s);
                 for (size_t k = 0; k < N; ++k)
-                    for (int64_t j = 0; j < n; ++j) buf[k][j] = float(ptr[k][s + j]);
+                    for (int64_t j = 0; j < n; ++j) buf[k][j] = S(ptr[k][s + j]);
                 for (int64_t j = 0; j < n; ++j) {
-                    float v[N];
+                    S v[N];
                     for (size_t k = 0; k < N; ++k) v[k] = buf[k][j];
                     f(v);
                     for (size_t k = 0; k < N; ++k) buf[k][j] = v[k];
@@ -63,9 +117,9 @@ void updateLoop(const Update<N>& u, F f) {
     plan.runAll([&](char** p, int64_t n, const int64_t* s) {
         std::array<char*, N> q;
         for (size_t k = 0; k < N; ++k) q[k] = p[k];
-        float v[N];
+        S v[N];
         for (int64_t i = 0; i < n; ++i) {
-            for (size_t k = 0; k < N; ++k) v[k] = float(*reinterpret_cast<const T*>(q[k]));
+            for (size_t k = 0; k < N; ++k) v[k] = S(*reinterpret_cast<const T*>(q[k]));
             f(v);
             for (size_t k = 0; k < N; ++k) {
                 if (wr[k]) *reinterpret_cast<T*>(q[k]) = T(v[k]);
@@ -75,12 +129,14 @@ void updateLoop(const Update<N>& u, F f) {
     });
 }
 
-/// The float element types a step runs on (float64 arrives as float32).
-template <size_t N, class F>
+/// The float element types a step runs on; W as in updateLoop, and equal to
+/// u.write (the flags that decide both are the same).
+template <unsigned W, size_t N, class F>
 void runUpdate(const Update<N>& u, F f) {
+    for (size_t k = 0; k < N; ++k) CPU_CHECK(bool((W >> k) & 1u) == u.write[k], "internal error: write mask of operand ", k);
     dispatch<FloatTypes>(u.t[0].dtype, "param", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        updateLoop<T>(u, f);
+        updateLoop<W, T>(u, f);
     });
 }
 
@@ -137,20 +193,21 @@ void adamStep(diopiContextHandle_t ctx, diopiTensorHandle_t param, diopiConstTen
                                 {false, true, true, true}, {true, true, true, a.amsgrad});
     const double bc1 = 1 - std::pow(a.beta1, a.step), sbc2 = std::sqrt(1 - std::pow(a.beta2, a.step));
     const double stepSize = a.lr / bc1, shrink = 1 - a.lr * a.weightDecay;
-    const float b1 = float(a.beta1), b2 = float(a.beta2), eps = float(a.eps), wd = float(a.weightDecay);
-    const float isbc2 = float(1.0 / sbc2), ss = float(stepSize), sh = float(shrink);
+    const double b1d = a.beta1, b2d = a.beta2, epsd = a.eps, wdd = a.weightDecay, isbc2d = 1.0 / sbc2, ssd = stepSize, shd = shrink;
     withFlag(a.amsgrad, [&](auto ams) {
         withFlag(a.decoupled, [&](auto dec) {
             withFlag(a.maximize, [&](auto mx) {
-                runUpdate(u, [=](float* v) {
-                    float p = v[0], g = decltype(mx)::value ? -v[1] : v[1];
+                runUpdate<kDirect | 1u | 4u | 8u | (decltype(ams)::value ? 16u : 0u)>(u, [=](auto* v) {
+                    using S = std::remove_pointer_t<decltype(v)>;
+                    const S b1 = S(b1d), b2 = S(b2d), eps = S(epsd), wd = S(wdd), isbc2 = S(isbc2d), ss = S(ssd), sh = S(shd);
+                    S p = v[0], g = decltype(mx)::value ? -v[1] : v[1];
                     if constexpr (decltype(dec)::value) p *= sh;
                     else g += wd * p;
-                    const float m = b1 * v[2] + (1 - b1) * g;
-                    const float s = b2 * v[3] + (1 - b2) * g * g;
-                    float den;
+                    const S m = b1 * v[2] + (1 - b1) * g;
+                    const S s = b2 * v[3] + (1 - b2) * g * g;
+                    S den;
                     if constexpr (decltype(ams)::value) {
-                        const float vm = std::max(v[4], s);
+                        const S vm = std::max(v[4], s);
                         v[4] = vm;
                         den = std::sqrt(vm) * isbc2 + eps;
                     } else {
@@ -165,18 +222,24 @@ void adamStep(diopiContextHandle_t ctx, diopiTensorHandle_t param, diopiConstTen
     });
 }
 
-/// The single value of a one-element tensor, as double.
+/// The single value of a one-element tensor, as double (read in place: these
+/// helpers run on the tiny AMP/step tensors, where a temporary would cost more).
 double scalarOf(diopiContextHandle_t ctx, const TensorView& t, const char* name) {
     CPU_CHECK(t.numel == 1, name, " must hold one element, got shape ", shapeStr(t.shape));
-    TensorView d = newTensor(ctx, {}, diopi_dtype_float64);
-    copyCast(d, t.restrided({}, {}));
-    return *d.ptr<double>();
+    double v = 0;
+    dispatch<AllTypes>(t.dtype, name, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        v = convert<double>(*t.ptr<T>());
+    });
+    return v;
 }
 
+/// Writes v into the single element of t, rounded once to its dtype.
 void setScalar(diopiContextHandle_t ctx, const TensorView& t, double v) {
-    TensorView d = newTensor(ctx, {}, diopi_dtype_float64);
-    *d.ptr<double>() = v;
-    copyCast(t.restrided({}, {}), d);
+    dispatch<AllTypes>(t.dtype, "scalar", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        *t.ptr<T>() = convert<T>(v);
+    });
 }
 
 /// Reads every element of a float tensor as double: g(value).
@@ -199,7 +262,7 @@ void scaleInPlace(const TensorView& t, double c) {
     if (t.numel == 0) return;
     dispatch<FloatTypes>(t.dtype, "grads", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        unaryLoop<T, T>(t, t, [c](T x) { return T(float(double(float(x)) * c)); });
+        unaryLoop<T, T>(t, t, [c](T x) { return convert<T>(double(acc_t<T>(x)) * c); });
     });
 }
 
@@ -238,13 +301,14 @@ diopiError_t diopiSgd(diopiContextHandle_t ctx, diopiTensorHandle_t param, diopi
         const bool useBuf = momentum != 0;
         CPU_CHECK(!useBuf || buf, "buf is NULL but momentum is ", momentum);
         Update<3> u = makeUpdate<3>(ctx, param, {grad, buf}, {"grad", "buf"}, {false, true}, {true, useBuf});
-        const float lr_ = float(lr), mom = float(momentum), damp = float(dampening), wd = float(weight_decay);
         withFlag(useBuf, [&](auto ub) {
             withFlag(nesterov, [&](auto nes) {
-                runUpdate(u, [=](float* v) {
-                    float d = v[1] + wd * v[0];
+                runUpdate<kDirect | 1u | (decltype(ub)::value ? 4u : 0u)>(u, [=](auto* v) {
+                    using S = std::remove_pointer_t<decltype(v)>;
+                    const S lr_ = S(lr), mom = S(momentum), damp = S(dampening), wd = S(weight_decay);
+                    S d = v[1] + wd * v[0];
                     if constexpr (decltype(ub)::value) {
-                        const float b = mom * v[2] + (1 - damp) * d;
+                        const S b = mom * v[2] + (1 - damp) * d;
                         v[2] = b;
                         d = decltype(nes)::value ? d + mom * b : b;
                     }
@@ -295,11 +359,12 @@ diopiError_t diopiAdadelta(diopiContextHandle_t ctx, diopiTensorHandle_t param, 
     return guard(__func__, [&] {
         Update<4> u = makeUpdate<4>(ctx, param, {grad, square_avg, acc_delta}, {"grad", "square_avg", "acc_delta"}, {false, true, true},
                                     {true, true, true});
-        const float lr_ = lr, rho_ = rho, eps_ = eps, wd = weight_decay;
-        runUpdate(u, [=](float* v) {
-            const float g = v[1] + wd * v[0];
-            const float sq = rho_ * v[2] + (1 - rho_) * g * g;
-            const float delta = std::sqrt(v[3] + eps_) / std::sqrt(sq + eps_) * g;
+        runUpdate<kDirect | 1u | 4u | 8u>(u, [=](auto* v) {
+            using S = std::remove_pointer_t<decltype(v)>;
+            const S lr_ = S(lr), rho_ = S(rho), eps_ = S(eps), wd = S(weight_decay);
+            const S g = v[1] + wd * v[0];
+            const S sq = rho_ * v[2] + (1 - rho_) * g * g;
+            const S delta = std::sqrt(v[3] + eps_) / std::sqrt(sq + eps_) * g;
             v[3] = rho_ * v[3] + (1 - rho_) * delta * delta;
             v[2] = sq;
             v[0] -= lr_ * delta;
@@ -318,23 +383,24 @@ diopiError_t diopiRmsprop(diopiContextHandle_t ctx, diopiTensorHandle_t param, d
         CPU_CHECK(!useBuf || momentum_buf, "momentum > 0 needs momentum_buf");
         Update<5> u = makeUpdate<5>(ctx, param, {grad, square_avg, grad_avg, momentum_buf}, {"grad", "square_avg", "grad_avg", "momentum_buf"},
                                     {false, true, true, true}, {true, true, centered, useBuf});
-        const float lr_ = lr, a = alpha, eps_ = eps, wd = weight_decay, mom = momentum;
         withFlag(centered, [&](auto cen) {
             withFlag(useBuf, [&](auto ub) {
-                runUpdate(u, [=](float* v) {
-                    const float g = v[1] + wd * v[0];
-                    const float sq = a * v[2] + (1 - a) * g * g;
+                runUpdate<1u | 4u | (decltype(cen)::value ? 8u : 0u) | (decltype(ub)::value ? 16u : 0u)>(u, [=](auto* v) {
+                    using S = std::remove_pointer_t<decltype(v)>;
+                    const S lr_ = S(lr), a = S(alpha), eps_ = S(eps), wd = S(weight_decay), mom = S(momentum);
+                    const S g = v[1] + wd * v[0];
+                    const S sq = a * v[2] + (1 - a) * g * g;
                     v[2] = sq;
-                    float avg;
+                    S avg;
                     if constexpr (decltype(cen)::value) {
-                        const float ga = a * v[3] + (1 - a) * g;
+                        const S ga = a * v[3] + (1 - a) * g;
                         v[3] = ga;
                         avg = std::sqrt(sq - ga * ga) + eps_;
                     } else {
                         avg = std::sqrt(sq) + eps_;
                     }
                     if constexpr (decltype(ub)::value) {
-                        const float b = mom * v[4] + g / avg;
+                        const S b = mom * v[4] + g / avg;
                         v[4] = b;
                         v[0] -= lr_ * b;
                     } else {
@@ -406,9 +472,10 @@ diopiError_t diopiAmpForeachNonFiniteCheckAndUnscaleInp(diopiContextHandle_t ctx
                 plan.run(0, g.numel, [&](char** p, int64_t n, const int64_t* s) {
                     char* q = p[0];
                     for (int64_t i = 0; i < n; ++i, q += s[0]) {
-                        float x = float(*reinterpret_cast<T*>(q));
+                        const acc_t<T> x = acc_t<T>(*reinterpret_cast<T*>(q));
                         if (!std::isfinite(x)) bad = true;
-                        *reinterpret_cast<T*>(q) = T(float(double(x) * inv));
+                        // Exact product of a float and inv (a float32 or float64 value), rounded once.
+                        *reinterpret_cast<T*>(q) = convert<T>(double(x) * inv);
                     }
                 });
             });
@@ -439,7 +506,9 @@ diopiError_t diopiAmpUpdateScaleInp(diopiContextHandle_t ctx, diopiTensorHandle_
         int64_t successful = int64_t(tracker) + 1;
         if (successful == growth_interval) {
             // The scale is a float tensor: grow it in float and keep it only if finite.
-            float grown = float(scale) * float(scale_growth_factor);
+            // In the scale's own precision: float for float32, double for float64.
+            const double grown = cs.dtype == diopi_dtype_float64 ? scale * scale_growth_factor
+                                                                 : double(float(scale) * float(scale_growth_factor));
             if (std::isfinite(grown)) setScalar(ctx, cs, grown);
             setScalar(ctx, gt, 0);
         } else {

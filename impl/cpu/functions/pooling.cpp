@@ -2,17 +2,28 @@
 // 3-d, forward and backward, and the mode-generic Pool{1,2,3}d.
 //
 // Every variant runs on one 5-D description (N, C, D, H, W): missing batch
-// and leading spatial dims become unit dims. Forward kernels walk the output
-// channel-innermost when the input is channels-last (the layout the adaptor
-// gives 4-D pooling tensors), else plane by plane; window sums and maxima are
-// taken in float. Indices are flat positions inside one input plane, as in
-// PyTorch.
+// and leading spatial dims become unit dims. Kernels take any layout: NCHW
+// (what callers mostly pass) runs plane by plane without copies, and
+// channels-last inputs run a channel-innermost forward. float64 computes in
+// double, the other float types in float (16-bit ones rounded once when
+// stored). Indices are flat positions inside one input plane, as in PyTorch.
+//
+// Plane-wise forward is separable: for one output row, the window's input
+// rows are folded into a column buffer (elementwise max / sum, vectorised per
+// instruction-set level), then each output reduces its columns. Backward
+// passes are plane-local (one task owns a whole grad_input plane), so they
+// need no atomics and add in a fixed order.
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
+
 
 namespace impl::cpu {
 
@@ -32,224 +43,739 @@ struct PoolGeo {
 };
 
 struct Strides5 {
-    int64_t n, c, d, h, w;
+    int64_t n = 0, c = 0, d = 0, h = 0, w = 0;
 };
 inline Strides5 strides5(const TensorView& v) { return {v.strides[0], v.strides[1], v.strides[2], v.strides[3], v.strides[4]}; }
 
-/// Windows of every output position along each dim, computed once per call.
+/// Windows of every output position along each dim, computed once per call:
+/// input positions start, start + step, ... < end (clipped to the input), and
+/// the per-dim factors of an average's divisor.
 struct DimWindows {
-    std::vector<int64_t> start[3], end[3], psize[3];
-    int64_t step[3];
+    std::vector<int64_t> buf;  // one allocation for all the tables below
+    int64_t *start[3], *end[3], *fac[3], *cnt[3];
+    int64_t step[3] = {1, 1, 1};
+    int64_t maxLen[3] = {1, 1, 1};  ///< most taps of one window per dim
+    DimWindows(const DimWindows&) = delete;  // the tables point into buf
+    DimWindows& operator=(const DimWindows&) = delete;
     explicit DimWindows(const PoolGeo& g) {
+        buf.resize(4 * (g.O[0] + g.O[1] + g.O[2]));
+        int64_t* q = buf.data();
         for (int i = 0; i < 3; ++i) {
-            step[i] = 1;
-            start[i].resize(g.O[i]);
-            end[i].resize(g.O[i]);
-            psize[i].resize(g.O[i]);
+            start[i] = q;
+            end[i] = q + g.O[i];
+            fac[i] = q + 2 * g.O[i];
+            cnt[i] = q + 3 * g.O[i];
+            q += 4 * g.O[i];
+            maxLen[i] = 0;
             for (int64_t o = 0; o < g.O[i]; ++o) {
-                int64_t st, en, ps;
+                int64_t st, en, f;
                 if (g.kind == Kind::AdaptiveMax || g.kind == Kind::AdaptiveAvg) {
                     st = (o * g.I[i]) / g.O[i];
                     en = ((o + 1) * g.I[i] + g.O[i] - 1) / g.O[i];
-                    ps = en - st;
+                    f = en - st;
                 } else if (g.kind == Kind::Max) {
                     st = o * g.s[i] - g.p[i];
                     en = std::min(st + (g.k[i] - 1) * g.d[i] + 1, g.I[i]);
                     while (st < 0) st += g.d[i];
-                    ps = 0;
+                    f = 1;
                     step[i] = g.d[i];
                 } else {
                     st = o * g.s[i] - g.p[i];
                     en = std::min(st + g.k[i], g.I[i] + g.p[i]);
-                    ps = en - st;
+                    f = en - st;
                     st = std::max<int64_t>(st, 0);
                     en = std::min(en, g.I[i]);
                 }
                 start[i][o] = st;
                 end[i][o] = en;
-                psize[i][o] = ps;
+                cnt[i][o] = en > st ? (en - st + step[i] - 1) / step[i] : 0;
+                fac[i][o] = (g.kind == Kind::Avg && !g.countIncludePad) ? cnt[i][o] : f;
+                maxLen[i] = std::max(maxLen[i], cnt[i][o]);
             }
         }
-    }
-    /// Divisor of an average window (0 for an empty one).
-    float divisor(const PoolGeo& g, int64_t a, int64_t b, int64_t c) const {
-        const int64_t cnt = std::max<int64_t>(end[0][a] - start[0][a], 0) * std::max<int64_t>(end[1][b] - start[1][b], 0) *
-                            std::max<int64_t>(end[2][c] - start[2][c], 0);
-        if (g.kind == Kind::Avg) {
-            if (cnt == 0) return 0.f;
-            if (g.divisor) return (float)g.divisor;
-            return (float)(g.countIncludePad ? psize[0][a] * psize[1][b] * psize[2][c] : cnt);
-        }
-        return (float)cnt;
     }
 };
 
-/// a[c] = max(a[c], src[c]) with NaN winning, recording the position of the
-/// winner; branch-free with 32-bit positions (same lane count as float) so
-/// the loop vectorises.
-template <class T>
-inline void maxRun(const T* __restrict src, float* __restrict a, int32_t* __restrict bi, int64_t C, int32_t pos) {
-    for (int64_t c = 0; c < C; ++c) {
-        const float v = static_cast<float>(src[c]);
-        const bool take = v > a[c] || v != v;
-        a[c] = take ? v : a[c];
-        bi[c] = take ? pos : bi[c];
+// ---------------------------------------------------------------- vectorised primitives
+//
+// The few loops that touch every input element, compiled once per
+// instruction-set level and picked once from isa(). A is float or double; a
+// row id (flat (d, h) position of an input row) is int32 beside float and
+// int64 beside double, so both vectorise with the same lane count.
+
+template <class A>
+using RowId = std::conditional_t<std::is_same_v<A, double>, int64_t, int32_t>;
+
+template <class A>
+struct Prims {
+    using I = RowId<A>;
+    // Vertical folds of one input row into the column buffer.
+    void (*colMax)(const A*, A*, I*, int64_t, I);  ///< col = max(col, row), remembering the winning row id
+    void (*colMaxV)(const A*, A*, int64_t);        ///< col = max(col, row), value only
+    void (*addTo)(const A*, A*, int64_t);          ///< dst += src
+    // Horizontal taps of fixed windows: for ow in [lo, hi), tap col[ow * s + off].
+    void (*hMax)(const A*, A*, int64_t, int64_t, int64_t, int64_t);
+    void (*hMaxIdx)(const A*, const I*, A*, int64_t*, int64_t, int64_t, int64_t, int64_t, int64_t);
+    void (*hSum)(const A*, A*, int64_t, int64_t, int64_t, int64_t);
+    void (*hAdd)(const A*, A*, int64_t, int64_t, int64_t, int64_t);  ///< backward of hSum: col[ow * s + off] += v[ow]
+    // Reductions of one contiguous run of n >= kLanes columns (adaptive windows).
+    A (*spanMax)(const A*, int64_t);                                ///< NaN if any
+    A (*spanArgMax)(const A*, int64_t, int64_t*);  ///< max and its first position (one input row)
+    A (*spanSum)(const A*, int64_t);
+};
+
+constexpr int kLanes = 16;
+
+namespace body {
+/// c ? a : b without a branch (the compiler may otherwise split loops into paths).
+template <class A>
+CPU_FORCE_INLINE A sel(bool c, A a, A b) {
+    using U = std::conditional_t<sizeof(A) == 8, uint64_t, uint32_t>;
+    U ua, ub;
+    std::memcpy(&ua, &a, sizeof(A));
+    std::memcpy(&ub, &b, sizeof(A));
+    const U m = U(0) - U(c);
+    const U r = (ua & m) | (ub & ~m);
+    A out;
+    std::memcpy(&out, &r, sizeof(A));
+    return out;
+}
+/// The max step of PyTorch's scan: take v if greater or NaN (NaN stays).
+template <class A>
+CPU_FORCE_INLINE A maxStep(A best, A v) {
+    return ((v > best) | (v != v)) ? v : best;
+}
+/// The same with flat indices: the first maximum in scan order, the last NaN,
+/// whatever order the candidates come in (fi is the candidate's flat index).
+template <class A>
+CPU_FORCE_INLINE bool takeIdx(A best, int64_t bi, A v, int64_t fi) {
+    return (v > best) | ((v == best) & (fi < bi)) | ((v != v) & ((best == best) | (fi > bi)));
+}
+
+template <class A, class I>
+CPU_FORCE_INLINE void colMax(const A* __restrict r, A* __restrict c, I* __restrict ci, int64_t n, I rid) {
+    for (int64_t w = 0; w < n; ++w) {
+        const A v = r[w];
+        const bool take = (v > c[w]) | (v != v);
+        c[w] = take ? v : c[w];
+        ci[w] = take ? rid : ci[w];
     }
 }
-
-template <class T>
-inline void sumRun(const T* __restrict src, float* __restrict a, int64_t C) {
-    for (int64_t c = 0; c < C; ++c) a[c] += static_cast<float>(src[c]);
+template <class A>
+CPU_FORCE_INLINE void colMaxV(const A* __restrict r, A* __restrict c, int64_t n) {
+    for (int64_t w = 0; w < n; ++w) c[w] = maxStep(c[w], r[w]);
+}
+template <class A>
+CPU_FORCE_INLINE void addTo(const A* __restrict s, A* __restrict d, int64_t n) {
+    for (int64_t w = 0; w < n; ++w) d[w] += s[w];
 }
 
-/// Forward on 5-D views; idx (same shape as y, int32 or int64) may be undefined.
-template <class T, class IT>
-void forwardT(const PoolGeo& g, const TensorView& x, const TensorView& y, const TensorView& idx) {
+// Strided taps with the common strides 1 and 2 as constants (vectorisable
+// shuffles) and any other stride at run time.
+template <int S, class A>
+CPU_FORCE_INLINE void hMaxS(const A* __restrict col, A* __restrict acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    const int64_t st = S ? S : s;
+    for (int64_t ow = lo; ow < hi; ++ow) acc[ow] = maxStep(acc[ow], col[ow * st + off]);
+}
+template <class A>
+CPU_FORCE_INLINE void hMax(const A* col, A* acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    if (s == 1) hMaxS<1>(col, acc, lo, hi, s, off);
+    else if (s == 2) hMaxS<2>(col, acc, lo, hi, s, off);
+    else hMaxS<0>(col, acc, lo, hi, s, off);
+}
+template <int S, class A, class I>
+CPU_FORCE_INLINE void hMaxIdxS(const A* __restrict col, const I* __restrict cr, A* __restrict acc, int64_t* __restrict ai, int64_t lo, int64_t hi,
+                               int64_t s, int64_t off, int64_t I2) {
+    const int64_t st = S ? S : s;
+    for (int64_t ow = lo; ow < hi; ++ow) {
+        const int64_t p = ow * st + off;
+        const A v = col[p];
+        const int64_t fi = int64_t(cr[p]) * I2 + p;
+        const bool take = takeIdx(acc[ow], ai[ow], v, fi);
+        acc[ow] = take ? v : acc[ow];
+        ai[ow] = take ? fi : ai[ow];
+    }
+}
+template <class A, class I>
+CPU_FORCE_INLINE void hMaxIdx(const A* col, const I* cr, A* acc, int64_t* ai, int64_t lo, int64_t hi, int64_t s, int64_t off, int64_t I2) {
+    if (s == 1) hMaxIdxS<1>(col, cr, acc, ai, lo, hi, s, off, I2);
+    else if (s == 2) hMaxIdxS<2>(col, cr, acc, ai, lo, hi, s, off, I2);
+    else hMaxIdxS<0>(col, cr, acc, ai, lo, hi, s, off, I2);
+}
+template <int S, class A>
+CPU_FORCE_INLINE void hSumS(const A* __restrict col, A* __restrict acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    const int64_t st = S ? S : s;
+    for (int64_t ow = lo; ow < hi; ++ow) acc[ow] += col[ow * st + off];
+}
+template <class A>
+CPU_FORCE_INLINE void hSum(const A* col, A* acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    if (s == 1) hSumS<1>(col, acc, lo, hi, s, off);
+    else if (s == 2) hSumS<2>(col, acc, lo, hi, s, off);
+    else hSumS<0>(col, acc, lo, hi, s, off);
+}
+
+// Backward of hSum: col[ow * s + off] += v[ow] (one tap: distinct columns).
+template <int S, class A>
+CPU_FORCE_INLINE void hAddS(const A* __restrict v, A* __restrict col, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    const int64_t st = S ? S : s;
+    for (int64_t ow = lo; ow < hi; ++ow) col[ow * st + off] += v[ow];
+}
+template <class A>
+CPU_FORCE_INLINE void hAdd(const A* v, A* col, int64_t lo, int64_t hi, int64_t s, int64_t off) {
+    if (s == 1) hAddS<1>(v, col, lo, hi, s, off);
+    else if (s == 2) hAddS<2>(v, col, lo, hi, s, off);
+    else hAddS<0>(v, col, lo, hi, s, off);
+}
+}  // namespace body
+
+#define POOL_PRIMS_LEVEL(NS, ATTR)                                                                                                   \
+    namespace NS {                                                                                                                   \
+    template <class A>                                                                                                               \
+    ATTR void colMax(const A* r, A* c, RowId<A>* ci, int64_t n, RowId<A> rid) {                                                      \
+        body::colMax(r, c, ci, n, rid);                                                                                              \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void colMaxV(const A* r, A* c, int64_t n) {                                                                                 \
+        body::colMaxV(r, c, n);                                                                                                      \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void addTo(const A* s, A* d, int64_t n) {                                                                                   \
+        body::addTo(s, d, n);                                                                                                        \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void hMax(const A* col, A* acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {                                          \
+        body::hMax(col, acc, lo, hi, s, off);                                                                                        \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void hMaxIdx(const A* col, const RowId<A>* cr, A* acc, int64_t* ai, int64_t lo, int64_t hi, int64_t s, int64_t off,         \
+                      int64_t I2) {                                                                                                  \
+        body::hMaxIdx(col, cr, acc, ai, lo, hi, s, off, I2);                                                                         \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void hSum(const A* col, A* acc, int64_t lo, int64_t hi, int64_t s, int64_t off) {                                          \
+        body::hSum(col, acc, lo, hi, s, off);                                                                                        \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void hAdd(const A* v, A* col, int64_t lo, int64_t hi, int64_t s, int64_t off) {                                            \
+        body::hAdd(v, col, lo, hi, s, off);                                                                                          \
+    }                                                                                                                                \
+    /* Run reductions in GCC vector types written here, inside the level's */                                                     \
+    /* function (vector types are lowered per function before inlining). The */                                                   \
+    /* last partial block re-reads the run's final lanes: harmless for a max, */                                                  \
+    /* masked for a sum. n >= 64 / sizeof(A). */                                                                                  \
+    template <class A>                                                                                                               \
+    ATTR A spanMax(const A* p, int64_t n) {                                                                                          \
+        typedef A V __attribute__((vector_size(64)));                                                                                \
+        typedef A V2 __attribute__((vector_size(32)));                                                                               \
+        typedef A V1 __attribute__((vector_size(16)));                                                                               \
+        constexpr int L = 64 / int(sizeof(A));                                                                                       \
+        V acc, v;                                                                                                                    \
+        std::memcpy(&acc, p, sizeof acc);                                                                                            \
+        int64_t i = L;                                                                                                               \
+        for (; i + L <= n; i += L) {                                                                                                 \
+            std::memcpy(&v, p + i, sizeof v);                                                                                        \
+            acc = ((v > acc) | (v != v)) ? v : acc;                                                                                  \
+        }                                                                                                                            \
+        if (i < n) {                                                                                                                 \
+            std::memcpy(&v, p + n - L, sizeof v);                                                                                    \
+            acc = ((v > acc) | (v != v)) ? v : acc;                                                                                  \
+        }                                                                                                                            \
+        V2 x, y;                                                                                                                     \
+        std::memcpy(&x, &acc, 32);                                                                                                   \
+        std::memcpy(&y, reinterpret_cast<const char*>(&acc) + 32, 32);                                                               \
+        x = ((y > x) | (y != y)) ? y : x;                                                                                            \
+        V1 s, u;                                                                                                                     \
+        std::memcpy(&s, &x, 16);                                                                                                     \
+        std::memcpy(&u, reinterpret_cast<const char*>(&x) + 16, 16);                                                                 \
+        s = ((u > s) | (u != u)) ? u : s;                                                                                            \
+        A best = s[0];                                                                                                               \
+        for (int j = 1; j < 16 / int(sizeof(A)); ++j) best = body::maxStep(best, A(s[j]));                                           \
+        return best;                                                                                                                 \
+    }                                                                                                                                \
+    /* Max and its first position in the run (NaN: position unspecified). */                                                       \
+    template <class A>                                                                                                               \
+    ATTR A spanArgMax(const A* p, int64_t n, int64_t* pos) {                                                                         \
+        typedef A V __attribute__((vector_size(64)));                                                                                \
+        typedef RowId<A> VI __attribute__((vector_size(64)));                                                                        \
+        constexpr int L = 64 / int(sizeof(A));                                                                                       \
+        V acc, v;                                                                                                                    \
+        VI at, cur;                                                                                                                  \
+        for (int j = 0; j < L; ++j) cur[j] = RowId<A>(j);                                                                            \
+        std::memcpy(&acc, p, sizeof acc);                                                                                            \
+        at = cur;                                                                                                                    \
+        int64_t i = L;                                                                                                               \
+        for (; i + L <= n; i += L) {                                                                                                 \
+            cur += L;                                                                                                                \
+            std::memcpy(&v, p + i, sizeof v);                                                                                        \
+            const auto take = (v > acc) | (v != v);                                                                                  \
+            acc = take ? v : acc;                                                                                                    \
+            at = take ? cur : at;                                                                                                    \
+        }                                                                                                                            \
+        if (i < n) {                                                                                                                 \
+            cur += RowId<A>(n - L - (i - L));                                                                                        \
+            std::memcpy(&v, p + n - L, sizeof v);                                                                                    \
+            const auto take = (v > acc) | (v != v);                                                                                  \
+            acc = take ? v : acc;                                                                                                    \
+            at = take ? cur : at;                                                                                                    \
+        }                                                                                                                            \
+        A a[L];                                                                                                                      \
+        RowId<A> q[L];                                                                                                               \
+        std::memcpy(a, &acc, sizeof acc);                                                                                            \
+        std::memcpy(q, &at, sizeof at);                                                                                              \
+        A best = a[0];                                                                                                               \
+        for (int j = 1; j < L; ++j) best = body::maxStep(best, a[j]);                                                                \
+        int64_t first = n;                                                                                                           \
+        for (int j = 0; j < L; ++j)                                                                                                  \
+            if (a[j] == best) first = std::min<int64_t>(first, q[j]);                                                                \
+        *pos = first;                                                                                                                \
+        return best;                                                                                                                 \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR A spanSum(const A* p, int64_t n) {                                                                                          \
+        typedef A V __attribute__((vector_size(64)));                                                                                \
+        constexpr int L = 64 / int(sizeof(A));                                                                                       \
+        V acc, v;                                                                                                                    \
+        std::memcpy(&acc, p, sizeof acc);                                                                                            \
+        int64_t i = L;                                                                                                               \
+        for (; i + L <= n; i += L) {                                                                                                 \
+            std::memcpy(&v, p + i, sizeof v);                                                                                        \
+            acc += v;                                                                                                                \
+        }                                                                                                                            \
+        A a[L];                                                                                                                      \
+        std::memcpy(a, &acc, sizeof acc);                                                                                            \
+        A s = 0;                                                                                                                     \
+        for (; i < n; ++i) s += p[i];                                                                                                \
+        for (int w = L / 2; w > 0; w /= 2)                                                                                           \
+            for (int j = 0; j < w; ++j) a[j] += a[j + w];                                                                            \
+        return a[0] + s;                                                                                                             \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    Prims<A> prims() {                                                                                                               \
+        return {&colMax<A>, &colMaxV<A>, &addTo<A>, &hMax<A>, &hMaxIdx<A>, &hSum<A>, &hAdd<A>, &spanMax<A>, &spanArgMax<A>, &spanSum<A>};     \
+    }                                                                                                                                \
+    }
+
+POOL_PRIMS_LEVEL(lvl_base, )
+#if CPU_HAVE_X86_LEVELS
+POOL_PRIMS_LEVEL(lvl_avx2, CPU_TARGET_AVX2)
+POOL_PRIMS_LEVEL(lvl_avx512, CPU_TARGET_AVX512)
+#endif
+#undef POOL_PRIMS_LEVEL
+
+template <class A>
+const Prims<A>& prims() {
+    static const Prims<A> p = [] {
+#if CPU_HAVE_X86_LEVELS
+        if (isa() >= Isa::Avx512) return lvl_avx512::prims<A>();
+        if (isa() >= Isa::Avx2) return lvl_avx2::prims<A>();
+#endif
+        return lvl_base::prims<A>();
+    }();
+    return p;
+}
+
+// ---------------------------------------------------------------- element access
+
+// float16 rows <-> float: F16C converts 8 at a time (levels avx2 and up); the baseline level converts in software.
+#if CPU_HAVE_X86_LEVELS
+// The F16C builtins on GCC vector types (<immintrin.h> alone costs a third of a second to parse).
+typedef short F16x8 __attribute__((vector_size(16)));
+typedef float F32x8 __attribute__((vector_size(32)));
+CPU_TARGET_AVX2 void halfToFloatF16c(const uint16_t* s, float* d, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        F16x8 h;
+        std::memcpy(&h, s + i, sizeof h);
+        const F32x8 f = __builtin_ia32_vcvtph2ps256(h);
+        std::memcpy(d + i, &f, sizeof f);
+    }
+    for (; i < n; ++i) d[i] = Half::toFloat(s[i]);
+}
+CPU_TARGET_AVX2 void floatToHalfF16c(const float* s, uint16_t* d, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        F32x8 f;
+        std::memcpy(&f, s + i, sizeof f);
+        const F16x8 h = __builtin_ia32_vcvtps2ph256(f, 0);  // 0: round to nearest even
+        std::memcpy(d + i, &h, sizeof h);
+    }
+    for (; i < n; ++i) d[i] = Half::fromFloat(s[i]);
+}
+#endif
+inline bool haveF16c() {
+#if CPU_HAVE_X86_LEVELS
+    return isa() >= Isa::Avx2;
+#else
+    return false;
+#endif
+}
+
+/// dst[i] = element i (stride in elements) of a float row of dtype dt.
+template <class A>
+void loadRow(const char* p, int64_t stride, int64_t n, diopiDtype_t dt, A* dst) {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<A, float>)
+        if (dt == diopi_dtype_float16 && stride == 1 && n >= 8 && haveF16c()) return halfToFloatF16c(reinterpret_cast<const uint16_t*>(p), dst, n);
+#endif
+    // A is double only for float64 tensors, float for the others (fewer instantiations).
+    using Types = std::conditional_t<std::is_same_v<A, double>, TypeList<double>, TypeList<float, Half, BFloat16>>;
+    dispatch<Types>(dt, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* s = reinterpret_cast<const T*>(p);
+        for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<A>(static_cast<acc_t<T>>(s[i * stride]));
+    });
+}
+
+/// Element i of a float row of dtype dt = src[i], rounded once.
+template <class A>
+void storeRow(const A* src, char* p, int64_t stride, int64_t n, diopiDtype_t dt) {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<A, float>)
+        if (dt == diopi_dtype_float16 && stride == 1 && n >= 8 && haveF16c()) return floatToHalfF16c(src, reinterpret_cast<uint16_t*>(p), n);
+#endif
+    using Types = std::conditional_t<std::is_same_v<A, double>, TypeList<double>, TypeList<float, Half, BFloat16>>;
+    dispatch<Types>(dt, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* d = reinterpret_cast<T*>(p);
+        for (int64_t i = 0; i < n; ++i) d[i * stride] = T(static_cast<acc_t<T>>(src[i]));
+    });
+}
+
+using IndexTypes = TypeList<int64_t, int32_t, double, BFloat16>;
+
+void loadIndexRow(const char* p, int64_t stride, int64_t n, diopiDtype_t dt, int64_t* dst) {
+    dispatch<TypeList<int64_t, int32_t>>(dt, "indices", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* s = reinterpret_cast<const T*>(p);
+        for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<int64_t>(s[i * stride]);
+    });
+}
+
+void storeIndexRow(const int64_t* src, char* p, int64_t stride, int64_t n, diopiDtype_t dt) {
+    dispatch<IndexTypes>(dt, "indices", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* d = reinterpret_cast<T*>(p);
+        for (int64_t i = 0; i < n; ++i) d[i * stride] = convert<T>(src[i]);
+    });
+}
+
+inline int64_t taps(int64_t s, int64_t e, int64_t st) { return e > s ? (e - s + st - 1) / st : 0; }
+
+// ---------------------------------------------------------------- forward
+
+/// Tap j of a fixed window along W: output ow reads column ow * s + off for
+/// ow in [lo, hi) (the outputs for which that column is inside the input).
+struct Tap {
+    int64_t off, lo, hi;
+};
+std::vector<Tap> widthTaps(const PoolGeo& g) {
+    std::vector<Tap> taps;
+    const int64_t s = g.s[2], I2 = g.I[2], O2 = g.O[2];
+    for (int64_t j = 0; j < g.k[2]; ++j) {
+        const int64_t off = j * g.d[2] - g.p[2];
+        const int64_t lo = off >= 0 ? 0 : (-off + s - 1) / s;
+        const int64_t hi = I2 - 1 - off >= 0 ? std::min(O2, (I2 - 1 - off) / s + 1) : 0;
+        if (lo < hi) taps.push_back({off, lo, hi});
+    }
+    return taps;
+}
+
+
+/// Plane-wise forward: one task unit is one output row (n, c, od, oh).
+template <class A>
+void forwardPlanes(const PoolGeo& g, const DimWindows& W, const TensorView& x, const TensorView& y, const TensorView& idx) {
+    using I = RowId<A>;
+    const Prims<A>& P = prims<A>();
     const Strides5 xs = strides5(x), ys = strides5(y);
-    const Strides5 is = idx.defined() ? strides5(idx) : Strides5{0, 0, 0, 0, 0};
-    const T* xp = x.ptr<T>();
-    T* yp = y.ptr<T>();
-    IT* ip = idx.defined() ? idx.ptr<IT>() : nullptr;
-    const int64_t OSP = g.OSP(), C = g.C, I1 = g.I[1], I2 = g.I[2];
-    const bool isMax = g.isMax();
-    const DimWindows W(g);
-    const float ninf = -std::numeric_limits<float>::infinity();
-    if (xs.c == 1 && C > 1 && g.ISP() < (int64_t(1) << 31)) {
-        // Channels-last: window taps outside, a contiguous run of channels inside.
-        parallelFor(g.N * OSP, std::max<int64_t>(1, kParallelGrain / (C * 4)), [&](int64_t b, int64_t e) {
-            std::vector<float> acc(C);
-            std::vector<int32_t> best(C);
-            for (int64_t r = b; r < e; ++r) {
-                const int64_t n = r / OSP, opix = r % OSP;
-                const int64_t ow = opix % g.O[2], oh = (opix / g.O[2]) % g.O[1], od = opix / (g.O[1] * g.O[2]);
-                const int64_t s0 = W.start[0][od], e0 = W.end[0][od], s1 = W.start[1][oh], e1 = W.end[1][oh], s2 = W.start[2][ow],
-                              e2 = W.end[2][ow];
-                float* a = acc.data();
-                int32_t* bi = best.data();
-                const int32_t first = (int32_t)((s0 * I1 + s1) * I2 + s2);
-                for (int64_t c = 0; c < C; ++c) {
-                    a[c] = isMax ? ninf : 0.f;
-                    bi[c] = first;
-                }
-                for (int64_t p0 = s0; p0 < e0; p0 += W.step[0])
-                    for (int64_t p1 = s1; p1 < e1; p1 += W.step[1])
-                        for (int64_t p2 = s2; p2 < e2; p2 += W.step[2]) {
-                            const T* src = xp + n * xs.n + p0 * xs.d + p1 * xs.h + p2 * xs.w;
-                            if (isMax) maxRun(src, a, bi, C, (int32_t)((p0 * I1 + p1) * I2 + p2));
-                            else sumRun(src, a, C);
+    const Strides5 is = idx.defined() ? strides5(idx) : Strides5{};
+    const int64_t C = g.C, O0 = g.O[0], O1 = g.O[1], O2 = g.O[2], I1 = g.I[1], I2 = g.I[2];
+    const bool isMax = g.isMax(), wantIdx = idx.defined();
+    CPU_CHECK(!wantIdx || g.I[0] * I1 <= int64_t(std::numeric_limits<I>::max()), "input planes with more than 2^31 rows are not supported");
+    const bool direct = x.dtype == dtypeOf<A>() && (xs.w == 1 || I2 == 1);
+    const bool directOut = y.dtype == dtypeOf<A>() && (ys.w == 1 || O2 == 1);
+    const int64_t units = g.N * C * O0 * O1;
+    const int64_t work = std::max<int64_t>(1, W.maxLen[0] * W.maxLen[1] * I2 + O2 * W.maxLen[2]);
+    const A ninf = -std::numeric_limits<A>::infinity();
+    const int64_t kNone = std::numeric_limits<int64_t>::max();
+    const bool fixed = g.kind == Kind::Max || g.kind == Kind::Avg;
+    const std::vector<Tap> wtaps = fixed ? widthTaps(g) : std::vector<Tap>{};
+    parallelFor(units, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
+        std::vector<A> col(I2), buf(direct ? 0 : I2), orow(directOut ? 0 : O2);
+        std::vector<I> colr(wantIdx ? I2 : 0);
+        std::vector<int64_t> irow(wantIdx ? O2 : 0);
+        for (int64_t u = b; u < e; ++u) {
+            const int64_t oh = u % O1, t = u / O1, od = t % O0, nc = t / O0, n = nc / C, c = nc % C;
+            const char* plane = x.data + (n * xs.n + c * xs.c) * x.itemsize;
+            auto row = [&](int64_t p0, int64_t p1) -> const A* {
+                const char* r = plane + (p0 * xs.d + p1 * xs.h) * x.itemsize;
+                if (direct) return reinterpret_cast<const A*>(r);
+                loadRow(r, xs.w, I2, x.dtype, buf.data());
+                return buf.data();
+            };
+            const int64_t s0 = W.start[0][od], e0 = W.end[0][od], st0 = W.step[0];
+            const int64_t s1 = W.start[1][oh], e1 = W.end[1][oh], st1 = W.step[1];
+            const int64_t nrows = taps(s0, e0, st0) * taps(s1, e1, st1);
+            // Fold the window's rows into one column buffer.
+            const A* cp = col.data();
+            if (nrows == 1) {
+                cp = row(s0, s1);
+                if (wantIdx) std::fill(colr.begin(), colr.end(), I(s0 * I1 + s1));
+            } else if (nrows == 0) {
+                std::fill(col.begin(), col.end(), isMax ? ninf : A(0));
+                if (wantIdx) std::fill(colr.begin(), colr.end(), I(std::max<int64_t>(s0, 0) * I1 + std::max<int64_t>(s1, 0)));
+            } else {
+                bool first = true;
+                for (int64_t p0 = s0; p0 < e0; p0 += st0)
+                    for (int64_t p1 = s1; p1 < e1; p1 += st1) {
+                        const A* r = row(p0, p1);
+                        const I rid = I(p0 * I1 + p1);
+                        if (first) {
+                            std::memcpy(col.data(), r, I2 * sizeof(A));
+                            if (wantIdx) std::fill(colr.begin(), colr.end(), rid);
+                            first = false;
+                        } else if (!isMax) {
+                            P.addTo(r, col.data(), I2);
+                        } else if (wantIdx) {
+                            P.colMax(r, col.data(), colr.data(), I2, rid);
+                        } else {
+                            P.colMaxV(r, col.data(), I2);
                         }
-                T* dst = yp + n * ys.n + od * ys.d + oh * ys.h + ow * ys.w;
-                if (isMax) {
-                    for (int64_t c = 0; c < C; ++c) dst[c * ys.c] = T(a[c]);
-                    if (ip) {
-                        IT* id = ip + n * is.n + od * is.d + oh * is.h + ow * is.w;
-                        for (int64_t c = 0; c < C; ++c) id[c * is.c] = static_cast<IT>(bi[c]);
                     }
-                } else {
-                    const float dv = W.divisor(g, od, oh, ow);
-                    for (int64_t c = 0; c < C; ++c) dst[c * ys.c] = T(dv != 0.f ? a[c] / dv : 0.f);
+            }
+            const I* cr = colr.data();
+            char* ydst = y.data + (n * ys.n + c * ys.c + od * ys.d + oh * ys.h) * y.itemsize;
+            A* out = directOut ? reinterpret_cast<A*>(ydst) : orow.data();
+            const int64_t firstIdx = (std::max<int64_t>(s0, 0) * I1 + std::max<int64_t>(s1, 0)) * I2;  // + the window's first column
+            if (fixed) {
+                // Tap-major over the kernel's W taps, each over the outputs it reaches.
+                std::fill(out, out + O2, isMax ? ninf : A(0));
+                if (wantIdx) std::fill(irow.begin(), irow.end(), kNone);
+                for (const Tap& tp : wtaps) {
+                    if (!isMax) P.hSum(cp, out, tp.lo, tp.hi, g.s[2], tp.off);
+                    else if (wantIdx) P.hMaxIdx(cp, cr, out, irow.data(), tp.lo, tp.hi, g.s[2], tp.off, I2);
+                    else P.hMax(cp, out, tp.lo, tp.hi, g.s[2], tp.off);
+                }
+                if (wantIdx)
+                    for (int64_t ow = 0; ow < O2; ++ow)
+                        if (irow[ow] == kNone) irow[ow] = firstIdx + std::max<int64_t>(W.start[2][ow], 0);
+            } else if (isMax) {
+                for (int64_t ow = 0; ow < O2; ++ow) {
+                    const int64_t s2 = W.start[2][ow], e2 = W.end[2][ow];
+                    A best = ninf;
+                    int64_t bi = kNone;
+                    if (e2 - s2 >= kLanes && wantIdx && nrows <= 1) {
+                        int64_t at = 0;
+                        best = P.spanArgMax(cp + s2, e2 - s2, &at);
+                        bi = int64_t(cr[s2 + at]) * I2 + s2 + at;
+                    } else if (e2 - s2 >= kLanes) {
+                        best = P.spanMax(cp + s2, e2 - s2);
+                        if (wantIdx && best == best) {
+                            // The least flat index holding the maximum (a predictable scan).
+                            int64_t p2 = s2;
+                            while (cp[p2] != best) ++p2;  // the first column holding it (there is one)
+                            bi = int64_t(cr[p2]) * I2 + p2;
+                            if (nrows > 1)  // another column may hold it in an earlier row
+                                for (++p2; p2 < e2; ++p2)
+                                    if (cp[p2] == best) bi = std::min<int64_t>(bi, int64_t(cr[p2]) * I2 + p2);
+                        }
+                    }
+                    if (e2 - s2 < kLanes || (wantIdx && best != best)) {
+                        best = ninf;
+                        bi = kNone;
+                        if (!wantIdx) {
+                            for (int64_t p2 = s2; p2 < e2; ++p2) best = body::maxStep(best, cp[p2]);
+                        } else {
+                            for (int64_t p2 = s2; p2 < e2; ++p2) {
+                                const A v = cp[p2];
+                                const int64_t fi = int64_t(cr[p2]) * I2 + p2;
+                                const bool take = body::takeIdx(best, bi, v, fi);
+                                best = body::sel(take, v, best);
+                                bi = take ? fi : bi;
+                            }
+                        }
+                    }
+                    out[ow] = best;
+                    if (wantIdx) irow[ow] = bi == kNone ? firstIdx + s2 : bi;
+                }
+            } else {
+                for (int64_t ow = 0; ow < O2; ++ow) {
+                    const int64_t s2 = W.start[2][ow], e2 = W.end[2][ow];
+                    A sum = 0;
+                    if (e2 - s2 >= kLanes) {
+                        sum = P.spanSum(cp + s2, e2 - s2);
+                    } else {
+                        for (int64_t p2 = s2; p2 < e2; ++p2) sum += cp[p2];
+                    }
+                    out[ow] = sum;
                 }
             }
-        });
-        return;
-    }
-    // Plane by plane (NCHW-like layouts).
-    parallelFor(g.N * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(OSP * 4, 1)), [&](int64_t b, int64_t e) {
-        for (int64_t nc = b; nc < e; ++nc) {
-            const int64_t n = nc / C, c = nc % C;
-            const T* plane = xp + n * xs.n + c * xs.c;
-            for (int64_t od = 0; od < g.O[0]; ++od)
-                for (int64_t oh = 0; oh < g.O[1]; ++oh)
-                    for (int64_t ow = 0; ow < g.O[2]; ++ow) {
-                        const int64_t s0 = W.start[0][od], e0 = W.end[0][od], s1 = W.start[1][oh], e1 = W.end[1][oh], s2 = W.start[2][ow],
-                                      e2 = W.end[2][ow];
-                        float acc = isMax ? ninf : 0.f;
-                        int64_t bi = (s0 * I1 + s1) * I2 + s2;
-                        for (int64_t p0 = s0; p0 < e0; p0 += W.step[0])
-                            for (int64_t p1 = s1; p1 < e1; p1 += W.step[1]) {
-                                const T* row = plane + p0 * xs.d + p1 * xs.h;
-                                if (isMax) {
-                                    for (int64_t p2 = s2; p2 < e2; p2 += W.step[2]) {
-                                        const float v = static_cast<float>(row[p2 * xs.w]);
-                                        if (v > acc || v != v) {
-                                            acc = v;
-                                            bi = (p0 * I1 + p1) * I2 + p2;
-                                        }
-                                    }
-                                } else {
-                                    for (int64_t p2 = s2; p2 < e2; ++p2) acc += static_cast<float>(row[p2 * xs.w]);
-                                }
-                            }
-                        if (!isMax) {
-                            const float dv = W.divisor(g, od, oh, ow);
-                            acc = dv != 0.f ? acc / dv : 0.f;
+            if (!isMax) {
+                // Average: divide by the window's divisor (0 for a window of padding only).
+                const int64_t f01 = W.fac[0][od] * W.fac[1][oh], c01 = W.cnt[0][od] * W.cnt[1][oh];
+                for (int64_t ow = 0; ow < O2; ++ow) {
+                    const int64_t dv = g.divisor ? g.divisor : f01 * W.fac[2][ow];
+                    out[ow] = (c01 == 0 || W.cnt[2][ow] == 0) ? A(0) : out[ow] / A(dv);
+                }
+            }
+            if (!directOut) storeRow(orow.data(), ydst, ys.w, O2, y.dtype);
+            if (wantIdx) storeIndexRow(irow.data(), idx.data + (n * is.n + c * is.c + od * is.d + oh * is.h) * idx.itemsize, is.w, O2, idx.dtype);
+        }
+    });
+}
+
+/// Channels-last forward: window taps outside, a contiguous run of channels
+/// inside (x's channel stride is 1).
+template <class A>
+void forwardChannelsLast(const PoolGeo& g, const DimWindows& W, const TensorView& x, const TensorView& y, const TensorView& idx) {
+    const Strides5 xs = strides5(x), ys = strides5(y);
+    const Strides5 is = idx.defined() ? strides5(idx) : Strides5{};
+    const int64_t OSP = g.OSP(), C = g.C, I1 = g.I[1], I2 = g.I[2];
+    const bool isMax = g.isMax(), wantIdx = idx.defined();
+    const bool direct = x.dtype == dtypeOf<A>();
+    const A ninf = -std::numeric_limits<A>::infinity();
+    const int64_t work = std::max<int64_t>(1, C * W.maxLen[0] * W.maxLen[1] * W.maxLen[2]);
+    parallelFor(g.N * OSP, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
+        std::vector<A> acc(C), buf(direct ? 0 : C);
+        std::vector<int64_t> best(wantIdx ? C : 0);
+        for (int64_t r = b; r < e; ++r) {
+            const int64_t n = r / OSP, opix = r % OSP;
+            const int64_t ow = opix % g.O[2], oh = (opix / g.O[2]) % g.O[1], od = opix / (g.O[1] * g.O[2]);
+            const int64_t s0 = W.start[0][od], e0 = W.end[0][od], s1 = W.start[1][oh], e1 = W.end[1][oh], s2 = W.start[2][ow], e2 = W.end[2][ow];
+            A* a = acc.data();
+            int64_t* bi = best.data();
+            std::fill(acc.begin(), acc.end(), isMax ? ninf : A(0));
+            if (wantIdx)
+                std::fill(best.begin(), best.end(),
+                          (std::max<int64_t>(s0, 0) * I1 + std::max<int64_t>(s1, 0)) * I2 + std::max<int64_t>(s2, 0));
+            for (int64_t p0 = s0; p0 < e0; p0 += W.step[0])
+                for (int64_t p1 = s1; p1 < e1; p1 += W.step[1])
+                    for (int64_t p2 = s2; p2 < e2; p2 += W.step[2]) {
+                        const char* sp = x.data + (n * xs.n + p0 * xs.d + p1 * xs.h + p2 * xs.w) * x.itemsize;
+                        const A* src = reinterpret_cast<const A*>(sp);
+                        if (!direct) {
+                            loadRow(sp, 1, C, x.dtype, buf.data());
+                            src = buf.data();
                         }
-                        yp[n * ys.n + c * ys.c + od * ys.d + oh * ys.h + ow * ys.w] = T(acc);
-                        if (ip) ip[n * is.n + c * is.c + od * is.d + oh * is.h + ow * is.w] = static_cast<IT>(bi);
+                        if (!isMax) {
+                            for (int64_t c = 0; c < C; ++c) a[c] += src[c];
+                        } else if (wantIdx) {
+                            const int64_t pos = (p0 * I1 + p1) * I2 + p2;
+                            for (int64_t c = 0; c < C; ++c) {
+                                const A v = src[c];
+                                const bool take = v > a[c] || v != v;
+                                a[c] = take ? v : a[c];
+                                bi[c] = take ? pos : bi[c];
+                            }
+                        } else {
+                            for (int64_t c = 0; c < C; ++c) a[c] = (src[c] > a[c] || src[c] != src[c]) ? src[c] : a[c];
+                        }
                     }
+            if (!isMax) {
+                const bool empty = W.cnt[0][od] * W.cnt[1][oh] * W.cnt[2][ow] == 0;
+                const int64_t dv = g.divisor ? g.divisor : W.fac[0][od] * W.fac[1][oh] * W.fac[2][ow];
+                for (int64_t c = 0; c < C; ++c) a[c] = empty ? A(0) : a[c] / A(dv);
+            }
+            storeRow(a, y.data + (n * ys.n + od * ys.d + oh * ys.h + ow * ys.w) * y.itemsize, ys.c, C, y.dtype);
+            if (wantIdx) storeIndexRow(bi, idx.data + (n * is.n + od * is.d + oh * is.h + ow * is.w) * idx.itemsize, is.c, C, idx.dtype);
         }
     });
 }
 
 void forward(const PoolGeo& g, const TensorView& x, const TensorView& y, const TensorView& idx) {
     if (y.numel == 0) return;
-    dispatch<FloatTypes>(x.dtype, "input", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        if (idx.defined() && idx.dtype == diopi_dtype_int64) forwardT<T, int64_t>(g, x, y, idx);
-        else forwardT<T, int32_t>(g, x, y, idx);
-    });
+    const DimWindows W(g);
+    const bool channelsLast = x.strides[1] == 1 && g.C > 1 && x.strides[4] != 1;
+    auto run = [&](auto tag) {
+        using A = typename decltype(tag)::type;
+        if (channelsLast) forwardChannelsLast<A>(g, W, x, y, idx);
+        else forwardPlanes<A>(g, W, x, y, idx);
+    };
+    if (y.dtype == diopi_dtype_float64) run(Tag<double>{});
+    else run(Tag<float>{});
 }
 
-/// Backward into float gx (5-D strides gxs, zeroed here plane by plane); idx
-/// is given for the max kinds. Returns false if an index is out of range.
-template <class T, class IT>
-bool backwardT(const PoolGeo& g, float* gx, const Strides5& gxs, const TensorView& gy, const TensorView& idx) {
-    const Strides5 ys = strides5(gy);
-    const Strides5 is = idx.defined() ? strides5(idx) : Strides5{0, 0, 0, 0, 0};
-    const T* gp = gy.ptr<T>();
-    const IT* ip = idx.defined() ? idx.ptr<IT>() : nullptr;
-    const int64_t ISP = g.ISP(), C = g.C, I1 = g.I[1], I2 = g.I[2];
+// ---------------------------------------------------------------- backward
+
+/// grad_input plane by plane (one task owns whole planes): zeroed, then the
+/// max kinds add each gradient at its index and the average kinds spread
+/// each gradient over its window (one output row at a time: first along W
+/// into a column buffer, then added to each window row). Planes that are not
+/// dense in A go through a scratch plane. Returns false if an index is out of
+/// range.
+template <class A>
+bool backwardPlanes(const PoolGeo& g, const DimWindows& W, const TensorView& gx, const TensorView& gy, const TensorView& idx) {
+    const Prims<A>& P = prims<A>();
+    const Strides5 xs = strides5(gx), ys = strides5(gy);
+    const Strides5 is = idx.defined() ? strides5(idx) : Strides5{};
+    const int64_t C = g.C, I0 = g.I[0], I1 = g.I[1], I2 = g.I[2], O0 = g.O[0], O1 = g.O[1], O2 = g.O[2], ISP = g.ISP();
     const bool isMax = g.isMax();
-    const DimWindows W(g);
-    // A plane whose rows follow each other lets a flat index address it directly.
-    const bool dense = (I1 == 1 || gxs.h == I2 * gxs.w) && (g.I[0] == 1 || gxs.d == I1 * I2 * gxs.w);
-    bool bad = false;
-    // One plane per task: every write stays inside its own plane.
-    parallelFor(g.N * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(ISP * 2, 1)), [&](int64_t b, int64_t e) {
+    const bool fixed = g.kind == Kind::Avg;
+    const std::vector<Tap> wtaps = fixed ? widthTaps(g) : std::vector<Tap>{};
+    const bool dense = gx.dtype == dtypeOf<A>() && (I2 == 1 || xs.w == 1) && (I1 == 1 || xs.h == I2) && (I0 == 1 || xs.d == I1 * I2);
+    const int64_t work = std::max<int64_t>(1, ISP + g.OSP() * (isMax ? 1 : W.maxLen[2] + 1));
+    const bool directGo = gy.dtype == dtypeOf<A>() && (ys.w == 1 || O2 == 1);
+    const bool directIdx = isMax && idx.dtype == diopi_dtype_int64 && (is.w == 1 || O2 == 1);
+    std::atomic<bool> bad{false};
+    parallelFor(g.N * C, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
+        std::vector<A> scratch(dense ? 0 : ISP), go(directGo ? 0 : O2), contrib(isMax ? 0 : I2), share(isMax ? 0 : O2);
+        std::vector<int64_t> ix(isMax && !directIdx ? O2 : 0);
         for (int64_t nc = b; nc < e; ++nc) {
             const int64_t n = nc / C, c = nc % C;
-            float* plane = gx + n * gxs.n + c * gxs.c;
-            auto at = [&](int64_t a, int64_t bb, int64_t ee) -> float& { return plane[a * gxs.d + bb * gxs.h + ee * gxs.w]; };
-            for (int64_t a = 0; a < g.I[0]; ++a)
-                for (int64_t bb = 0; bb < I1; ++bb)
-                    for (int64_t ee = 0; ee < I2; ++ee) at(a, bb, ee) = 0.f;
-            for (int64_t od = 0; od < g.O[0]; ++od)
-                for (int64_t oh = 0; oh < g.O[1]; ++oh)
-                    for (int64_t ow = 0; ow < g.O[2]; ++ow) {
-                        const float go = static_cast<float>(gp[n * ys.n + c * ys.c + od * ys.d + oh * ys.h + ow * ys.w]);
-                        if (isMax) {
-                            const int64_t k = static_cast<int64_t>(ip[n * is.n + c * is.c + od * is.d + oh * is.h + ow * is.w]);
-                            if (k < 0 || k >= ISP) {
-                                bad = true;
-                                continue;
-                            }
-                            if (dense) plane[k * gxs.w] += go;
-                            else at(k / (I1 * I2), (k / I2) % I1, k % I2) += go;
-                            continue;
-                        }
-                        const float dv = W.divisor(g, od, oh, ow);
-                        if (dv == 0.f) continue;
-                        const float v = go / dv;
-                        for (int64_t a = W.start[0][od]; a < W.end[0][od]; ++a)
-                            for (int64_t bb = W.start[1][oh]; bb < W.end[1][oh]; ++bb)
-                                for (int64_t ee = W.start[2][ow]; ee < W.end[2][ow]; ++ee) at(a, bb, ee) += v;
+            A* plane = dense ? reinterpret_cast<A*>(gx.data + (n * xs.n + c * xs.c) * gx.itemsize) : scratch.data();
+            std::fill(plane, plane + ISP, A(0));
+            for (int64_t od = 0; od < O0; ++od)
+                for (int64_t oh = 0; oh < O1; ++oh) {
+                    const char* gsrc = gy.data + (n * ys.n + c * ys.c + od * ys.d + oh * ys.h) * gy.itemsize;
+                    const A* gr = reinterpret_cast<const A*>(gsrc);
+                    if (!directGo) {
+                        loadRow(gsrc, ys.w, O2, gy.dtype, go.data());
+                        gr = go.data();
                     }
+                    if (isMax) {
+                        const char* isrc = idx.data + (n * is.n + c * is.c + od * is.d + oh * is.h) * idx.itemsize;
+                        const int64_t* ir = reinterpret_cast<const int64_t*>(isrc);
+                        if (!directIdx) {
+                            loadIndexRow(isrc, is.w, O2, idx.dtype, ix.data());
+                            ir = ix.data();
+                        }
+                        bool rowBad = false;
+                        for (int64_t ow = 0; ow < O2; ++ow) {
+                            const int64_t k = ir[ow];
+                            const bool out = k < 0 || k >= ISP;
+                            rowBad |= out;
+                            plane[out ? 0 : k] += out ? A(0) : gr[ow];
+                        }
+                        if (rowBad) bad.store(true, std::memory_order_relaxed);
+                        continue;
+                    }
+                    if (W.cnt[0][od] * W.cnt[1][oh] == 0) continue;
+                    const int64_t f01 = W.fac[0][od] * W.fac[1][oh];
+                    for (int64_t ow = 0; ow < O2; ++ow) {
+                        const int64_t dv = g.divisor ? g.divisor : f01 * W.fac[2][ow];
+                        share[ow] = W.cnt[2][ow] == 0 ? A(0) : gr[ow] / A(dv);
+                    }
+                    std::fill(contrib.begin(), contrib.end(), A(0));
+                    if (fixed) {
+                        // Tap-major (as the forward): one tap's columns are distinct.
+                        for (const Tap& tp : wtaps) P.hAdd(share.data(), contrib.data(), tp.lo, tp.hi, g.s[2], tp.off);
+                    } else {
+                        for (int64_t ow = 0; ow < O2; ++ow)
+                            for (int64_t p2 = W.start[2][ow]; p2 < W.end[2][ow]; ++p2) contrib[p2] += share[ow];
+                    }
+                    for (int64_t p0 = W.start[0][od]; p0 < W.end[0][od]; ++p0)
+                        for (int64_t p1 = W.start[1][oh]; p1 < W.end[1][oh]; ++p1) P.addTo(contrib.data(), plane + (p0 * I1 + p1) * I2, I2);
+                }
+            if (!dense) {
+                for (int64_t p0 = 0; p0 < I0; ++p0)
+                    for (int64_t p1 = 0; p1 < I1; ++p1)
+                        storeRow(plane + (p0 * I1 + p1) * I2, gx.data + (n * xs.n + c * xs.c + p0 * xs.d + p1 * xs.h) * gx.itemsize, xs.w, I2,
+                                 gx.dtype);
+            }
         }
     });
-    return !bad;
+    return !bad.load();
 }
 
-// ---------------------------------------------------------------- argument handling
 
 /// (N, C, s...) or (C, s...) with `n` spatial dims as 5-D (N, C, D, H, W).
 TensorView to5(const TensorView& v, int64_t n) {
@@ -277,10 +803,7 @@ void requireRank(const TensorView& x, int64_t n, const char* name) {
     CPU_CHECK(x.dim() == n + 1 || x.dim() == n + 2, name, " must be ", n + 1, "-D or ", n + 2, "-D for ", n, "-d pooling, got ", x.dim(), "-D");
 }
 
-void requireFloat(const TensorView& t, const char* name) {
-    if (t.dtype != diopi_dtype_float32 && t.dtype != diopi_dtype_float16 && t.dtype != diopi_dtype_bfloat16)
-        failCode(diopiDtypeNotSupported, name, " dtype ", dtypeName(t.dtype), " is not supported");
-}
+void requireFloat(const TensorView& t, const char* name) { dispatch<FloatTypes>(t.dtype, name, [](auto) {}); }
 
 void setInput(PoolGeo& g, const TensorView& x, int64_t n) {
     requireRank(x, n, "input");
@@ -360,8 +883,7 @@ void runForward(const PoolGeo& g, const TensorView& x, int64_t n, diopiTensorHan
     TensorView idx;
     if (indices) {
         idx = view(indices, "indices");
-        if (idx.dtype != diopi_dtype_int32 && idx.dtype != diopi_dtype_int64)
-            failCode(diopiDtypeNotSupported, "indices must be int32 or int64, got ", dtypeName(idx.dtype));
+        dispatch<IndexTypes>(idx.dtype, "indices", [](auto) {});
         CPU_CHECK(idx.shape == want, "indices shape ", shapeStr(idx.shape), " must be ", shapeStr(want));
         idx = to5(idx, n);
     }
@@ -388,17 +910,11 @@ void runBackward(diopiContextHandle_t ctx, const PoolGeo& g, const TensorView& x
         CPU_CHECK(idx.shape == want, "indices shape ", shapeStr(idx.shape), " must be grad_output's ", shapeStr(want));
         idx = to5(idx, n);
     }
-    // float32 gradients accumulate in place (any strides); 16-bit ones in a float buffer.
-    TensorView gx5 = to5(gx, n);
-    TensorView acc = gx5.dtype == diopi_dtype_float32 ? gx5 : newTensor(ctx, gx5.shape, diopi_dtype_float32);
+    const DimWindows W(g);
     bool ok = true;
-    dispatch<FloatTypes>(gy.dtype, "grad_output", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        ok = idx.defined() && idx.dtype == diopi_dtype_int64 ? backwardT<T, int64_t>(g, acc.ptr<float>(), strides5(acc), to5(gy, n), idx)
-                                                              : backwardT<T, int32_t>(g, acc.ptr<float>(), strides5(acc), to5(gy, n), idx);
-    });
+    if (gx.dtype == diopi_dtype_float64) ok = backwardPlanes<double>(g, W, to5(gx, n), to5(gy, n), idx);
+    else ok = backwardPlanes<float>(g, W, to5(gx, n), to5(gy, n), idx);
     CPU_CHECK(ok, "indices hold a position outside the input plane");
-    if (acc.data != gx5.data) copyCast(gx5, acc);
 }
 
 bool isMaxMode(const char* mode) {

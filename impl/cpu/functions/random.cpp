@@ -19,10 +19,14 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
+#include "common/isa.hpp"
 
 namespace impl::cpu {
 
@@ -60,12 +64,24 @@ inline Block philox(uint64_t seed, uint64_t ctr) {
 }
 
 /// Uniform in [0, 1) from 53 random bits.
-inline double unit53(uint32_t a, uint32_t b) { return (double)((((uint64_t)a << 32) | b) >> 11) * 0x1.0p-53; }
-inline uint64_t bits64(uint32_t a, uint32_t b) { return ((uint64_t)a << 32) | b; }
+CPU_FORCE_INLINE double unit53(uint32_t a, uint32_t b) { return (double)((((uint64_t)a << 32) | b) >> 11) * 0x1.0p-53; }
+CPU_FORCE_INLINE uint64_t bits64(uint32_t a, uint32_t b) { return ((uint64_t)a << 32) | b; }
+
+/// unit53 of words a, b for the batched loops: the same value, built from two exact 26/27-bit halves placed in
+/// the mantissa of 2^52 (64-bit integer or, shift and a double subtract), because AVX2 has no 64-bit integer to
+/// double conversion and GCC leaves a plain cast scalar there.
+CPU_FORCE_INLINE double unit53Vec(uint32_t a, uint32_t b) {
+    const uint64_t v = bits64(a, b) >> 11;  // < 2^53
+    const uint64_t hb = (v >> 26) | 0x4330000000000000ull, lb = (v & 0x3ffffffull) | 0x4330000000000000ull;
+    double h, l;
+    std::memcpy(&h, &hb, sizeof h);
+    std::memcpy(&l, &lb, sizeof l);
+    return ((h - 0x1.0p52) * 0x1.0p26 + (l - 0x1.0p52)) * 0x1.0p-53;
+}
 
 /// Standard normal by Box-Muller (the second variate of the pair is discarded,
 /// so that each element owns exactly one counter block).
-inline double normal01(const Block& b) {
+CPU_FORCE_INLINE double normal01(const Block& b) {
     const double u1 = 1.0 - unit53(b.w[0], b.w[1]);  // (0, 1]: the log stays finite
     const double u2 = unit53(b.w[2], b.w[3]);
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
@@ -105,15 +121,221 @@ Stream reserve(diopiGeneratorHandle_t gen, uint64_t used) {
 
 using SampleFloatTypes = TypeList<float, double, Half, BFloat16>;
 
-/// A contiguous float64 temporary of `shape` with element k = f(stream.at(k)).
-template <class F>
-TensorView drawDoubles(diopiContextHandle_t ctx, const Shape& shape, const Stream& s, F f) {
-    TensorView t = newTensor(ctx, shape, diopi_dtype_float64);
-    double* p = t.ptr<double>();
-    parallelFor(t.numel, 4096, [&](int64_t b, int64_t e) {
-        for (int64_t k = b; k < e; ++k) p[k] = f(s.at((uint64_t)k));
+// ---- batched draws: the same Philox blocks as Stream::at, computed for a run of counters in one loop that
+// vectorises over the counters (the 32 x 32 -> 64-bit products become vector multiplies), compiled once per
+// instruction-set level together with the transform of the words into samples.
+
+constexpr int64_t kBatch = 256;
+
+/// Words of blocks base + k for k in [0, n): w_j[k] = word j.
+CPU_FORCE_INLINE void philoxBatch(uint64_t seed, uint64_t base, int64_t n, uint32_t* __restrict w0, uint32_t* __restrict w1,
+                                  uint32_t* __restrict w2, uint32_t* __restrict w3) {
+    // 32-bit words kept in 64-bit lanes: a product of two masked lanes is one unsigned 32 x 32 -> 64 vector multiply.
+    const uint64_t M = 0xffffffffull, ks0 = seed & M, ks1 = seed >> 32;
+    for (int64_t i = 0; i < n; ++i) {
+        const uint64_t ctr = base + (uint64_t)i;
+        uint64_t c0 = ctr & M, c1 = ctr >> 32, c2 = 0, c3 = 0, k0 = ks0, k1 = ks1;
+#pragma GCC unroll 10
+        for (int r = 0; r < 10; ++r) {
+            const uint64_t p0 = (c0 & M) * 0xD2511F53ull, p1 = (c2 & M) * 0xCD9E8D57ull;
+            const uint64_t n0 = (p1 >> 32) ^ c1 ^ k0, n2 = (p0 >> 32) ^ c3 ^ k1;
+            c0 = n0;
+            c1 = p1 & M;
+            c2 = n2;
+            c3 = p0 & M;
+            k0 = (k0 + 0x9E3779B9ull) & M;
+            k1 = (k1 + 0xBB67AE85ull) & M;
+        }
+        w0[i] = (uint32_t)c0;
+        w1[i] = (uint32_t)c1;
+        w2[i] = (uint32_t)c2;
+        w3[i] = (uint32_t)c3;
+    }
+}
+
+#if CPU_HAVE_X86_LEVELS
+typedef unsigned long long U64x4 __attribute__((vector_size(32)));
+typedef int I32x8 __attribute__((vector_size(32)));
+
+/// philoxBatch for AVX2, eight counters at a time in two vectors of 64-bit lanes. AVX2 has no 64-bit vector
+/// multiply, so GCC turns the portable form's masked products into three multiplies and shifts each; vpmuludq
+/// (32 x 32 -> 64 of each lane's low half) is the one instruction Philox needs. Same words as philoxBatch.
+// A call per batch of kBatch counters, not inlined: the caller is a template compiled for the baseline first.
+CPU_TARGET_AVX2 __attribute__((noinline)) void philoxBatchAvx2(uint64_t seed, uint64_t base, int64_t n, uint32_t* __restrict w0,
+                                                               uint32_t* __restrict w1, uint32_t* __restrict w2, uint32_t* __restrict w3) {
+    const unsigned long long M = 0xffffffffull;
+    const U64x4 K0 = U64x4{} + 0xD2511F53ull, K1 = U64x4{} + 0xCD9E8D57ull, MM = U64x4{} + M;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        U64x4 c0a, c0b, c1a, c1b, c2a = {}, c2b = {}, c3a = {}, c3b = {};
+        for (int l = 0; l < 4; ++l) {
+            const uint64_t ca = base + (uint64_t)(i + l), cb = base + (uint64_t)(i + 4 + l);
+            c0a[l] = ca & M, c1a[l] = ca >> 32, c0b[l] = cb & M, c1b[l] = cb >> 32;
+        }
+        uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+#pragma GCC unroll 10
+        for (int r = 0; r < 10; ++r) {
+            const U64x4 vk0 = U64x4{} + k0, vk1 = U64x4{} + k1;
+            const U64x4 p0a = (U64x4)__builtin_ia32_pmuludq256((I32x8)c0a, (I32x8)K0);
+            const U64x4 p1a = (U64x4)__builtin_ia32_pmuludq256((I32x8)c2a, (I32x8)K1);
+            const U64x4 p0b = (U64x4)__builtin_ia32_pmuludq256((I32x8)c0b, (I32x8)K0);
+            const U64x4 p1b = (U64x4)__builtin_ia32_pmuludq256((I32x8)c2b, (I32x8)K1);
+            c0a = (p1a >> 32) ^ c1a ^ vk0, c2a = (p0a >> 32) ^ c3a ^ vk1, c1a = p1a & MM, c3a = p0a & MM;
+            c0b = (p1b >> 32) ^ c1b ^ vk0, c2b = (p0b >> 32) ^ c3b ^ vk1, c1b = p1b & MM, c3b = p0b & MM;
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        for (int l = 0; l < 4; ++l) {
+            w0[i + l] = (uint32_t)c0a[l], w1[i + l] = (uint32_t)c1a[l], w2[i + l] = (uint32_t)c2a[l], w3[i + l] = (uint32_t)c3a[l];
+            w0[i + 4 + l] = (uint32_t)c0b[l], w1[i + 4 + l] = (uint32_t)c1b[l], w2[i + 4 + l] = (uint32_t)c2b[l],
+                       w3[i + 4 + l] = (uint32_t)c3b[l];
+        }
+    }
+    if (i < n) philoxBatch(seed, base + (uint64_t)i, n - i, w0 + i, w1 + i, w2 + i, w3 + i);
+}
+#endif
+
+/// ln x for positive normal floats (vectorisable): x = m 2^e with m in [sqrt(1/2), sqrt(2)), ln m from the series of
+/// atanh in s = (m - 1) / (m + 1), |s| < 0.172, to about 1 float ulp.
+CPU_FORCE_INLINE float logPosF(float x) {
+    const uint32_t b = floatAsBits(x);
+    int32_t e = (int32_t)(b >> 23) - 127;
+    float m = bitsAsFloat((b & 0x7fffffu) | 0x3f800000u);
+    const bool big = m > 1.41421356f;
+    m = selectF(big, m * 0.5f, m);
+    e += big ? 1 : 0;
+    const float t = (m - 1.0f) / (m + 1.0f), t2 = t * t;
+    const float poly = 1.0f + t2 * (0.333333333f + t2 * (0.2f + t2 * (0.142857143f + t2 * 0.111111111f)));
+    return (float)e * 0.693147181f + 2.0f * t * poly;
+}
+
+/// cos(2 pi t) for t in [0, 1] (vectorisable): quadrant q = round(4 t), then sin / cos polynomials on |x| <= pi / 4.
+CPU_FORCE_INLINE float cos2piF(float t) {
+    const int32_t q = (int32_t)(4.0f * t + 0.5f);
+    const float x = (t - 0.25f * (float)q) * 6.28318531f, x2 = x * x;
+    const float sn = x * (1.0f + x2 * (-1.66666667e-1f + x2 * (8.33333333e-3f + x2 * (-1.98412698e-4f + x2 * 2.75573192e-6f))));
+    const float cs = 1.0f + x2 * (-0.5f + x2 * (4.16666667e-2f + x2 * (-1.38888889e-3f + x2 * 2.48015873e-5f)));
+    const float r = selectF((q & 1) != 0, sn, cs);
+    return selectF(((q + 1) & 2) != 0, -r, r);
+}
+
+enum DrawKind : int {
+    kUnit53 = 0,   ///< double in [0, 1) from words 0 and 1 (unit53)
+    kNormal64 = 1, ///< double standard normal (normal01)
+    kNormal32 = 2, ///< float standard normal: Box-Muller in float from words 0 and 2
+    kInteger = 3,  ///< from + floor(bits64(words 0, 1) * range / 2^64) (range 0: 2^64), stored as O
+    kUniform = 4,  ///< O(lo + (hi - lo) * unit53), kept below hi (clamped to `below`)
+    kBernoulli = 5, ///< O(unit53 < probs[k]), probs of type O (may be the output itself)
+};
+
+struct DrawArgs {
+    void* out;  ///< dense samples of the call, element k at index k
+
+    int64_t k0, k1;
+    uint64_t seed, base;
+    uint64_t from = 0, range = 0;  ///< kInteger only
+    double lo = 0, hi = 1, below = 1;  ///< kUniform bounds; kNormal32 / kNormal64: mean (lo) and std (hi)
+    const void* probs = nullptr;       ///< kBernoulli only
+};
+
+template <int Kind, class O, bool Avx2Philox = false>
+CPU_FORCE_INLINE void drawImpl(const DrawArgs& a) {
+    alignas(64) uint32_t w[4][kBatch];
+    for (int64_t c = a.k0; c < a.k1; c += kBatch) {
+        const int64_t n = std::min(kBatch, a.k1 - c);
+#if CPU_HAVE_X86_LEVELS
+        if constexpr (Avx2Philox) philoxBatchAvx2(a.seed, a.base + (uint64_t)c, n, w[0], w[1], w[2], w[3]);
+        else
+#endif
+            philoxBatch(a.seed, a.base + (uint64_t)c, n, w[0], w[1], w[2], w[3]);
+        O* o = static_cast<O*>(a.out) + c;
+        if constexpr (Kind == kUnit53) {
+            for (int64_t i = 0; i < n; ++i) o[i] = O(unit53Vec(w[0][i], w[1][i]));
+        } else if constexpr (Kind == kUniform) {
+            const O hi = O(a.hi), below = O(a.below);
+            const double lo = a.lo, span = a.hi - a.lo;
+            const bool clampOn = a.hi > a.lo;  // from == to: every sample is from itself
+            for (int64_t i = 0; i < n; ++i) {
+                const O x = O(lo + span * unit53Vec(w[0][i], w[1][i]));
+                o[i] = clampOn && x >= hi ? below : x;  // rounding to O may reach hi
+            }
+        } else if constexpr (Kind == kBernoulli) {
+            const O* p = static_cast<const O*>(a.probs) + c;
+            for (int64_t i = 0; i < n; ++i) {
+                const double u = unit53Vec(w[0][i], w[1][i]);
+                o[i] = u < double(p[i]) ? O(1) : O(0);
+            }
+        } else if constexpr (Kind == kNormal64) {
+            const O mean = O(a.lo), sd = O(a.hi);
+            for (int64_t i = 0; i < n; ++i) o[i] = mean + sd * O(normal01(Block{{w[0][i], w[1][i], w[2][i], w[3][i]}}));
+        } else if constexpr (Kind == kInteger) {
+            // The high half of a 64 x 64-bit product maps the bits onto [0, range) (no division per sample).
+            for (int64_t i = 0; i < n; ++i) {
+                const uint64_t x = bits64(w[0][i], w[1][i]);
+                const uint64_t v = a.range ? (uint64_t)(((unsigned __int128)x * a.range) >> 64) : x;
+                o[i] = O((int64_t)(a.from + v));
+            }
+        } else {
+            const float mean = float(a.lo), sd = float(a.hi);
+            for (int64_t i = 0; i < n; ++i) {
+                const float u1 = (float)(int32_t)((w[0][i] >> 8) + 1) * 0x1.0p-24f;  // (0, 1]: the log stays finite
+                const float u2 = (float)(int32_t)(w[2][i] >> 8) * 0x1.0p-24f;       // [0, 1)
+                o[i] = mean + sd * (std::sqrt(-2.0f * logPosF(u1)) * cos2piF(u2));
+            }
+        }
+    }
+}
+
+template <int Kind, class O>
+void drawBase(const DrawArgs& a) {
+    drawImpl<Kind, O>(a);
+}
+#if CPU_HAVE_X86_LEVELS
+template <int Kind, class O>
+CPU_TARGET_AVX2 void drawAvx2(const DrawArgs& a) {
+    drawImpl<Kind, O, true>(a);
+}
+template <int Kind, class O>
+CPU_TARGET_AVX512 void drawAvx512(const DrawArgs& a) {
+    drawImpl<Kind, O>(a);
+}
+#endif
+
+/// Fills the dense tensor t (of C++ type O) with element k drawn from block k of s.
+template <int Kind, class O>
+void drawTo(const TensorView& t, const Stream& s, DrawArgs a = DrawArgs{}) {
+    void (*fn)(const DrawArgs&) = drawBase<Kind, O>;
+#if CPU_HAVE_X86_LEVELS
+    if (isa() == Isa::Avx512) fn = drawAvx512<Kind, O>;
+    else if (isa() == Isa::Avx2) fn = drawAvx2<Kind, O>;
+#endif
+    a.out = t.data;
+    a.seed = s.seed;
+    a.base = s.base;
+    parallelFor(t.numel, 16384, [&](int64_t b, int64_t e) {
+        DrawArgs c = a;
+        c.k0 = b;
+        c.k1 = e;
+        fn(c);
     });
-    return t;
+}
+
+/// A dense temporary of `shape` (float64; float32 for kNormal32, int64 for kInteger) drawn from s.
+template <int Kind>
+TensorView draw(diopiContextHandle_t ctx, const Shape& shape, const Stream& s, DrawArgs a = DrawArgs{}) {
+    if constexpr (Kind == kNormal32) {
+        TensorView t = newTensor(ctx, shape, diopi_dtype_float32);
+        drawTo<Kind, float>(t, s, a);
+        return t;
+    } else if constexpr (Kind == kInteger) {
+        TensorView t = newTensor(ctx, shape, diopi_dtype_int64);
+        drawTo<Kind, int64_t>(t, s, a);
+        return t;
+    } else {
+        TensorView t = newTensor(ctx, shape, diopi_dtype_float64);
+        drawTo<Kind, double>(t, s, a);
+        return t;
+    }
 }
 
 void checkProbability(double p, const char* name) {
@@ -125,6 +347,17 @@ void checkStd(double std) { CPU_CHECK(std >= 0.0, "std must be non-negative, got
 /// Fails unless every element of `t` lies in [lo, hi] (NaN fails too).
 void checkAllIn(diopiContextHandle_t ctx, const TensorView& t, double lo, double hi, const char* what, const char* name) {
     if (t.numel == 0) return;
+    if (t.isContiguous() && (t.dtype == diopi_dtype_float32 || t.dtype == diopi_dtype_float64)) {
+        // Dense float: one branch-free pass (no float64 copy); a failure is located by the slow pass below.
+        bool ok = true;
+        dispatch<TypeList<float, double>>(t.dtype, name, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            const T* p = t.ptr<const T>();
+            const T l = T(lo), h = T(hi);
+            for (int64_t i = 0; i < t.numel; ++i) ok &= (p[i] >= l) & (p[i] <= h);
+        });
+        if (ok && lo == double(float(lo)) && (hi == double(float(hi)) || std::isinf(hi))) return;
+    }
     TensorView c = contiguousAs(ctx, t, diopi_dtype_float64);
     const double* p = c.ptr<double>();
     for (int64_t i = 0; i < c.numel; ++i)
@@ -146,19 +379,33 @@ void normalInto(diopiContextHandle_t ctx, const TensorView& out, const TensorVie
     }
     if (out.numel == 0) return;
     Stream s = reserve(gen, (uint64_t)out.numel);
-    TensorView z = drawDoubles(ctx, shape, s, normal01);
-    TensorView m = mean ? castTo(ctx, *mean, diopi_dtype_float64) : TensorView{};
-    TensorView sd = std ? castTo(ctx, *std, diopi_dtype_float64) : TensorView{};
+    // float64 samples come from double Box-Muller; the narrower dtypes from the (vectorised) float one.
+    const bool dbl = out.dtype == diopi_dtype_float64;
+    if (!mean && !std && out.isContiguous() && (dbl || out.dtype == diopi_dtype_float32)) {
+        // Scalar mean and std into a dense output: drawn in place, no temporary.
+        DrawArgs a;
+        a.lo = meanS;
+        a.hi = stdS;
+        if (dbl) drawTo<kNormal64, double>(out, s, a);
+        else drawTo<kNormal32, float>(out, s, a);
+        return;
+    }
+    TensorView z = dbl ? draw<kNormal64>(ctx, shape, s) : draw<kNormal32>(ctx, shape, s);
+    const diopiDtype_t ct = dbl ? diopi_dtype_float64 : diopi_dtype_float32;
+    TensorView m = mean ? castTo(ctx, *mean, ct) : TensorView{};
+    TensorView sd = std ? castTo(ctx, *std, ct) : TensorView{};
     dispatch<SampleFloatTypes>(out.dtype, "out", [&](auto tag) {
         using T = typename decltype(tag)::type;
+        using Z = std::conditional_t<std::is_same_v<T, double>, double, float>;
+        const Z ms = Z(meanS), ss = Z(stdS);
         if (mean && std)
-            ternaryLoop<T, double, double, double>(out, m, sd, z, [](double mu, double sg, double v) { return convert<T>(mu + sg * v); });
+            ternaryLoop<T, Z, Z, Z>(out, m, sd, z, [](Z mu, Z sg, Z v) { return convert<T>(mu + sg * v); });
         else if (mean)
-            binaryLoop<T, double, double>(out, m, z, [stdS](double mu, double v) { return convert<T>(mu + stdS * v); });
+            binaryLoop<T, Z, Z>(out, m, z, [ss](Z mu, Z v) { return convert<T>(mu + ss * v); });
         else if (std)
-            binaryLoop<T, double, double>(out, sd, z, [meanS](double sg, double v) { return convert<T>(meanS + sg * v); });
+            binaryLoop<T, Z, Z>(out, sd, z, [ms](Z sg, Z v) { return convert<T>(ms + sg * v); });
         else
-            unaryLoop<T, double>(out, z, [meanS, stdS](double v) { return convert<T>(meanS + stdS * v); });
+            unaryLoop<T, Z>(out, z, [ms, ss](Z v) { return convert<T>(ms + ss * v); });
     });
 }
 
@@ -168,9 +415,19 @@ void bernoulliInto(diopiContextHandle_t ctx, const TensorView& out, const Tensor
     checkAllIn(ctx, probs, 0.0, 1.0, "in [0, 1]", "input");
     if (out.numel == 0) return;
     // In place, probs and out are one tensor: the loop reads each element before writing it.
-    TensorView p = castTo(ctx, probs, diopi_dtype_float64);
     Stream s = reserve(gen, (uint64_t)out.numel);
-    TensorView u = drawDoubles(ctx, out.shape, s, [](const Block& b) { return unit53(b.w[0], b.w[1]); });
+    if (probs.dtype == out.dtype && probs.shape == out.shape && out.isContiguous() && probs.isContiguous() &&
+        (out.dtype == diopi_dtype_float32 || out.dtype == diopi_dtype_float64)) {
+        // Dense float32 / float64 with one probability per element: drawn in place (each probability is read
+        // before its element is written, so in place works too).
+        DrawArgs a;
+        a.probs = probs.data;
+        if (out.dtype == diopi_dtype_float32) drawTo<kBernoulli, float>(out, s, a);
+        else drawTo<kBernoulli, double>(out, s, a);
+        return;
+    }
+    TensorView p = castTo(ctx, probs, diopi_dtype_float64);
+    TensorView u = draw<kUnit53>(ctx, out.shape, s);
     dispatch<AllTypes>(out.dtype, "out", [&](auto tag) {
         using T = typename decltype(tag)::type;
         binaryLoop<T, double, double>(out, p, u, [](double pr, double v) { return convert<T>(v < pr ? 1 : 0); });
@@ -205,7 +462,11 @@ void dropoutInto(diopiContextHandle_t ctx, const TensorView& out, const TensorVi
     const int64_t nKeep = shapeNumel(keepShape);
     const double q = 1.0 - p;
     Stream s = reserve(gen, (uint64_t)nKeep);
-    TensorView keep = drawDoubles(ctx, keepShape, s, [q](const Block& b) { return unit53(b.w[0], b.w[1]) < q ? 1.0 : 0.0; });
+    TensorView keep = draw<kUnit53>(ctx, keepShape, s);
+    {
+        double* kp = keep.ptr<double>();
+        for (int64_t i = 0; i < keep.numel; ++i) kp[i] = kp[i] < q ? 1.0 : 0.0;
+    }
     dispatch<SampleFloatTypes>(in.dtype, "input", [&](auto tag) {
         using T = typename decltype(tag)::type;
         // Kept values are divided by 1 - p in double and rounded once; dropped ones are exact zeros.
@@ -265,15 +526,18 @@ diopiError_t diopiRandomInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
         // Number of values in [from, hi]; 0 stands for 2^64 (the whole int64 range).
         const uint64_t range = (uint64_t)hi - (uint64_t)from + 1;
         Stream s = reserve(generator, (uint64_t)t.numel);
-        TensorView v = newTensor(ctx, t.shape, diopi_dtype_int64);
-        int64_t* p = v.ptr<int64_t>();
-        parallelFor(v.numel, 4096, [&](int64_t b, int64_t e) {
-            for (int64_t k = b; k < e; ++k) {
-                Block r = s.at((uint64_t)k);
-                uint64_t x = bits64(r.w[0], r.w[1]);
-                p[k] = (int64_t)((uint64_t)from + (range ? x % range : x));
-            }
-        });
+        DrawArgs a;
+        a.from = (uint64_t)from;
+        a.range = range;
+        if (t.isContiguous() && t.dtype == diopi_dtype_float32) {  // values up to 2^24: exact in float
+            drawTo<kInteger, float>(t, s, a);
+            return;
+        }
+        if (t.isContiguous() && t.dtype == diopi_dtype_int64) {
+            drawTo<kInteger, int64_t>(t, s, a);
+            return;
+        }
+        TensorView v = draw<kInteger>(ctx, t.shape, s, a);
         copyCast(t, v);
     });
 }
@@ -288,7 +552,21 @@ diopiError_t diopiUniformInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout
         dispatch<SampleFloatTypes>(t.dtype, "inout", [](auto) {});
         if (t.numel == 0) return;
         Stream s = reserve(generator, (uint64_t)t.numel);
-        TensorView u = drawDoubles(ctx, t.shape, s, [](const Block& b) { return unit53(b.w[0], b.w[1]); });
+        if (t.isContiguous() && (t.dtype == diopi_dtype_float32 || t.dtype == diopi_dtype_float64)) {
+            // Dense float32 / float64: drawn in place; rounding may reach `to`, so such samples become its predecessor.
+            DrawArgs a;
+            a.lo = from;
+            a.hi = to;
+            if (t.dtype == diopi_dtype_float32) {
+                a.below = to > from ? (double)std::nextafter((float)to, (float)from) : (double)(float)to;
+                drawTo<kUniform, float>(t, s, a);
+            } else {
+                a.below = to > from ? std::nextafter(to, from) : to;
+                drawTo<kUniform, double>(t, s, a);
+            }
+            return;
+        }
+        TensorView u = draw<kUnit53>(ctx, t.shape, s);
         dispatch<SampleFloatTypes>(t.dtype, "inout", [&](auto tag) {
             using T = typename decltype(tag)::type;
             // Rounding to T may reach `to`; keep float/double samples inside [from, to).
@@ -345,15 +623,28 @@ diopiError_t diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandle_t out, in
         if (n == 0) return;
         // Fisher-Yates from the top: step i swaps position i with a uniform j in [0, i], using block i.
         Stream s = reserve(generator, (uint64_t)n);
-        TensorView v = newTensor(ctx, Shape{n}, diopi_dtype_int64);
+        // The 64 random bits of every block first (batched), then the swaps; j = floor(bits * (i + 1) / 2^64).
+        // Scratch reused across calls (fresh large allocations cost a page fault per 4 KB on every call).
+        thread_local std::vector<int64_t> bitsBuf;
+        bitsBuf.resize((size_t)n);
+        TensorView bits;
+        bits.data = reinterpret_cast<char*>(bitsBuf.data());
+        bits.dtype = diopi_dtype_int64;
+        bits.shape = Shape{n};
+        bits.strides = Shape{1};
+        bits.numel = n;
+        bits.itemsize = 8;
+        drawTo<kInteger, int64_t>(bits, s);
+        const uint64_t* bp = reinterpret_cast<const uint64_t*>(bitsBuf.data());
+        const bool direct = o.dtype == diopi_dtype_int64 && o.isContiguous();
+        TensorView v = direct ? o : newTensor(ctx, Shape{n}, diopi_dtype_int64);
         int64_t* p = v.ptr<int64_t>();
         for (int64_t i = 0; i < n; ++i) p[i] = i;
         for (int64_t i = n - 1; i > 0; --i) {
-            Block r = s.at((uint64_t)i);
-            const int64_t j = (int64_t)(bits64(r.w[0], r.w[1]) % (uint64_t)(i + 1));
+            const int64_t j = (int64_t)(((unsigned __int128)bp[i] * (uint64_t)(i + 1)) >> 64);
             std::swap(p[i], p[j]);
         }
-        copyCast(o, v);
+        if (!direct) copyCast(o, v);
     });
 }
 

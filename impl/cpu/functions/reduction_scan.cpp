@@ -4,8 +4,12 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"  // CPU_FORCE_INLINE
 
 namespace impl::cpu {
 
@@ -41,27 +45,230 @@ inline void eachValue(const char* base, const ReduceWindow& w, G&& g) {
     }
 }
 
+// ---------------------------------------------------------------- dense float kernels
+// Hot loops over a dense run of float32, compiled once per instruction-set
+// level with GCC vector types of that level's register width (16, 32 or 64
+// bytes: wider types would be split badly) and picked once from isa().
+// Conditions are float comparisons used directly in ?: (integer mask vectors
+// in between get scalarised).
+typedef float RsF4 __attribute__((vector_size(16)));
+typedef float RsF8 __attribute__((vector_size(32)));
+typedef float RsF16 __attribute__((vector_size(64)));
+typedef int32_t RsI4 __attribute__((vector_size(16)));
+typedef int32_t RsI8 __attribute__((vector_size(32)));
+typedef int32_t RsI16 __attribute__((vector_size(64)));
+typedef double RsD2 __attribute__((vector_size(16)));
+typedef double RsD4 __attribute__((vector_size(32)));
+typedef double RsD8 __attribute__((vector_size(64)));
+
+// (Loads through an out-parameter: returning a wide vector by value would
+// change the ABI of the baseline build.)
+template <class V, class E>
+CPU_FORCE_INLINE void rsLoad(V& v, const E* p) { std::memcpy(&v, p, sizeof v); }
+
+/// Sum of v (Kind 0), |v| (1) or v^2 (2): float lanes per block of 256,
+/// blocks added in double.
+template <class V, class VI, int Kind>
+CPU_FORCE_INLINE double sumBody(const float* p, int64_t n) {
+    constexpr int L = sizeof(V) / sizeof(float);
+    const VI absMask = VI{} + 0x7fffffff;
+    double total = 0;
+    int64_t i = 0;
+    constexpr int64_t B = 256;
+    for (; i + B <= n; i += B) {
+        V a0 = {}, a1 = {};
+        for (int64_t j = 0; j < B; j += 2 * L) {
+            V v0, v1;
+            rsLoad(v0, p + i + j);
+            rsLoad(v1, p + i + j + L);
+            if constexpr (Kind == 1) {
+                v0 = (V)((VI)v0 & absMask);
+                v1 = (V)((VI)v1 & absMask);
+            } else if constexpr (Kind == 2) {
+                v0 = v0 * v0;
+                v1 = v1 * v1;
+            }
+            a0 += v0;
+            a1 += v1;
+        }
+        a0 += a1;
+        double t = 0;
+        for (int l = 0; l < L; ++l) t += a0[l];
+        total += t;
+    }
+    for (; i < n; ++i) {
+        const float v = p[i];
+        total += Kind == 0 ? double(v) : Kind == 1 ? double(std::fabs(v)) : double(v) * double(v);
+    }
+    return total;
+}
+
+/// max/min (optionally of |x|): a blend per element; NaNs are caught by a
+/// second blend into a float accumulator (a NaN anywhere gives NaN).
+template <class V, class VI, bool IsMax, bool Abs>
+CPU_FORCE_INLINE float extremeBody(const float* p, int64_t n) {
+    constexpr int L = sizeof(V) / sizeof(float);
+    const float init = IsMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+    const VI absMask = VI{} + 0x7fffffff;
+    V m0 = V{} + init, m1 = m0, nan0 = V{}, nan1 = nan0;
+    int64_t i = 0;
+    for (; i + 2 * L <= n; i += 2 * L) {
+        V a, b;
+        rsLoad(a, p + i);
+        rsLoad(b, p + i + L);
+        if constexpr (Abs) {
+            a = (V)((VI)a & absMask);
+            b = (V)((VI)b & absMask);
+        }
+        nan0 = a == a ? nan0 : a;
+        nan1 = b == b ? nan1 : b;
+        if constexpr (IsMax) {
+            m0 = a > m0 ? a : m0;
+            m1 = b > m1 ? b : m1;
+        } else {
+            m0 = a < m0 ? a : m0;
+            m1 = b < m1 ? b : m1;
+        }
+    }
+    bool anyNan = false;
+    float r = init;
+    for (int l = 0; l < L; ++l) {
+        anyNan = anyNan || nan0[l] != nan0[l] || nan1[l] != nan1[l];
+        r = IsMax ? std::max(r, std::max(m0[l], m1[l])) : std::min(r, std::min(m0[l], m1[l]));
+    }
+    for (; i < n; ++i) {
+        float v = Abs ? std::fabs(p[i]) : p[i];
+        if (v != v) anyNan = true;
+        r = IsMax ? (v > r ? v : r) : (v < r ? v : r);
+    }
+    return anyNan ? std::numeric_limits<float>::quiet_NaN() : r;
+}
+
+/// Product in double: double lanes, eight chains (the multiply latency is
+/// the limit), combined as a tree.
+template <class VH, class VD>
+CPU_FORCE_INLINE double prodBody(const float* p, int64_t n) {
+    constexpr int L = sizeof(VD) / sizeof(double);
+    VD a[8];
+    for (int c = 0; c < 8; ++c) a[c] = VD{} + 1.0;
+    int64_t i = 0;
+    for (; i + 8 * L <= n; i += 8 * L)
+        for (int c = 0; c < 8; ++c) {
+            VH v;
+            rsLoad(v, p + i + c * L);
+            a[c] *= __builtin_convertvector(v, VD);
+        }
+    for (int h = 4; h >= 1; h /= 2)
+        for (int c = 0; c < h; ++c) a[c] *= a[c + h];
+    double lanes[L];
+    std::memcpy(lanes, &a[0], sizeof lanes);
+    for (int h = L / 2; h >= 1; h /= 2)
+        for (int c = 0; c < h; ++c) lanes[c] *= lanes[c + h];
+    double r = lanes[0];
+    for (; i < n; ++i) r *= double(p[i]);
+    return r;
+}
+
+/// acc[i] = row[i] where it is better (max/min) or NaN; a NaN in acc stays.
+template <class V, bool IsMax>
+CPU_FORCE_INLINE void colExtremeBody(float* acc, const float* row, int64_t n) {
+    constexpr int L = sizeof(V) / sizeof(float);
+    int64_t i = 0;
+    for (; i + L <= n; i += L) {
+        V v, a;
+        rsLoad(v, row + i);
+        rsLoad(a, acc + i);
+        // NaN first (a NaN in v replaces a; one in a stays, as no comparison
+        // with it holds); this order also keeps GCC's AVX-512 code vectorised.
+        a = v == v ? a : v;
+        if constexpr (IsMax) a = v > a ? v : a;
+        else a = v < a ? v : a;
+        std::memcpy(acc + i, &a, sizeof a);
+    }
+    for (; i < n; ++i) {
+        const float v = row[i], a = acc[i];
+        acc[i] = ((IsMax ? v > a : v < a) || v != v) ? v : a;
+    }
+}
+
+struct DenseFloatKernels {
+    double (*sum[3])(const float*, int64_t);       // [Kind]: v, |v|, v^2
+    float (*extreme[2][2])(const float*, int64_t);  // [IsMax][Abs]
+    double (*prod)(const float*, int64_t);
+    void (*colExtreme[2])(float*, const float*, int64_t);  // [IsMax]
+};
+
+// V: float vector of the level's width, VI: int32 one, VH/VD: floats and
+// doubles of the same lane count for the double product.
+#define CPU_RS_DENSE_KERNELS(NAME, ATTR, V, VI, VH, VD)                                                             \
+    struct RsDense##NAME {                                                                                         \
+        template <int K>                                                                                           \
+        ATTR static double sum(const float* p, int64_t n) { return sumBody<V, VI, K>(p, n); }                      \
+        template <bool M, bool A>                                                                                  \
+        ATTR static float extreme(const float* p, int64_t n) { return extremeBody<V, VI, M, A>(p, n); }            \
+        ATTR static double prod(const float* p, int64_t n) { return prodBody<VH, VD>(p, n); }                      \
+        template <bool M>                                                                                          \
+        ATTR static void colExtreme(float* a, const float* r, int64_t n) { colExtremeBody<V, M>(a, r, n); }        \
+        static DenseFloatKernels get() {                                                                           \
+            return {{&sum<0>, &sum<1>, &sum<2>},                                                                   \
+                    {{&extreme<false, false>, &extreme<false, true>}, {&extreme<true, false>, &extreme<true, true>}}, \
+                    &prod,                                                                                         \
+                    {&colExtreme<false>, &colExtreme<true>}};                                                      \
+        }                                                                                                          \
+    };
+typedef float RsF2 __attribute__((vector_size(8)));
+CPU_RS_DENSE_KERNELS(Base, , RsF4, RsI4, RsF2, RsD2)
+#if CPU_HAVE_X86_LEVELS
+CPU_RS_DENSE_KERNELS(Avx2, CPU_TARGET_AVX2, RsF8, RsI8, RsF4, RsD4)
+CPU_RS_DENSE_KERNELS(Avx512, CPU_TARGET_AVX512, RsF16, RsI16, RsF8, RsD8)
+#endif
+#undef CPU_RS_DENSE_KERNELS
+
+#if CPU_HAVE_X86_LEVELS
+/// The AVX-512 product with the native 8 floats -> 8 doubles conversion
+/// (GCC splits __builtin_convertvector of that width into halves). GCC 12's
+/// own header trips -Wmaybe-uninitialized in _mm512_cvtps_pd: silenced here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+CPU_TARGET_AVX512 double prodAvx512Native(const float* p, int64_t n) {
+    __m512d a[8];
+    for (int c = 0; c < 8; ++c) a[c] = _mm512_set1_pd(1.0);
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64)
+        for (int c = 0; c < 8; ++c) a[c] = _mm512_mul_pd(a[c], _mm512_cvtps_pd(_mm256_loadu_ps(p + i + 8 * c)));
+    for (int h = 4; h >= 1; h /= 2)
+        for (int c = 0; c < h; ++c) a[c] = _mm512_mul_pd(a[c], a[c + h]);
+    double lanes[8];
+    _mm512_storeu_pd(lanes, a[0]);
+    for (int h = 4; h >= 1; h /= 2)
+        for (int c = 0; c < h; ++c) lanes[c] *= lanes[c + h];
+    double r = lanes[0];
+    for (; i < n; ++i) r *= double(p[i]);
+    return r;
+}
+#pragma GCC diagnostic pop
+#endif
+
+const DenseFloatKernels& denseKernels() {
+#if CPU_HAVE_X86_LEVELS
+    static const DenseFloatKernels k = [] {
+        DenseFloatKernels r = isa() == Isa::Avx512 ? RsDenseAvx512::get() : isa() == Isa::Avx2 ? RsDenseAvx2::get() : RsDenseBase::get();
+        if (isa() == Isa::Avx512) r.prod = prodAvx512Native;
+        return r;
+    }();
+#else
+    static const DenseFloatKernels k = RsDenseBase::get();
+#endif
+    return k;
+}
+
 /// Sum of a window, accumulated in wide_t<T>; a dense float window adds in
-/// eight float lanes per block of 256 (vectorisable) and blocks in double.
+/// float lanes per block of 256 and blocks in double (sumBody).
 template <class T>
 wide_t<T> windowSum(const char* base, const ReduceWindow& w) {
     using W = wide_t<T>;
     if constexpr (std::is_same_v<T, float>) {
-        if (denseWindow(w, sizeof(float))) {
-            const float* p = reinterpret_cast<const float*>(base);
-            const int64_t n = w.sizes[0];
-            double total = 0;
-            int64_t i = 0;
-            constexpr int64_t kBlock = 256;
-            for (; i + kBlock <= n; i += kBlock) {
-                float lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-                for (int64_t j = 0; j < kBlock; j += 8)
-                    for (int l = 0; l < 8; ++l) lane[l] += p[i + j + l];
-                total += ((double)lane[0] + lane[1]) + ((double)lane[2] + lane[3]) + ((double)lane[4] + lane[5]) + ((double)lane[6] + lane[7]);
-            }
-            for (; i < n; ++i) total += p[i];
-            return total;
-        }
+        if (denseWindow(w, sizeof(float))) return denseKernels().sum[0](reinterpret_cast<const float*>(base), w.sizes[0]);
     }
     W acc = 0;
     eachValue<T>(base, w, [&](auto v) { acc += W(v); });
@@ -85,52 +292,20 @@ void checkNonEmptyWindow(const TensorView& in, const std::vector<bool>& mask, co
 // An op is an object with init() (identity), step(acc, v) and merge(acc, acc),
 // v in acc_t<T>; written branch-free so the compiler can vectorise the lanes.
 
-/// max/min (optionally of |x|) of dense float32 data with SSE-sized vector
-/// types: a blend per element plus a NaN mask (a NaN anywhere gives NaN).
-typedef float VecF __attribute__((vector_size(16)));
-typedef int32_t VecI __attribute__((vector_size(16)));
-
-template <bool IsMax, bool Abs>
-float denseExtremeFloat(const float* p, int64_t n) {
-    const float init = IsMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
-    VecF m0 = {init, init, init, init}, m1 = m0;
-    VecI nan = {0, 0, 0, 0};
-    const VecI absMask = {0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff};
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        VecF a, b;
-        std::memcpy(&a, p + i, sizeof a);
-        std::memcpy(&b, p + i + 4, sizeof b);
-        if (Abs) {
-            a = (VecF)((VecI)a & absMask);
-            b = (VecF)((VecI)b & absMask);
-        }
-        nan |= (a != a) | (b != b);
-        if (IsMax) {
-            m0 = a > m0 ? a : m0;
-            m1 = b > m1 ? b : m1;
-        } else {
-            m0 = a < m0 ? a : m0;
-            m1 = b < m1 ? b : m1;
-        }
-    }
-    bool anyNan = (nan[0] | nan[1] | nan[2] | nan[3]) != 0;
-    float r = init;
-    for (int l = 0; l < 4; ++l) {
-        r = IsMax ? std::max(r, std::max(m0[l], m1[l])) : std::min(r, std::min(m0[l], m1[l]));
-    }
-    for (; i < n; ++i) {
-        float v = Abs ? std::fabs(p[i]) : p[i];
-        if (v != v) anyNan = true;
-        r = IsMax ? (v > r ? v : r) : (v < r ? v : r);
-    }
-    return anyNan ? std::numeric_limits<float>::quiet_NaN() : r;
-}
-
+// Ops with a dense float kernel say so: kDenseFloat (max/min, kIsMax, kAbs),
+// kDenseSumKind (0: sum, 1: sum of |v|, 2: sum of v^2; -1: none), kDenseProd.
 template <class Op, class = void>
 struct HasDenseFloat : std::false_type {};
 template <class Op>
 struct HasDenseFloat<Op, std::void_t<decltype(Op::kDenseFloat)>> : std::true_type {};
+template <class Op, class = void>
+struct DenseSumKind : std::integral_constant<int, -1> {};
+template <class Op>
+struct DenseSumKind<Op, std::void_t<decltype(Op::kDenseSumKind)>> : std::integral_constant<int, Op::kDenseSumKind> {};
+template <class Op, class = void>
+struct HasDenseProd : std::false_type {};
+template <class Op>
+struct HasDenseProd<Op, std::void_t<decltype(Op::kDenseProd)>> : std::true_type {};
 
 /// One dense run: eight independent lanes (vectorisable), or an op's own float kernel.
 template <class T, class Op>
@@ -138,7 +313,11 @@ auto denseAcc(const T* p, int64_t n, const Op& op) {
     using A = acc_t<T>;
     using Acc = decltype(op.init());
     if constexpr (std::is_same_v<T, float> && HasDenseFloat<Op>::value) {
-        return Acc(denseExtremeFloat<Op::kIsMax, Op::kAbs>(p, n));
+        return Acc(denseKernels().extreme[Op::kIsMax][Op::kAbs](p, n));
+    } else if constexpr (std::is_same_v<T, float> && DenseSumKind<Op>::value >= 0) {
+        return Acc(denseKernels().sum[DenseSumKind<Op>::value](p, n));
+    } else if constexpr (std::is_same_v<T, float> && HasDenseProd<Op>::value) {
+        return Acc(denseKernels().prod(p, n));
     } else {
         Acc lane[8];
         for (auto& l : lane) l = op.init();
@@ -227,8 +406,18 @@ void reduceValues(const TensorView& o, const TensorView& in, const std::vector<b
                 const int64_t len = std::min(kStrip, c.inner - i0);
                 for (int64_t i = 0; i < len; ++i) acc[i] = op.init();
                 const T* row = x + oi * c.r * c.inner + i0;
-                for (int64_t r = 0; r < c.r; ++r, row += c.inner)
-                    for (int64_t i = 0; i < len; ++i) acc[i] = op.step(acc[i], A(row[i]));
+                if constexpr (std::is_same_v<T, float> && HasDenseFloat<Op>::value) {
+                    if constexpr (!Op::kAbs) {
+                        const auto step = denseKernels().colExtreme[Op::kIsMax];
+                        for (int64_t r = 0; r < c.r; ++r, row += c.inner) step(acc, row, len);
+                    } else {
+                        for (int64_t r = 0; r < c.r; ++r, row += c.inner)
+                            for (int64_t i = 0; i < len; ++i) acc[i] = op.step(acc[i], A(row[i]));
+                    }
+                } else {
+                    for (int64_t r = 0; r < c.r; ++r, row += c.inner)
+                        for (int64_t i = 0; i < len; ++i) acc[i] = op.step(acc[i], A(row[i]));
+                }
                 O* dst = out + oi * c.inner + i0;
                 for (int64_t i = 0; i < len; ++i) dst[i] = fin(acc[i]);
             }
@@ -242,6 +431,7 @@ void reduceValues(const TensorView& o, const TensorView& in, const std::vector<b
 
 template <class T>
 struct SumOp {
+    static constexpr int kDenseSumKind = 0;
     using W = wide_t<T>;
     W init() const { return 0; }
     W step(W a, acc_t<T> v) const { return a + W(v); }
@@ -251,6 +441,7 @@ struct SumOp {
 template <class T>
 struct ProdOp {
     // Integers wrap around (unsigned arithmetic keeps it defined).
+    static constexpr bool kDenseProd = true;
     using W = std::conditional_t<is_floating_v<T>, double, uint64_t>;
     W init() const { return 1; }
     W step(W a, acc_t<T> v) const {
@@ -299,7 +490,7 @@ void sumLike(diopiContextHandle_t ctx, const TensorView& out, TensorView in, con
     dispatch<NumericBoolTypes>(out.dtype, "out", [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (K == SumKind::Mean) {
-            reduceValues<T, T>(o, in, mask, SumOp<T>{}, [count](wide_t<T> s) { return T(float(double(s) / count)); });
+            reduceValues<T, T>(o, in, mask, SumOp<T>{}, [count](wide_t<T> s) { return convert<T>(double(s) / count); });
         } else if constexpr (std::is_same_v<T, float>) {
             // float sums: lanes of float within blocks, blocks in double (see windowSum).
             ColumnPlan c = columnPlan(in, mask);
@@ -446,6 +637,7 @@ NormKind normKind(double p) {
 /// sum of f(|x|) in double (p = 0, 1, 2, general p).
 template <class T, NormKind K>
 struct NormSumOp {
+    static constexpr int kDenseSumKind = K == NormKind::One ? 1 : K == NormKind::Two ? 2 : -1;
     double p = 2;
     double init() const { return 0; }
     double step(double a, acc_t<T> v) const {
@@ -467,19 +659,32 @@ struct AbsExtremeOp : ExtremeOp<T, IsMax> {
 
 template <class T>
 void normReduce(const TensorView& o, const TensorView& in, const std::vector<bool>& mask, double p) {
-    auto toT = [](double v) { return T(float(v)); };
+    auto toT = [](double v) { return convert<T>(v); };
     switch (normKind(p)) {
         case NormKind::Zero: reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::Zero>{}, toT); break;
         case NormKind::One: reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::One>{}, toT); break;
         case NormKind::Two:
-            reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::Two>{}, [](double v) { return T(float(std::sqrt(v))); });
+            reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::Two>{}, [](double v) { return convert<T>(std::sqrt(v)); });
             break;
-        case NormKind::Inf: reduceValues<T, T>(o, in, mask, AbsExtremeOp<T, true>{}, [](float v) { return T(v); }); break;
-        case NormKind::NegInf: reduceValues<T, T>(o, in, mask, AbsExtremeOp<T, false>{}, [](float v) { return T(v); }); break;
+        case NormKind::Inf: reduceValues<T, T>(o, in, mask, AbsExtremeOp<T, true>{}, [](acc_t<T> v) { return T(v); }); break;
+        case NormKind::NegInf: reduceValues<T, T>(o, in, mask, AbsExtremeOp<T, false>{}, [](acc_t<T> v) { return T(v); }); break;
         case NormKind::General:
-            reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::General>{p}, [p](double v) { return T(float(std::pow(v, 1.0 / p))); });
+            reduceValues<T, T>(o, in, mask, NormSumOp<T, NormKind::General>{p}, [p](double v) { return convert<T>(std::pow(v, 1.0 / p)); });
             break;
     }
+}
+
+/// Number of rows when the reduced dims of `in` are exactly its trailing dims
+/// (each output position owns one contiguous row of a dense input); -1 otherwise.
+int64_t trailingRows(const TensorView& in, const std::vector<bool>& mask) {
+    int64_t rows = 1;
+    bool reduced = false;
+    for (int64_t d = 0; d < in.dim(); ++d) {
+        if (mask[d]) reduced = true;
+        else if (reduced && in.shape[d] != 1) return -1;
+        else if (!reduced) rows *= in.shape[d];
+    }
+    return rows;
 }
 
 // ---------------------------------------------------------------- cumsum
@@ -500,7 +705,7 @@ void cumsumLines(const TensorView& out, const TensorView& in, int64_t dim) {
                 if constexpr (std::is_integral_v<W>) {
                     acc = (int64_t)((uint64_t)acc + (uint64_t)convert<int64_t>(x[k * si]));
                 } else {
-                    acc += double(float(x[k * si]));
+                    acc += double(acc_t<T>(x[k * si]));
                 }
                 o[k * so] = convert<T>(acc);
             }
@@ -549,7 +754,7 @@ diopiError_t diopiStd(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiCo
                     double dv = double(v) - mean;
                     m2 += dv * dv;
                 });
-                *reinterpret_cast<T*>(po[0]) = T(float(std::sqrt(m2 / denom)));
+                *reinterpret_cast<T*>(po[0]) = convert<T>(std::sqrt(m2 / denom));
             });
         });
     });
@@ -606,40 +811,57 @@ diopiError_t diopiNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
         x = castTo(ctx, x, gi.dtype);
         dispatch<FloatTypes>(gi.dtype, "grad_input", [&](auto tag) {
             using T = typename decltype(tag)::type;
-            auto sgn = [](float v) { return v > 0 ? 1.0f : (v < 0 ? -1.0f : (std::isnan(v) ? v : 0.0f)); };
+            using A = acc_t<T>;
+            auto sgn = [](A v) { return v > 0 ? A(1) : (v < 0 ? -A(1) : (std::isnan(v) ? v : A(0))); };
             if (pv == 0) {
-                fillWith<T>(gi, T(0.0f));
+                fillWith<T>(gi, T(A(0)));
             } else if (pv == 1) {
-                ternaryLoop<T, T, T, T>(gi, x, go, nv, [sgn](T a, T g, T) { return T(sgn(float(a)) * float(g)); });
+                ternaryLoop<T, T, T, T>(gi, x, go, nv, [sgn](T a, T g, T) { return T(sgn(A(a)) * A(g)); });
+            } else if (pv == 2 && trailingRows(x, mask) >= 0 && x.isContiguous() && gi.isContiguous()) {
+                // Reduced dims trailing and dense: per row r of K values, grad = x * (g_r / n_r).
+                const int64_t R = trailingRows(x, mask), K = R ? x.numel / R : 0;
+                TensorView gd = newTensor(ctx, keptShape(x, mask), gi.dtype), nd = newTensor(ctx, keptShape(x, mask), gi.dtype);
+                copyCast(gd, go);
+                copyCast(nd, nv);
+                const T *xp = x.ptr<T>(), *gp = gd.ptr<T>(), *np = nd.ptr<T>();
+                T* op = gi.ptr<T>();
+                parallelFor(R, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, K)), [&](int64_t rb, int64_t re) {
+                    for (int64_t r = rb; r < re; ++r) {
+                        const A n = A(np[r]), sc = n == 0 ? A(0) : A(gp[r]) / n;
+                        const T* xr = xp + r * K;
+                        T* orow = op + r * K;
+                        for (int64_t k = 0; k < K; ++k) orow[k] = T(A(xr[k]) * sc);
+                    }
+                });
             } else if (pv == 2) {
                 ternaryLoop<T, T, T, T>(gi, x, go, nv, [](T a, T g, T nn) {
-                    float n = float(nn);
-                    return T(n == 0 ? 0.0f : float(a) * (float(g) / n));
+                    A n = A(nn);
+                    return T(n == 0 ? A(0) : A(a) * (A(g) / n));
                 });
             } else if (std::isinf(pv)) {
                 // The gradient goes to the elements that attain the norm, shared among ties (NaN counts as attaining).
-                TensorView cnt = newTensor(ctx, keptShape(x, mask), diopi_dtype_float32);
+                TensorView cnt = newTensor(ctx, keptShape(x, mask), dtypeOf<A>());
                 reduceLoop<2>({&cnt, &nv}, x, mask, [&](char** po, const char* base, const ReduceWindow& w) {
-                    float nn = float(*reinterpret_cast<const T*>(po[1]));
-                    float c = 0;
+                    A nn = A(*reinterpret_cast<const T*>(po[1]));
+                    A c = 0;
                     eachValue<T>(base, w, [&](auto v) {
-                        float a = std::fabs(float(v));
+                        A a = std::fabs(A(v));
                         if (a == nn || std::isnan(a)) c += 1;
                     });
-                    *reinterpret_cast<float*>(po[0]) = c;
+                    *reinterpret_cast<A*>(po[0]) = c;
                 });
-                elementwise<T, T, T, T, float>(gi, {&x, &go, &nv, &cnt}, [sgn](T a, T g, T nn, float c) {
-                    float av = std::fabs(float(a));
-                    bool hit = av == float(nn) || std::isnan(av);
-                    return T(hit ? sgn(float(a)) * (float(g) / c) : 0.0f);
+                elementwise<T, T, T, T, A>(gi, {&x, &go, &nv, &cnt}, [sgn](T a, T g, T nn, A c) {
+                    A av = std::fabs(A(a));
+                    bool hit = av == A(nn) || std::isnan(av);
+                    return T(hit ? sgn(A(a)) * (A(g) / c) : A(0));
                 });
             } else {
-                const float pf = (float)pv;
+                const A pf = A(pv);
                 ternaryLoop<T, T, T, T>(gi, x, go, nv, [pf, sgn](T a, T g, T nn) {
-                    float v = float(a), n = float(nn);
-                    float scaled = pf < 1 ? (v == 0 ? 0.0f : sgn(v) * std::pow(std::fabs(v), pf - 1))
+                    A v = A(a), n = A(nn);
+                    A scaled = pf < 1 ? (v == 0 ? A(0) : sgn(v) * std::pow(std::fabs(v), pf - 1))
                                           : v * std::pow(std::fabs(v), pf - 2);
-                    return T(n == 0 ? 0.0f : scaled * (float(g) / std::pow(n, pf - 1)));
+                    return T(n == 0 ? A(0) : scaled * (A(g) / std::pow(n, pf - 1)));
                 });
             }
         });

@@ -397,19 +397,45 @@ diopiError_t diopiUnfoldBackward(diopiContextHandle_t ctx, diopiTensorHandle_t g
         checkShape(go, gs, "grad_output");
         if (!isFloatingDtype(gi.dtype)) failCode(diopiDtypeNotSupported, "grad_input must be floating point, got ", dtypeName(gi.dtype));
         if (gi.numel == 0) return;
-        // Overlapping windows add up: accumulate in a float32 buffer, one pass per window offset k.
-        TensorView acc = gi.dtype == diopi_dtype_float32 && gi.isContiguous() ? gi : newTensor(ctx, in, diopi_dtype_float32);
-        fillWith<float>(acc, 0.f);
-        TensorView g = castTo(ctx, go, diopi_dtype_float32);
-        if (nd == 0) {
-            moveCopy(acc, g.reshaped({}));
-        } else {
-            for (int64_t k = 0; k < size; ++k) {
-                TensorView dst = stepView(acc, d, k, n, step);
-                TensorView src = selectView(g, nd, k);
-                binaryLoop<float, float, float>(dst, dst, src, [](float a, float b) { return a + b; });
-            }
+        // Overlapping windows add up: sums in a dense float32 buffer (float64 for float64), read as (outer, len, inner),
+        // while the gradient is read densely as (outer, n, inner, size), in its memory order.
+        const diopiDtype_t at = gi.dtype == diopi_dtype_float64 ? diopi_dtype_float64 : diopi_dtype_float32;
+        TensorView acc = gi.dtype == at && gi.isContiguous() ? gi : newTensor(ctx, in, at);
+        TensorView g = contiguousAs(ctx, go, at);
+        int64_t outer = 1, inner = 1;
+        for (int64_t j = 0; j < nd; ++j) {
+            if (j < d) outer *= in[j];
+            if (j > d) inner *= in[j];
         }
+        // Zeroed first: positions no window covers (and the adds) start from 0.
+        std::memset(acc.data, 0, (size_t)(acc.numel * acc.itemsize));
+        auto run = [&](auto tag) {
+            using S = typename decltype(tag)::type;
+            S* A = acc.ptr<S>();
+            const S* G = g.ptr<const S>();
+            parallelFor(outer, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, len * inner)), [&](int64_t ob, int64_t oe) {
+                for (int64_t o = ob; o < oe; ++o) {
+                    S* a = A + o * len * inner;
+                    const S* go0 = G + o * n * inner * size;
+                    if (inner == 1 && step == size) {  // windows side by side: one copy, then the uncovered tail
+                        std::memcpy(a, go0, (size_t)(n * size) * sizeof(S));
+                        continue;
+                    }
+                    for (int64_t w = 0; w < n; ++w) {
+                        S* aw = a + w * step * inner;
+                        const S* gw = go0 + w * inner * size;
+                        if (inner == 1) {
+                            for (int64_t k = 0; k < size; ++k) aw[k] += gw[k];
+                            continue;
+                        }
+                        for (int64_t i = 0; i < inner; ++i)
+                            for (int64_t k = 0; k < size; ++k) aw[k * inner + i] += gw[i * size + k];
+                    }
+                }
+            });
+        };
+        if (at == diopi_dtype_float64) run(Tag<double>{});
+        else run(Tag<float>{});
         if (acc.data != gi.data) moveCopy(gi, acc);
     });
 }

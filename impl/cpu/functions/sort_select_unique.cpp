@@ -2,18 +2,22 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <utility>
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
+#include "common/isa.hpp"
+#include "common/movement.hpp"
 
 namespace impl::cpu {
 
 namespace {
 
 using IndexTypes = TypeList<int32_t, int64_t>;
-using SortTypes = TypeList<float, Half, BFloat16, int32_t, int8_t, uint8_t, int16_t, bool>;
+using SortTypes = TypeList<float, Half, BFloat16, double, int32_t, int64_t, int8_t, uint8_t, int16_t, bool>;
 /// unique also sees 64-bit dtypes when the adaptor leaves them unconverted.
 using UniqueTypes = TypeList<float, Half, BFloat16, double, int32_t, int64_t, int8_t, uint8_t, int16_t, bool>;
 
@@ -78,22 +82,146 @@ std::vector<std::pair<K, int64_t>>& scratch(int64_t n) {
     return buf;
 }
 
-/// Sorts one line of n elements read at x (element stride sx) into
-/// pairs (ascending, or descending), NaN as the largest value; stable.
+// ---- radix sort on order-preserving unsigned keys
+// Every element maps to an unsigned integer whose order is the element order of torch.sort (NaN above every number,
+// -0.0 equal to 0.0); descending complements it. A stable LSD radix sort of (key, position) pairs then gives the
+// stable order directly, which is several times faster than a comparison sort of pairs.
+
+/// Unsigned key type of T: 32 bits up to 32-bit types, 64 bits for double / int64.
 template <class T>
-std::vector<std::pair<key_t<T>, int64_t>>& sortLine(const T* x, int64_t sx, int64_t n, bool descending) {
-    using K = key_t<T>;
-    auto& v = scratch<K>(n);
-    for (int64_t j = 0; j < n; ++j) v[j] = {K(x[j * sx]), j};
-    if (descending)
-        std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return lessNan(b.first, a.first); });
-    else
-        std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return lessNan(a.first, b.first); });
-    return v;
+using ukey_t = std::conditional_t<(sizeof(T) > 4), uint64_t, uint32_t>;
+
+template <class T>
+CPU_FORCE_INLINE ukey_t<T> orderKey(T v) {
+    if constexpr (std::is_same_v<T, double>) {
+        uint64_t u;
+        if (std::isnan(v)) return ~uint64_t(0);  // every NaN is the largest and they tie
+        if (v == 0.0) v = 0.0;                   // -0.0 ties with 0.0
+        std::memcpy(&u, &v, 8);
+        return (u >> 63) ? ~u : (u | (uint64_t(1) << 63));
+    } else if constexpr (is_floating_v<T>) {
+        // Branch-free (vectorises): sign-magnitude bits to an unsigned order; -0 ties with 0, NaN is the largest.
+        const float f = float(v);
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        const uint32_t k = u ^ ((uint32_t)((int32_t)u >> 31) | 0x80000000u);
+        const uint32_t z = f == 0.0f ? 0x80000000u : k;
+        return __builtin_isnan(f) ? ~uint32_t(0) : z;
+    } else if constexpr (std::is_same_v<T, int64_t>) {
+        return uint64_t(v) ^ (uint64_t(1) << 63);
+    } else if constexpr (std::is_signed_v<T>) {
+        return uint32_t(int32_t(v)) ^ 0x80000000u;
+    } else {
+        return uint32_t(v);
+    }
+}
+
+template <class U>
+struct KeyPos {
+    U k;
+    uint32_t i;
+};
+
+/// Lines longer than this fall back to a comparison sort (positions no longer fit 32 bits).
+constexpr int64_t kRadixMaxLine = int64_t(1) << 32;
+
+/// Sorts a[0..n) stably by key (tmp: scratch of n pairs); the result is in a (swapped with tmp as needed).
+template <class U>
+void radixSortPairs(std::vector<KeyPos<U>>& a, std::vector<KeyPos<U>>& tmp, int64_t n) {
+    constexpr int kBytes = sizeof(U);
+    if (n <= 64) {
+        // Insertion sort: small lines pay no histogram cost; strict > keeps it stable.
+        for (int64_t j = 1; j < n; ++j) {
+            KeyPos<U> x = a[j];
+            int64_t p = j;
+            while (p > 0 && a[p - 1].k > x.k) {
+                a[p] = a[p - 1];
+                --p;
+            }
+            a[p] = x;
+        }
+        return;
+    }
+    uint32_t hist[kBytes][256];
+    std::memset(hist, 0, sizeof(hist));
+    for (int64_t j = 0; j < n; ++j) {
+        U k = a[j].k;
+        for (int b = 0; b < kBytes; ++b) ++hist[b][(k >> (8 * b)) & 0xff];
+    }
+    tmp.resize((size_t)n);
+    KeyPos<U>* src = a.data();
+    KeyPos<U>* dst = tmp.data();
+    for (int b = 0; b < kBytes; ++b) {
+        uint32_t* h = hist[b];
+        // A byte every key shares leaves the order as it is.
+        if (h[(src[0].k >> (8 * b)) & 0xff] == (uint32_t)n) continue;
+        uint32_t sum = 0;
+        for (int c = 0; c < 256; ++c) {
+            uint32_t t = h[c];
+            h[c] = sum;
+            sum += t;
+        }
+        for (int64_t j = 0; j < n; ++j) dst[h[(src[j].k >> (8 * b)) & 0xff]++] = src[j];
+        std::swap(src, dst);
+    }
+    if (src != a.data()) std::memcpy(a.data(), src, (size_t)n * sizeof(KeyPos<U>));
+}
+
+/// Stable order of one line of n elements read at x (element stride sx): returns (key, position) pairs in order.
+template <class T>
+std::vector<KeyPos<ukey_t<T>>>& orderLine(const T* x, int64_t sx, int64_t n, bool descending) {
+    using U = ukey_t<T>;
+    thread_local std::vector<KeyPos<U>> a, tmp;
+    a.resize((size_t)n);
+    const U flip = descending ? ~U(0) : U(0);
+    if (sx == 1) {
+        for (int64_t j = 0; j < n; ++j) a[j] = {U(orderKey<T>(x[j]) ^ flip), (uint32_t)j};
+    } else {
+        for (int64_t j = 0; j < n; ++j) a[j] = {U(orderKey<T>(x[j * sx]) ^ flip), (uint32_t)j};
+    }
+    radixSortPairs<U>(a, tmp, n);
+    return a;
+}
+
+/// Whether any of x[0, n) has an order key (xor flip) below thr: the scan topk runs over most of a long line, compiled
+/// per instruction-set level for float lines (the key transform and compare vectorise).
+template <class T>
+CPU_FORCE_INLINE bool anyKeyBelowImpl(const T* x, int64_t n, ukey_t<T> thr, ukey_t<T> flip) {
+    using U = ukey_t<T>;
+    U hit = 0;
+    for (int64_t t = 0; t < n; ++t) hit |= U(U(orderKey<T>(x[t]) ^ flip) < thr);
+    return hit != 0;
+}
+inline bool anyKeyBelowBase(const float* x, int64_t n, uint32_t thr, uint32_t flip) { return anyKeyBelowImpl<float>(x, n, thr, flip); }
+#if CPU_HAVE_X86_LEVELS
+CPU_TARGET_AVX2 inline bool anyKeyBelowAvx2(const float* x, int64_t n, uint32_t thr, uint32_t flip) { return anyKeyBelowImpl<float>(x, n, thr, flip); }
+CPU_TARGET_AVX512 inline bool anyKeyBelowAvx512(const float* x, int64_t n, uint32_t thr, uint32_t flip) {
+    return anyKeyBelowImpl<float>(x, n, thr, flip);
+}
+#endif
+inline bool (*anyKeyBelowF())(const float*, int64_t, uint32_t, uint32_t) {
+#if CPU_HAVE_X86_LEVELS
+    if (isa() == Isa::Avx512) return anyKeyBelowAvx512;
+    if (isa() == Isa::Avx2) return anyKeyBelowAvx2;
+#endif
+    return anyKeyBelowBase;
+}
+
+template <class U>
+inline bool keyPosLess(const KeyPos<U>& a, const KeyPos<U>& b) {
+    return a.k < b.k || (a.k == b.k && a.i < b.i);
+}
+
+/// Per-thread heap of topk's k best (key, position) pairs.
+template <class U>
+std::vector<KeyPos<U>>& topkHeap(int64_t k) {
+    thread_local std::vector<KeyPos<U>> h;
+    h.resize((size_t)k);
+    return h;
 }
 
 /// Bound on the elements of one line, so per-line scratch cannot fail mid-loop.
-void checkLine(int64_t n) { CPU_CHECK(n < (int64_t(1) << 40), "a line of ", n, " elements is too long to sort"); }
+void checkLine(int64_t n) { CPU_CHECK(n < kRadixMaxLine, "a line of ", n, " elements is too long to sort"); }
 
 void sortImpl(diopiContextHandle_t ctx, const TensorView* values, const TensorView& indices, TensorView in, int64_t dim, bool descending) {
     const int64_t d = in.wrapDim(dim);
@@ -109,19 +237,21 @@ void sortImpl(diopiContextHandle_t ctx, const TensorView* values, const TensorVi
             using I = typename decltype(itag)::type;
             if (values) {
                 linesAlong<3>({&in, values, &indices}, d, [&](char** b) {
-                    auto& v = sortLine<T>(reinterpret_cast<const T*>(b[0]), si, n, descending);
+                    const T* x = reinterpret_cast<const T*>(b[0]);
+                    auto& v = orderLine<T>(x, si, n, descending);
                     T* ov = reinterpret_cast<T*>(b[1]);
                     I* oi = reinterpret_cast<I*>(b[2]);
                     for (int64_t j = 0; j < n; ++j) {
-                        ov[j * sv] = T(v[j].first);
-                        oi[j * sx] = I(v[j].second);
+                        const int64_t p = v[j].i;
+                        ov[j * sv] = x[p * si];
+                        oi[j * sx] = I(p);
                     }
                 });
             } else {
                 linesAlong<2>({&in, &indices}, d, [&](char** b) {
-                    auto& v = sortLine<T>(reinterpret_cast<const T*>(b[0]), si, n, descending);
+                    auto& v = orderLine<T>(reinterpret_cast<const T*>(b[0]), si, n, descending);
                     I* oi = reinterpret_cast<I*>(b[1]);
-                    for (int64_t j = 0; j < n; ++j) oi[j * sx] = I(v[j].second);
+                    for (int64_t j = 0; j < n; ++j) oi[j * sx] = I(v[j].i);
                 });
             }
         });
@@ -183,6 +313,44 @@ diopiError_t diopiTopk(diopiContextHandle_t ctx, diopiTensorHandle_t values, dio
                 using I = typename decltype(itag)::type;
                 linesAlong<3>({&in, &ov, &oi}, d, [&](char** b) {
                     const T* x = reinterpret_cast<const T*>(b[0]);
+                    if (k * 8 <= n) {
+                        // Few results: keep the k best in a heap while scanning; most elements fail one compare.
+                        using U = ukey_t<T>;
+                        const U flip = largest ? ~U(0) : U(0);  // the best elements have the smallest keys
+                        const auto scanF = anyKeyBelowF();
+                        auto& h = topkHeap<U>(k);
+                        for (int64_t j = 0; j < k; ++j) h[j] = {U(orderKey<T>(x[j * si]) ^ flip), (uint32_t)j};
+                        std::make_heap(h.begin(), h.end(), keyPosLess<U>);
+                        auto offer = [&](U key, int64_t j) {
+                            if (key < h.front().k) {  // equal keys keep the earlier position
+                                std::pop_heap(h.begin(), h.end(), keyPosLess<U>);
+                                h.back() = {key, (uint32_t)j};
+                                std::push_heap(h.begin(), h.end(), keyPosLess<U>);
+                            }
+                        };
+                        int64_t j = k;
+                        if (si == 1) {
+                            // Blocks that hold no candidate are skipped after a vectorisable scan.
+                            constexpr int64_t kChunk = 64;
+                            for (; j + kChunk <= n; j += kChunk) {
+                                const U thr = h.front().k;
+                                bool any;
+                                if constexpr (std::is_same_v<T, float>) any = scanF(x + j, kChunk, thr, flip);
+                                else any = anyKeyBelowImpl<T>(x + j, kChunk, thr, flip);
+                                if (!any) continue;
+                                for (int64_t t = 0; t < kChunk; ++t) offer(U(orderKey<T>(x[j + t]) ^ flip), j + t);
+                            }
+                        }
+                        for (; j < n; ++j) offer(U(orderKey<T>(x[j * si]) ^ flip), j);
+                        std::sort_heap(h.begin(), h.end(), keyPosLess<U>);
+                        T* pv = reinterpret_cast<T*>(b[1]);
+                        I* pi = reinterpret_cast<I*>(b[2]);
+                        for (int64_t t = 0; t < k; ++t) {
+                            pv[t * sv] = x[(int64_t)h[t].i * si];
+                            pi[t * sx] = I(h[t].i);
+                        }
+                        return;
+                    }
                     auto& v = scratch<K>(n);
                     for (int64_t j = 0; j < n; ++j) v[j] = {K(x[j * si]), j};
                     // Ties go to the lower position, so the result is deterministic.
@@ -232,24 +400,36 @@ diopiError_t diopiSortBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
         std::atomic<bool> bad{false};
         dispatch<FloatTypes>(gi.dtype, "grad_input", [&](auto tag) {
             using T = typename decltype(tag)::type;
-            fillWith<T>(gi, T(0.0f));
+            // Each line is zeroed right before its scatter, while it is in cache (one pass over grad_input).
+            if (n == 0 || gi.numel == 0) return;
             dispatch<IndexTypes>(idx.dtype, "indices", [&](auto itag) {
                 using I = typename decltype(itag)::type;
-                linesAlong<3>({&gi, &go, &idx}, d, [&bad, n, m, s0, s1, s2](char** b) {
+                const auto range = indexRangeFn<I>();
+                linesAlong<3>({&gi, &go, &idx}, d, [&bad, n, m, s0, s1, s2, range](char** b) {
                     T* r = reinterpret_cast<T*>(b[0]);
                     const T* g = reinterpret_cast<const T*>(b[1]);
                     const I* ix = reinterpret_cast<const I*>(b[2]);
+                    if (s0 == 1) std::memset(static_cast<void*>(r), 0, (size_t)n * sizeof(T));
+                    else
+                        for (int64_t j = 0; j < n; ++j) r[j * s0] = T(0.0f);
                     // Validate the whole line first so the scatter loop has no branch.
                     bool ok = true;
-                    for (int64_t j = 0; j < m; ++j) {
-                        const int64_t p = (int64_t)ix[j * s2];
-                        ok &= (p >= 0) & (p < n);
+                    if (s2 == 1) {
+                        int64_t lo = 0, hi = 0;
+                        if (m > 0) range(ix, m, lo, hi);
+                        ok = lo >= 0 && hi < n;
+                    } else {
+                        for (int64_t j = 0; j < m; ++j) ok &= (uint64_t)(int64_t)ix[j * s2] < (uint64_t)n;
                     }
                     if (!ok) {
                         bad.store(true, std::memory_order_relaxed);
                         return;
                     }
-                    for (int64_t j = 0; j < m; ++j) r[(int64_t)ix[j * s2] * s0] = g[j * s1];
+                    if (s0 == 1 && s1 == 1 && s2 == 1) {
+                        for (int64_t j = 0; j < m; ++j) r[(int64_t)ix[j]] = g[j];
+                    } else {
+                        for (int64_t j = 0; j < m; ++j) r[(int64_t)ix[j * s2] * s0] = g[j * s1];
+                    }
                 });
             });
         });
@@ -272,19 +452,19 @@ diopiError_t diopiUnique(diopiContextHandle_t ctx, diopiTensorHandle_t* out, dio
                 TensorView c = contiguousAs(ctx, in, in.dtype);
                 const int64_t n = c.numel;
                 const T* x = c.ptr<T>();
-                std::vector<std::pair<K, int64_t>> v((size_t)n);
-                for (int64_t j = 0; j < n; ++j) v[j] = {K(x[j]), j};
-                std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return lessNan(a.first, b.first); });
+                checkLine(n);
+                auto& v = orderLine<T>(x, 1, n, false);
                 std::vector<int64_t> inverse((size_t)n), cnt;
                 std::vector<K> uniq;
                 for (int64_t j = 0; j < n; ++j) {
+                    const K val = K(x[v[j].i]);
                     // NaNs never compare equal, so each stays distinct (as torch.unique does).
-                    if (uniq.empty() || !(v[j].first == uniq.back())) {
-                        uniq.push_back(v[j].first);
+                    if (uniq.empty() || !(val == uniq.back())) {
+                        uniq.push_back(val);
                         cnt.push_back(0);
                     }
                     cnt.back() += 1;
-                    inverse[v[j].second] = (int64_t)uniq.size() - 1;
+                    inverse[v[j].i] = (int64_t)uniq.size() - 1;
                 }
                 TensorView o = newTensor(ctx, Shape{(int64_t)uniq.size()}, in.dtype);
                 for (size_t j = 0; j < uniq.size(); ++j) o.ptr<T>()[j] = T(uniq[j]);

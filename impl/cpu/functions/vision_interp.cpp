@@ -1,11 +1,13 @@
 // Vision and interpolation: NMS, RoIAlign (forward / backward), grid sampling, nearest and (bi/tri)linear / bicubic
 // resizing (forward / backward).
 //
-// Every kernel reads its inputs into dense double buffers (any caller strides or layout), computes in double, and
-// rounds once into the caller's output. Resizing is separable: each spatial axis is a small sparse matrix
-// (output index -> a few input taps and weights), applied one axis after the other; the backward applies the
-// transposed matrices, which turns the scatter-add of the gradient into a gather with a fixed order, so it is
-// deterministic and needs no atomics. RoIAlign's backward parallelises over feature-map planes for the same reason.
+// Kernels read the caller's tensors where they are (any strides or layout). Resizing and grid sampling compute in
+// double for float64 and in float otherwise (weights and coordinates from double where cheap), NMS and RoIAlign
+// in double; each result is rounded once into the caller's output. Resizing is separable: each spatial axis is a
+// small sparse matrix (output index -> a few input taps and weights); one output row at a time, the leading axes
+// combine whole input rows and the last axis gathers from that row. The backward applies the transposed matrices,
+// which turns the scatter-add of the gradient into a gather with a fixed order, so it is deterministic and needs no
+// atomics. RoIAlign's backward parallelises over feature-map planes for the same reason.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -14,6 +16,8 @@
 #include <vector>
 
 #include "common/common.hpp"
+#include "common/fastmath.hpp"
+
 
 namespace impl::cpu {
 
@@ -53,7 +57,30 @@ Buffer zeros(const Shape& shape) {
 
 void writeOut(const TensorView& out, Buffer& b) {
     CPU_CHECK(out.shape == b.shape, "output shape ", shapeStr(out.shape), " must be ", shapeStr(b.shape));
-    if (out.numel) copyCast(out, b.view());
+    if (out.numel == 0) return;
+    if (!out.isContiguous()) return copyCast(out, b.view());
+    dispatch<FloatTypes>(out.dtype, "out", [&](auto tag) {  // the common dense case without the general copy
+        using T = typename decltype(tag)::type;
+        T* d = out.ptr<T>();
+        for (int64_t i = 0; i < out.numel; ++i) d[i] = T(static_cast<acc_t<T>>(b.v[i]));
+    });
+}
+
+// One float element (offset in elements) as double, and back with one rounding.
+double readElem(const TensorView& t, int64_t off) {
+    double v = 0;
+    dispatch<FloatTypes>(t.dtype, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        v = double(acc_t<T>(t.ptr<T>()[off]));
+    });
+    return v;
+}
+
+void writeElem(const TensorView& t, int64_t off, double v) {
+    dispatch<FloatTypes>(t.dtype, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        t.ptr<T>()[off] = T(static_cast<acc_t<T>>(v));
+    });
 }
 
 void requireFloat(const TensorView& t, const char* name) { dispatch<FloatTypes>(t.dtype, name, [](auto) {}); }
@@ -161,34 +188,328 @@ AxisOp cubicOp(int64_t in, int64_t out, bool alignCorners) {
     return a;
 }
 
-// dst = op applied along `axis` of the dense buffer src.
-Buffer applyAxis(const Buffer& src, int64_t axis, const AxisOp& op) {
-    Shape sh = src.shape;
-    int64_t outer = 1, inner = 1;
-    for (int64_t d = 0; d < axis; ++d) outer *= sh[d];
-    for (int64_t d = axis + 1; d < (int64_t)sh.size(); ++d) inner *= sh[d];
-    sh[axis] = op.rows;
-    Buffer dst = zeros(sh);
-    const int64_t n = outer * op.rows;
-    const double* s = src.v.data();
-    double* o = dst.v.data();
-    parallelFor(n, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, inner * 2)), [&](int64_t b, int64_t e) {
-        for (int64_t q = b; q < e; ++q) {
-            const int64_t p = q / op.rows, r = q % op.rows;
-            double* y = o + q * inner;
-            for (int64_t k = op.start[r]; k < op.start[r + 1]; ++k) {
-                const double* x = s + (p * op.cols + op.idx[k]) * inner;
-                const double w = op.w[k];
-                for (int64_t i = 0; i < inner; ++i) y[i] += w * x[i];
-            }
-        }
-    });
-    return dst;
+// float16 rows <-> float: F16C converts 8 at a time (levels avx2 and up); the baseline level converts in software.
+#if CPU_HAVE_X86_LEVELS
+// The F16C builtins on GCC vector types (<immintrin.h> alone costs a third of a second to parse).
+typedef short F16x8 __attribute__((vector_size(16)));
+typedef float F32x8 __attribute__((vector_size(32)));
+CPU_TARGET_AVX2 void halfToFloatF16c(const uint16_t* s, float* d, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        F16x8 h;
+        std::memcpy(&h, s + i, sizeof h);
+        const F32x8 f = __builtin_ia32_vcvtph2ps256(h);
+        std::memcpy(d + i, &f, sizeof f);
+    }
+    for (; i < n; ++i) d[i] = Half::toFloat(s[i]);
+}
+CPU_TARGET_AVX2 void floatToHalfF16c(const float* s, uint16_t* d, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        F32x8 f;
+        std::memcpy(&f, s + i, sizeof f);
+        const F16x8 h = __builtin_ia32_vcvtps2ph256(f, 0);  // 0: round to nearest even
+        std::memcpy(d + i, &h, sizeof h);
+    }
+    for (; i < n; ++i) d[i] = Half::fromFloat(s[i]);
+}
+#endif
+inline bool haveF16c() {
+#if CPU_HAVE_X86_LEVELS
+    return isa() >= Isa::Avx2;
+#else
+    return false;
+#endif
 }
 
-Buffer applyAll(Buffer b, const std::vector<AxisOp>& ops) {
-    for (size_t a = 0; a < ops.size(); ++a) b = applyAxis(b, 2 + (int64_t)a, ops[a]);
-    return b;
+// dst[i] = element i (stride in elements) of a float row of dtype dt.
+template <class A>
+void loadRow(const char* p, int64_t stride, int64_t n, diopiDtype_t dt, A* dst) {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<A, float>)
+        if (dt == diopi_dtype_float16 && stride == 1 && n >= 8 && haveF16c()) return halfToFloatF16c(reinterpret_cast<const uint16_t*>(p), dst, n);
+#endif
+    // A is double only for float64 tensors, float for the others (fewer instantiations).
+    using Types = std::conditional_t<std::is_same_v<A, double>, TypeList<double>, TypeList<float, Half, BFloat16>>;
+    dispatch<Types>(dt, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* s = reinterpret_cast<const T*>(p);
+        for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<A>(static_cast<acc_t<T>>(s[i * stride]));
+    });
+}
+
+// Element i of a float row of dtype dt = src[i], rounded once.
+template <class A>
+void storeRow(const A* src, char* p, int64_t stride, int64_t n, diopiDtype_t dt) {
+#if CPU_HAVE_X86_LEVELS
+    if constexpr (std::is_same_v<A, float>)
+        if (dt == diopi_dtype_float16 && stride == 1 && n >= 8 && haveF16c()) return floatToHalfF16c(src, reinterpret_cast<uint16_t*>(p), n);
+#endif
+    using Types = std::conditional_t<std::is_same_v<A, double>, TypeList<double>, TypeList<float, Half, BFloat16>>;
+    dispatch<Types>(dt, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* d = reinterpret_cast<T*>(p);
+        for (int64_t i = 0; i < n; ++i) d[i * stride] = T(static_cast<acc_t<T>>(src[i]));
+    });
+}
+
+// ---------------------------------------------------------------- per-level loops of the resize engine
+//
+// The loops touching every element, compiled once per instruction-set level (GCC vectorises them; the gathers use
+// the level's gather instructions) and picked once from isa().
+template <class A>
+using MaskOf = std::conditional_t<std::is_same_v<A, double>, int64_t, int32_t>;  // a lane mask as wide as A
+constexpr int64_t kGridBlock = 64;
+
+template <class A>
+struct ResizePrims {
+    void (*scale)(const A*, A, A*, int64_t);       ///< d = w * s
+    void (*axpy)(const A*, A, A*, int64_t);        ///< d += w * s
+    void (*gather1)(const A*, const int32_t*, A*, int64_t);                 ///< out[o] = t[ix[o]]
+    void (*gather2)(const A*, const int32_t*, const A*, A*, int64_t);       ///< out[o] = sum of 2 weighted taps
+    // 2-d bilinear grid sampling of a block of m <= kGridBlock points (align_corners = false, zero padding):
+    // taps() turns grid coordinates into 4 corner offsets (int32, within one plane), weights and in-range masks;
+    // sample() sums them on one channel plane.
+    void (*bilinearTaps)(const A*, const A*, int64_t, int32_t, int32_t, int32_t, int32_t, int32_t*, A*, MaskOf<A>*);
+    void (*bilinearSample)(const A*, const int32_t*, const A*, const MaskOf<A>*, A*, int64_t);
+};
+
+namespace rbody {
+template <class A>
+CPU_FORCE_INLINE void scale(const A* __restrict s, A w, A* __restrict d, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) d[i] = w * s[i];
+}
+template <class A>
+CPU_FORCE_INLINE void axpy(const A* __restrict s, A w, A* __restrict d, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) d[i] += w * s[i];
+}
+template <class A>
+CPU_FORCE_INLINE void gather1(const A* __restrict t, const int32_t* __restrict ix, A* __restrict out, int64_t n) {
+    for (int64_t o = 0; o < n; ++o) out[o] = t[ix[o]];
+}
+template <int K, class A>
+CPU_FORCE_INLINE void gatherK(const A* __restrict t, const int32_t* __restrict ix, const A* __restrict w, A* __restrict out, int64_t n) {
+    for (int64_t o = 0; o < n; ++o) {
+        A acc = w[o * K] * t[ix[o * K]];
+        for (int k = 1; k < K; ++k) acc += w[o * K + k] * t[ix[o * K + k]];
+        out[o] = acc;
+    }
+}
+// Corner k (bit 0: x + 1, bit 1: y + 1) of point j is at [k * kGridBlock + j] in off / w / ok.
+template <class A>
+CPU_FORCE_INLINE void bilinearTaps(const A* __restrict gx, const A* __restrict gy, int64_t m, int32_t W, int32_t H, int32_t sw, int32_t sh,
+                                   int32_t* __restrict off, A* __restrict w, MaskOf<A>* __restrict ok) {
+    using M = MaskOf<A>;
+    for (int64_t j = 0; j < m; ++j) {
+        const A cx = ((gx[j] + A(1)) * A(W) - A(1)) * A(0.5), cy = ((gy[j] + A(1)) * A(H) - A(1)) * A(0.5);
+        // floor through a clamped integer conversion (NaN and far coordinates land outside: no corner in range)
+        A qx = cx > A(-2) ? cx : A(-2), qy = cy > A(-2) ? cy : A(-2);
+        qx = qx < A(W + 1) ? qx : A(W + 1);
+        qy = qy < A(H + 1) ? qy : A(H + 1);
+        M x0 = M(qx), y0 = M(qy);
+        x0 -= A(x0) > qx ? M(1) : M(0);
+        y0 -= A(y0) > qy ? M(1) : M(0);
+        const A ax = cx - A(x0), ay = cy - A(y0);
+        const bool inx0 = x0 >= 0 && x0 < W, inx1 = x0 + 1 >= 0 && x0 + 1 < W;
+        const bool iny0 = y0 >= 0 && y0 < H, iny1 = y0 + 1 >= 0 && y0 + 1 < H;
+        const int32_t o = int32_t(x0) * sw + int32_t(y0) * sh;
+        const bool in[4] = {inx0 && iny0, inx1 && iny0, inx0 && iny1, inx1 && iny1};
+        const int32_t d[4] = {0, sw, sh, sw + sh};
+        const A wt[4] = {(A(1) - ax) * (A(1) - ay), ax * (A(1) - ay), (A(1) - ax) * ay, ax * ay};
+        for (int k = 0; k < 4; ++k) {
+            off[k * kGridBlock + j] = in[k] ? o + d[k] : 0;
+            w[k * kGridBlock + j] = wt[k];
+            ok[k * kGridBlock + j] = in[k] ? M(-1) : M(0);
+        }
+    }
+}
+template <class A>
+CPU_FORCE_INLINE void bilinearSample(const A* __restrict src, const int32_t* __restrict off, const A* __restrict w, const MaskOf<A>* __restrict ok,
+                                     A* __restrict out, int64_t m) {
+    for (int64_t j = 0; j < m; ++j) {
+        A acc = 0;
+        for (int k = 0; k < 4; ++k) {
+            const A v = w[k * kGridBlock + j] * src[off[k * kGridBlock + j]];
+            acc += ok[k * kGridBlock + j] ? v : A(0);
+        }
+        out[j] = acc;
+    }
+}
+}  // namespace rbody
+
+#define RESIZE_PRIMS_LEVEL(NS, ATTR)                                                                                                 \
+    namespace NS {                                                                                                                   \
+    template <class A>                                                                                                               \
+    ATTR void scale(const A* s, A w, A* d, int64_t n) {                                                                              \
+        rbody::scale(s, w, d, n);                                                                                                    \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void axpy(const A* s, A w, A* d, int64_t n) {                                                                               \
+        rbody::axpy(s, w, d, n);                                                                                                     \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void gather1(const A* t, const int32_t* ix, A* out, int64_t n) {                                                            \
+        rbody::gather1(t, ix, out, n);                                                                                               \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void gather2(const A* t, const int32_t* ix, const A* w, A* out, int64_t n) {                                                \
+        rbody::gatherK<2>(t, ix, w, out, n);                                                                                         \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void bilinearTaps(const A* gx, const A* gy, int64_t m, int32_t W, int32_t H, int32_t sw, int32_t sh, int32_t* off, A* w,    \
+                           MaskOf<A>* ok) {                                                                                          \
+        rbody::bilinearTaps(gx, gy, m, W, H, sw, sh, off, w, ok);                                                                    \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ATTR void bilinearSample(const A* src, const int32_t* off, const A* w, const MaskOf<A>* ok, A* out, int64_t m) {                 \
+        rbody::bilinearSample(src, off, w, ok, out, m);                                                                              \
+    }                                                                                                                                \
+    template <class A>                                                                                                               \
+    ResizePrims<A> prims() {                                                                                                         \
+        return {&scale<A>, &axpy<A>, &gather1<A>, &gather2<A>, &bilinearTaps<A>, &bilinearSample<A>};                               \
+    }                                                                                                                                \
+    }
+
+RESIZE_PRIMS_LEVEL(lvl_base, )
+#if CPU_HAVE_X86_LEVELS
+RESIZE_PRIMS_LEVEL(lvl_avx2, CPU_TARGET_AVX2)
+RESIZE_PRIMS_LEVEL(lvl_avx512, CPU_TARGET_AVX512)
+#endif
+#undef RESIZE_PRIMS_LEVEL
+
+template <class A>
+const ResizePrims<A>& resizePrims() {
+    static const ResizePrims<A> p = [] {
+#if CPU_HAVE_X86_LEVELS
+        if (isa() >= Isa::Avx512) return lvl_avx512::prims<A>();
+        if (isa() >= Isa::Avx2) return lvl_avx2::prims<A>();
+#endif
+        return lvl_base::prims<A>();
+    }();
+    return p;
+}
+
+// y = x resized by one operator per spatial axis (ops[a] maps x's size of spatial axis a to y's), computed in A
+// straight from the caller's tensors (any strides and float dtype). One task unit is one output row (all spatial
+// axes but the last): the leading axes' taps combine whole input rows into a row buffer (vectorised axpy), then the
+// last axis' taps gather from it. Backward passes call this with the transposed operators (a fixed-order gather).
+template <class A>
+void resizeRows(const TensorView& x, const TensorView& y, const std::vector<AxisOp>& ops) {
+    const int64_t nd = (int64_t)ops.size(), lead = nd - 1, C = x.shape[1];
+    const int64_t Wi = x.shape.back(), Wo = y.shape.back();
+    const int64_t xsw = x.strides.back(), ysw = y.strides.back();
+    int64_t R = 1;  // output rows per plane
+    for (int64_t a = 0; a < lead; ++a) R *= ops[a].rows;
+    const int64_t units = y.shape[0] * C * R;
+    if (units == 0 || Wo == 0) return;
+    // The operators' weights in A; the last axis as a gather when it only copies (nearest, equal sizes).
+    std::vector<std::vector<A>> wa(nd);
+    for (int64_t a = 0; a < nd; ++a) wa[a].assign(ops[a].w.begin(), ops[a].w.end());
+    const AxisOp& last = ops[nd - 1];
+    const ResizePrims<A>& P = resizePrims<A>();
+    // The last axis with the same tap count K on every output (1 nearest, 2 linear) runs a fixed gather.
+    int64_t K = Wo > 0 ? last.start[1] - last.start[0] : 0;
+    for (int64_t o = 0; o < Wo && K > 0; ++o)
+        if (last.start[o + 1] - last.start[o] != K) K = 0;
+    if (K != 1 && K != 2) K = 0;
+    bool copyOnly = K == 1;
+    for (int64_t o = 0; o < Wo && copyOnly; ++o) copyOnly = last.w[o] == 1.0;
+    std::vector<int32_t> ix32(K ? last.idx.size() : 0);
+    CPU_CHECK(Wi < (int64_t(1) << 31), "the last spatial dim is too large");
+    for (size_t k = 0; k < ix32.size(); ++k) ix32[k] = (int32_t)last.idx[k];
+    const bool direct = x.dtype == dtypeOf<A>() && (xsw == 1 || Wi == 1);
+    const bool directOut = y.dtype == dtypeOf<A>() && (ysw == 1 || Wo == 1);
+    int64_t rowTaps = 1;
+    for (int64_t a = 0; a < lead; ++a) {
+        int64_t m = 0;
+        for (int64_t r = 0; r < ops[a].rows; ++r) m = std::max(m, ops[a].start[r + 1] - ops[a].start[r]);
+        rowTaps *= std::max<int64_t>(m, 1);
+    }
+    const int64_t work = std::max<int64_t>(1, rowTaps * Wi + (int64_t)last.idx.size());
+    parallelFor(units, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
+        std::vector<A> tmp(Wi), buf(direct ? 0 : Wi), orow(directOut ? 0 : Wo);
+        std::vector<int64_t> toff, no, poff;  // input row offsets (elements) of the current output row's taps
+        std::vector<A> tw, nw, pw;            // and their weights
+        int64_t pnc = -1;                     // plane of the previous row (whose taps are poff, pw)
+        A* prevOut = nullptr;
+        for (int64_t u = b; u < e; ++u) {
+            int64_t r = u % R;
+            const int64_t nc = u / R, n = nc / C, c = nc % C;
+            // Output row r -> per-axis output index (last leading axis fastest).
+            int64_t oi[2] = {0, 0};
+            for (int64_t a = lead - 1; a >= 0; --a) {
+                oi[a] = r % ops[a].rows;
+                r /= ops[a].rows;
+            }
+            toff.assign(1, 0);
+            tw.assign(1, A(1));
+            for (int64_t a = 0; a < lead; ++a) {
+                const AxisOp& op = ops[a];
+                const int64_t st = x.strides[2 + a];
+                no.clear();
+                nw.clear();
+                for (size_t q = 0; q < toff.size(); ++q)
+                    for (int64_t k = op.start[oi[a]]; k < op.start[oi[a] + 1]; ++k) {
+                        no.push_back(toff[q] + op.idx[k] * st);
+                        nw.push_back(tw[q] * wa[a][k]);
+                    }
+                toff.swap(no);
+                tw.swap(nw);
+            }
+            const char* plane = x.data + (n * x.strides[0] + c * x.strides[1]) * x.itemsize;
+            char* ydst = y.data + (n * y.strides[0] + c * y.strides[1]) * y.itemsize;
+            for (int64_t a = 0; a < lead; ++a) ydst += oi[a] * y.strides[2 + a] * y.itemsize;
+            A* out = directOut ? reinterpret_cast<A*>(ydst) : orow.data();
+            // An output row with the previous row's taps (nearest / upsampling) is a copy of it.
+            if (nc == pnc && toff == poff && tw == pw) {
+                if (directOut) std::memcpy(out, prevOut, Wo * sizeof(A));
+                else storeRow(orow.data(), ydst, ysw, Wo, y.dtype);
+                prevOut = out;
+                continue;
+            }
+            pnc = nc;
+            poff = toff;
+            pw = tw;
+            prevOut = out;
+            auto row = [&](int64_t off) -> const A* {
+                const char* src = plane + off * x.itemsize;
+                if (direct) return reinterpret_cast<const A*>(src);
+                loadRow(src, xsw, Wi, x.dtype, buf.data());
+                return buf.data();
+            };
+            // Combine the input rows.
+            const A* t = tmp.data();
+            if (toff.empty()) {
+                std::fill(tmp.begin(), tmp.end(), A(0));
+            } else if (toff.size() == 1 && tw[0] == A(1)) {
+                t = row(toff[0]);
+            } else {
+                P.scale(row(toff[0]), tw[0], tmp.data(), Wi);
+                for (size_t q = 1; q < toff.size(); ++q) P.axpy(row(toff[q]), tw[q], tmp.data(), Wi);
+            }
+            // Gather along the last axis.
+            if (copyOnly) {
+                P.gather1(t, ix32.data(), out, Wo);
+            } else if (K == 2) {
+                P.gather2(t, ix32.data(), wa[nd - 1].data(), out, Wo);
+            } else {
+                const int64_t* st = last.start.data();
+                const int64_t* ix = last.idx.data();
+                const A* w = wa[nd - 1].data();
+                for (int64_t o = 0; o < Wo; ++o) {
+                    A acc = 0;
+                    for (int64_t k = st[o]; k < st[o + 1]; ++k) acc += w[k] * t[ix[k]];
+                    out[o] = acc;
+                }
+            }
+            if (!directOut) storeRow(orow.data(), ydst, ysw, Wo, y.dtype);
+        }
+    });
+}
+
+void resize(const TensorView& x, const TensorView& y, const std::vector<AxisOp>& ops) {
+    if (y.dtype == diopi_dtype_float64) resizeRows<double>(x, y, ops);
+    else resizeRows<float>(x, y, ops);
 }
 
 void requireInterpRank(const TensorView& x, const char* name) {
@@ -274,8 +595,7 @@ void resizeForward(const TensorView& o, const TensorView& x, diopiSize_t size, M
     for (int64_t d = 2; d < x.dim(); ++d) CPU_CHECK(x.shape[d] > 0, "input spatial dims must be non-empty, got ", shapeStr(x.shape));
     if (o.numel == 0) return;
     std::vector<AxisOp> ops = makeOps(x.shape, want);
-    Buffer y = applyAll(readDouble(x), ops);
-    writeOut(o, y);
+    resize(x, o, ops);
 }
 
 template <class MakeOps>
@@ -289,8 +609,7 @@ void resizeBackward(const TensorView& gi, const TensorView& go, diopiSize_t out_
     for (int64_t d = 2; d < go.dim(); ++d) CPU_CHECK(in[d] > 0 && go.shape[d] > 0, "spatial sizes must be positive");
     if (gi.numel == 0) return;
     std::vector<AxisOp> ops = transposedAll(makeOps(in, go.shape));
-    Buffer g = applyAll(readDouble(go), ops);
-    writeOut(gi, g);
+    resize(go, gi, ops);
 }
 
 // ---------------------------------------------------------------- RoIAlign
@@ -354,6 +673,10 @@ std::vector<RoiTaps> roiTaps(const TensorView& rois, int64_t N, int64_t H, int64
         const int64_t gh = samplingRatio > 0 ? samplingRatio : (int64_t)std::ceil(rh / double(ph));
         const int64_t gw = samplingRatio > 0 ? samplingRatio : (int64_t)std::ceil(rw / double(pw));
         const double inv = 1.0 / double(std::max<int64_t>(gh * gw, 1));
+        const int64_t cap = ph * pw * std::max<int64_t>(gh, 0) * std::max<int64_t>(gw, 0) * 4;
+        t.idx.reserve(cap);
+        t.w.reserve(cap);
+        t.start.reserve(ph * pw + 1);
         for (int64_t i = 0; i < ph; ++i) {
             for (int64_t j = 0; j < pw; ++j) {
                 for (int64_t iy = 0; iy < gh; ++iy) {
@@ -372,13 +695,13 @@ std::vector<RoiTaps> roiTaps(const TensorView& rois, int64_t N, int64_t H, int64
 // Samples one output location: calls f(plane offset, weight) for each in-bounds tap of the bilinear / nearest
 // interpolation at normalised coordinates g (x, y[, z]) on a plane of `sizes` (W, H[, D]) (align_corners = false).
 template <class F>
-void gridTaps(const double* g, const int64_t* sizes, int nd, bool nearest, F&& f) {
+void gridTaps(const double* g, const int64_t* sizes, const int64_t* strides, int nd, bool nearest, F&& f) {
     double c[3];
     for (int a = 0; a < nd; ++a) c[a] = ((g[a] + 1.0) * double(sizes[a]) - 1.0) / 2.0;
-    // plane offset of integer coordinates (x, y, z): x + W * (y + H * z)
+    // offset (elements, the input's strides) of integer coordinates (x, y, z)
     auto offset = [&](const int64_t* p) {
         int64_t o = 0;
-        for (int a = nd - 1; a >= 0; --a) o = o * sizes[a] + p[a];
+        for (int a = 0; a < nd; ++a) o += p[a] * strides[a];
         return o;
     };
     if (nearest) {
@@ -470,19 +793,24 @@ diopiError_t diopiRoiAlign(diopiContextHandle_t ctx, diopiTensorHandle_t out, di
         Buffer y = zeros({K, C, pooled_height, pooled_width});
         CPU_CHECK(o.shape == y.shape, "out shape ", shapeStr(o.shape), " must be ", shapeStr(y.shape));
         if (o.numel == 0) return;
-        Buffer xd = readDouble(x);
-        const double* xp = xd.v.data();
+        // Read the input where it is: tap positions become offsets with its strides.
+        for (RoiTaps& t : taps)
+            for (int64_t& id : t.idx) id = (id / W) * x.strides[2] + (id % W) * x.strides[3];
         double* yp = y.v.data();
-        parallelFor(K * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, bins * 16)), [&](int64_t b, int64_t e) {
-            for (int64_t q = b; q < e; ++q) {
-                const RoiTaps& t = taps[q / C];
-                const double* plane = xp + (t.batch * C + q % C) * H * W;
-                for (int64_t bin = 0; bin < bins; ++bin) {
-                    double acc = 0;
-                    for (int64_t k = t.start[bin]; k < t.start[bin + 1]; ++k) acc += t.w[k] * plane[t.idx[k]];
-                    yp[q * bins + bin] = acc;
+        dispatch<FloatTypes>(x.dtype, "input", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            const T* xp = x.ptr<T>();
+            parallelFor(K * C, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, bins * 16)), [&](int64_t b, int64_t e) {
+                for (int64_t q = b; q < e; ++q) {
+                    const RoiTaps& t = taps[q / C];
+                    const T* plane = xp + t.batch * x.strides[0] + (q % C) * x.strides[1];
+                    for (int64_t bin = 0; bin < bins; ++bin) {
+                        double acc = 0;
+                        for (int64_t k = t.start[bin]; k < t.start[bin + 1]; ++k) acc += t.w[k] * double(acc_t<T>(plane[t.idx[k]]));
+                        yp[q * bins + bin] = acc;
+                    }
                 }
-            }
+            });
         });
         writeOut(o, y);
     });
@@ -506,20 +834,29 @@ diopiError_t diopiRoiAlignBackward(diopiContextHandle_t ctx, diopiTensorHandle_t
         // RoIs of each image, in RoI order: every plane then sums its contributions in one fixed order.
         std::vector<std::vector<int64_t>> byBatch(batch_size);
         for (int64_t k = 0; k < K; ++k) byBatch[taps[k].batch].push_back(k);
-        Buffer gd = readDouble(g);
-        const double* gp = gd.v.data();
         double* op = res.v.data();
-        parallelFor(batch_size * C, 1, [&](int64_t b, int64_t e) {
-            for (int64_t p = b; p < e; ++p) {
-                const int64_t n = p / C, c = p % C;
-                double* plane = op + p * HW;
-                for (int64_t k : byBatch[n]) {
-                    const RoiTaps& t = taps[k];
-                    const double* gk = gp + (k * C + c) * bins;
-                    for (int64_t bin = 0; bin < bins; ++bin)
-                        for (int64_t q = t.start[bin]; q < t.start[bin + 1]; ++q) plane[t.idx[q]] += t.w[q] * gk[bin];
+        int64_t nTaps = 0;
+        for (const RoiTaps& tk : taps) nTaps += (int64_t)tk.idx.size();
+        const int64_t work = std::max<int64_t>(1, HW + nTaps / std::max<int64_t>(1, batch_size));  // per plane
+        std::vector<int64_t> binOff(bins);  // grad offset of each bin (grad read where it is)
+        for (int64_t bin = 0; bin < bins; ++bin) binOff[bin] = (bin / pooled_width) * g.strides[2] + (bin % pooled_width) * g.strides[3];
+        dispatch<FloatTypes>(g.dtype, "grad", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            const T* gp = g.ptr<T>();
+            parallelFor(batch_size * C, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t b, int64_t e) {
+                for (int64_t p = b; p < e; ++p) {
+                    const int64_t n = p / C, c = p % C;
+                    double* plane = op + p * HW;
+                    for (int64_t k : byBatch[n]) {
+                        const RoiTaps& t = taps[k];
+                        const T* gk = gp + k * g.strides[0] + c * g.strides[1];
+                        for (int64_t bin = 0; bin < bins; ++bin) {
+                            const double gv = double(acc_t<T>(gk[binOff[bin]]));
+                            for (int64_t q = t.start[bin]; q < t.start[bin + 1]; ++q) plane[t.idx[q]] += t.w[q] * gv;
+                        }
+                    }
                 }
-            }
+            });
         });
         writeOut(o, res);
     });
@@ -551,24 +888,126 @@ diopiError_t diopiGridSample(diopiContextHandle_t ctx, diopiTensorHandle_t out, 
         const int64_t N = x.shape[0], C = x.shape[1];
         int64_t sizes[3];  // (W, H[, D]): the order of the grid's coordinates
         for (int a = 0; a < nd; ++a) sizes[a] = x.shape[x.dim() - 1 - a];
-        int64_t plane = 1, S = 1;
-        for (int64_t d = 2; d < x.dim(); ++d) plane *= x.shape[d];
+        int64_t S = 1;
         for (int64_t d = 2; d < o.dim(); ++d) S *= o.shape[d];
-        Buffer xd = readDouble(x), gd = readDouble(gr), y = zeros(want);
-        const double* xp = xd.v.data();
-        const double* gp = gd.v.data();
-        double* yp = y.v.data();
-        parallelFor(N * S, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, C * 8)), [&](int64_t b, int64_t e) {
-            for (int64_t q = b; q < e; ++q) {
-                const int64_t n = q / S, s = q % S;
-                const double* src = xp + n * C * plane;
-                double* dst = yp + n * C * S + s;
-                gridTaps(gp + q * nd, sizes, nd, nearest, [&](int64_t off, double w) {
-                    for (int64_t c = 0; c < C; ++c) dst[c * S] += w * src[c * plane + off];
+        int64_t xst[3];  // the input's strides in the grid's coordinate order
+        for (int a = 0; a < nd; ++a) xst[a] = x.strides[x.dim() - 1 - a];
+        const bool sameOut = o.dtype == x.dtype;
+        // Sample the input where it is: coordinates and weights in double, sums in the input's compute type (float
+        // for float32 and 16-bit inputs, double for float64), one rounding into out.
+        auto run = [&](auto atag) {
+            using A = typename decltype(atag)::type;
+            const bool native = x.dtype == dtypeOf<A>();
+            const ResizePrims<A>& P = resizePrims<A>();
+            const int K = nearest ? 1 : 1 << nd;
+            const int64_t lim = int64_t(1) << 30;
+            const bool fast2d = nd == 2 && !nearest && native && sameOut && gr.dtype == x.dtype && sizes[0] < lim && sizes[1] < lim &&
+                                std::abs(xst[0]) * sizes[0] + std::abs(xst[1]) * sizes[1] < lim;
+            if (fast2d) {
+                // Blocks of points of one image: corner taps by vector code, then each channel plane in turn.
+                const A* xa = reinterpret_cast<const A*>(x.data);
+                const A* ga = reinterpret_cast<const A*>(gr.data);
+                A* ya = reinterpret_cast<A*>(o.data);
+                parallelFor(N * S, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, C * 8)), [&](int64_t b, int64_t e) {
+                    std::vector<A> gxv(kGridBlock), gyv(kGridBlock), w(4 * kGridBlock), vals(kGridBlock);
+                    std::vector<int32_t> off(4 * kGridBlock);
+                    std::vector<MaskOf<A>> ok(4 * kGridBlock);
+                    std::vector<int64_t> yoffs(kGridBlock);
+                    const int64_t H2 = gr.shape[1], W2 = gr.shape[2];
+                    int64_t q = b;
+                    while (q < e) {
+                        const int64_t n = q / S, s0 = q % S;
+                        const int64_t m = std::min({kGridBlock, e - q, S - s0});
+                        int64_t h = s0 / W2, wq = s0 % W2;
+                        for (int64_t j = 0; j < m; ++j) {
+                            const int64_t goff = n * gr.strides[0] + h * gr.strides[1] + wq * gr.strides[2];
+                            gxv[j] = ga[goff];
+                            gyv[j] = ga[goff + gr.strides[3]];
+                            yoffs[j] = n * o.strides[0] + h * o.strides[2] + wq * o.strides[3];
+                            if (++wq == W2) {
+                                wq = 0;
+                                ++h;
+                            }
+                        }
+                        (void)H2;
+                        P.bilinearTaps(gxv.data(), gyv.data(), m, int32_t(sizes[0]), int32_t(sizes[1]), int32_t(xst[0]), int32_t(xst[1]), off.data(),
+                                       w.data(), ok.data());
+                        for (int64_t c = 0; c < C; ++c) {
+                            P.bilinearSample(xa + n * x.strides[0] + c * x.strides[1], off.data(), w.data(), ok.data(), vals.data(), m);
+                            for (int64_t j = 0; j < m; ++j) ya[yoffs[j] + c * o.strides[1]] = vals[j];
+                        }
+                        q += m;
+                    }
                 });
+                return;
             }
-        });
-        writeOut(o, y);
+            parallelFor(N * S, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, C * 8)), [&](int64_t b, int64_t e) {
+                // Taps of every point of the chunk first, then channel by channel (each channel plane read together).
+                const int64_t m = e - b;
+                std::vector<int64_t> toff(m * K, 0), yoffs(m);
+                std::vector<A> tw(m * K, A(0));
+                // Output position of q = b, then stepped along (no divisions per point).
+                int64_t pos[4] = {0, 0, 0, 0};  // n, then the output spatial indices
+                {
+                    int64_t rem = b % S;
+                    pos[0] = b / S;
+                    for (int64_t d = nd; d >= 1; --d) {
+                        pos[d] = rem % gr.shape[d];
+                        rem /= gr.shape[d];
+                    }
+                }
+                for (int64_t q = b; q < e; ++q) {
+                    const int64_t n = pos[0], j = q - b;
+                    int64_t goff = n * gr.strides[0], yoff = n * o.strides[0];
+                    for (int64_t d = 1; d <= nd; ++d) {
+                        goff += pos[d] * gr.strides[d];
+                        yoff += pos[d] * o.strides[d + 1];
+                    }
+                    for (int64_t d = nd; d >= 0; --d) {  // step to the next position
+                        if (d == 0 || ++pos[d] < gr.shape[d]) {
+                            if (d == 0) ++pos[0];
+                            break;
+                        }
+                        pos[d] = 0;
+                    }
+                    yoffs[j] = yoff;
+                    double gp[3];
+                    for (int a = 0; a < nd; ++a) gp[a] = readElem(gr, goff + a * gr.strides[nd + 1]);
+                    int k = 0;
+                    gridTaps(gp, sizes, xst, nd, nearest, [&](int64_t off, double w) {
+                        toff[j * K + k] = n * x.strides[0] + off;
+                        tw[j * K + k] = A(w);
+                        ++k;
+                    });
+                    for (; k < K; ++k) toff[j * K + k] = n * x.strides[0];  // a valid address, weight 0
+                }
+                // Channel by channel: each channel plane is read together.
+                auto channels = [&](auto ttag) {
+                    using T = typename decltype(ttag)::type;
+                    for (int64_t c = 0; c < C; ++c) {
+                        const T* base = x.ptr<T>() + c * x.strides[1];
+                        for (int64_t j = 0; j < m; ++j) {
+                            A acc = 0;
+                            for (int k = 0; k < K; ++k) acc += tw[j * K + k] * A(acc_t<T>(base[toff[j * K + k]]));
+                            const int64_t yo = yoffs[j] + c * o.strides[1];
+                            if (sameOut) o.ptr<T>()[yo] = T(static_cast<acc_t<T>>(acc));
+                            else writeElem(o, yo, double(acc));
+                        }
+                    }
+                };
+                if constexpr (std::is_same_v<A, double>) {
+                    channels(Tag<double>{});
+                } else if (x.dtype == diopi_dtype_float16) {
+                    channels(Tag<Half>{});
+                } else if (x.dtype == diopi_dtype_bfloat16) {
+                    channels(Tag<BFloat16>{});
+                } else {
+                    channels(Tag<float>{});
+                }
+            });
+        };
+        if (x.dtype == diopi_dtype_float64) run(Tag<double>{});
+        else run(Tag<float>{});
     });
 }
 

@@ -1821,7 +1821,7 @@ DIOPI_API diopiError_t diopiRandomInp(diopiContextHandle_t ctx, diopiTensorHandl
  *        semantics as torch.Tensor.uniform_.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] inout floating-point tensor overwritten in place with the samples. Dtypes: float32, float64, float16,
- *     int64, int32, int16, int8, bfloat16.
+ *     bfloat16.
  * @param[in] from lower bound of the interval. Dtypes: double.
  * @param[in] to upper bound of the interval. Dtypes: double.
  * @param[in,out] generator supplies the random state; advanced by the call
@@ -2546,8 +2546,8 @@ DIOPI_API diopiError_t diopiRsqrt(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * @brief In-place variant of diopiSin, which computes the sine of each element (radians); the result overwrites
  *        `input`. Same semantics as torch.Tensor.sin_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8, bfloat16.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2571,8 +2571,8 @@ DIOPI_API diopiError_t diopiSin(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  *
  * Inputs outside [-1, 1] produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8, bfloat16.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2596,8 +2596,8 @@ DIOPI_API diopiError_t diopiAsin(diopiContextHandle_t ctx, diopiTensorHandle_t o
  * @brief In-place variant of diopiCos, which computes the cosine of each element (radians); the result overwrites
  *        `input`. Same semantics as torch.Tensor.cos_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8, bfloat16.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2621,8 +2621,8 @@ DIOPI_API diopiError_t diopiCos(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  *
  * Inputs outside [-1, 1] produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8, bfloat16.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2647,8 +2647,8 @@ DIOPI_API diopiError_t diopiAcos(diopiContextHandle_t ctx, diopiTensorHandle_t o
  * @brief In-place variant of diopiTan, which computes the tangent of each element (radians); the result overwrites
  *        `input`. Same semantics as torch.Tensor.tan_.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8, bfloat16.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2869,8 +2869,8 @@ DIOPI_API diopiError_t diopiExpm1(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *
  * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8, bfloat16.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -2896,8 +2896,8 @@ DIOPI_API diopiError_t diopiLog(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  *
  * Zero maps to -inf and negative inputs produce NaN.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64, int16,
- *     int32, int64, uint8, int8, bfloat16.
+ * @param[in,out] input tensor that is read and overwritten with the result. Dtypes: float16, float32, float64,
+ *     bfloat16.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
@@ -3255,7 +3255,7 @@ DIOPI_API diopiError_t diopiAddInpScalar(diopiContextHandle_t ctx, diopiTensorHa
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor with the broadcast shape of `input` and `other`. Dtypes: float64, float32, float16,
  *     int64, int32, int16, int8, uint8, bool, bfloat16.
- * @param[in] input first operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] input first operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bfloat16.
  * @param[in] other second operand, broadcastable with `input`; scaled by `alpha`. Dtypes: float64, float32, float16,
  *     int64, int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] alpha scalar multiplier applied to `other` before the operation. Dtypes: float32, float64, int32, int64.
@@ -3273,7 +3273,7 @@ DIOPI_API diopiError_t diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * The broadcast shape must equal `input`'s shape because the result is stored in it.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input first operand, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool, bfloat16.
+ *     int16, int8, uint8, bfloat16.
  * @param[in] other second operand, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
  *     int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
@@ -3289,7 +3289,7 @@ DIOPI_API diopiError_t diopiSubInp(diopiContextHandle_t ctx, diopiTensorHandle_t
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result tensor, same shape as `input`. Dtypes: float64, float32, float16, int64, int32, int16, int8,
  *     uint8, bool, bfloat16.
- * @param[in] input tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bool, bfloat16.
+ * @param[in] input tensor operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8, bfloat16.
  * @param[in] other scalar second operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3304,7 +3304,7 @@ DIOPI_API diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHandl
  *        torch.Tensor.sub_ with a scalar.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input tensor operand, overwritten with the result. Dtypes: float64, float32, float16, int64, int32,
- *     int16, int8, uint8, bool, bfloat16.
+ *     int16, int8, uint8, bfloat16.
  * @param[in] other scalar second operand. Dtypes: float64, float32, float16, int64, int32, int16, int8, uint8.
  * @param[in] alpha scalar multiplier applied to `other`. Dtypes: float32, float64, int32, int64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -3407,7 +3407,7 @@ DIOPI_API diopiError_t diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t ou
  * therefore differ by one from rounding the exact quotient.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input dividend, overwritten with the quotient. Dtypes: float64, float32, float16, int64, int32, int16,
- *     int8, uint8, bool, bfloat16.
+ *     int8, uint8, bfloat16.
  * @param[in] other divisor tensor, broadcastable to the shape of `input`. Dtypes: float64, float32, float16, int64,
  *     int32, int16, int8, uint8, bool, bfloat16.
  * @param[in] rounding_mode rounding applied to the quotient: none (true division), trunc (toward zero) or floor
@@ -3456,7 +3456,7 @@ DIOPI_API diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHandl
  * therefore differ by one from rounding the exact quotient.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[in,out] input dividend, overwritten with the quotient. Dtypes: float64, float32, float16, int64, int32, int16,
- *     int8, uint8, bool, bfloat16.
+ *     int8, uint8, bfloat16.
  * @param[in] other scalar divisor. Dtypes: int32, int64, float32, float64.
  * @param[in] rounding_mode rounding applied to the quotient: none (true division), trunc (toward zero) or floor
  *     (toward minus infinity).
@@ -3935,7 +3935,7 @@ DIOPI_API diopiError_t diopiForeachmulTensor(diopiContextHandle_t ctx, diopiTens
  *     int32, int16, int8, uint8, bool.
  * @param[in] inputSize number of tensors in inputs. Dtypes: int64.
  * @param[in] other single multiplier tensor, usually 0-dim, broadcast against every input. Dtypes: float64, float32,
- *     float16, int64, int32, int16, int8, uint8.
+ *     float16, int64, int32, int16, int8, uint8, bool.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
  *         invalid arguments (see diopiGetLastErrorString()).
