@@ -203,9 +203,11 @@ linalg_vec_norm = Op("diopiLinalgVecNorm", _vec_norm, tensors=dict(input=T()),
                      cases=tuple(((s,), {"ord": o, "dim": d, "keepdim": k}) for s, d, k in VN_ROWS for o in VN_ORDS)
                      + ((((1024, 1024),), {"ord": 2.0, "dim": (1,), "keepdim": True}),),
                      dtypes=HALF_UP, accumulation=_vn_terms)
-# Values whose squares (or long sums) leave float's range: the norm itself is representable.
+# Huge values whose 1-norm is still representable. Orders 2 and 3 are not cases here: their powers leave float's
+# range, and the header promises torch.linalg.vector_norm's semantics, under which ATen's float32 kernel returns
+# inf there (a vendor may do better, as impl/cpu does, but cannot be required to).
 linalg_vec_norm_large = Op("diopiLinalgVecNorm", _vec_norm, tensors=dict(input=T(randn(scale=1e30))),
-                           cases=tuple((((3, 700),), {"ord": o, "dim": (1,), "keepdim": False}) for o in (2.0, 1.0, 3.0)),
+                           cases=tuple((((3, 700),), {"ord": o, "dim": (1,), "keepdim": False}) for o in (1.0,)),
                            dtypes=("float32",), accumulation=_vn_terms, name="linalg_vec_norm_large")
 
 # ================================================================ cholesky and its backward
