@@ -21,10 +21,6 @@
 #include "dtype.hpp"
 #include "isa.hpp"
 
-#if CPU_HAVE_X86_LEVELS
-#include <immintrin.h>
-#endif
-
 /// Helpers called from the per-level loops are forced inline, so that they are
 /// compiled for the loop's level.
 #if defined(__GNUC__)
@@ -591,17 +587,30 @@ CPU_CVT_LOOPS(Base, )
 #if CPU_HAVE_X86_LEVELS
 CPU_CVT_LOOPS(Avx2, CPU_TARGET_AVX2)
 CPU_CVT_LOOPS(Avx512, CPU_TARGET_AVX512)
+// The F16C builtins on GCC vector types: <immintrin.h> costs a third of a second
+// to parse in every file that includes this header.
+typedef short CpuF16x8 __attribute__((vector_size(16)));
+typedef float CpuF32x8 __attribute__((vector_size(32)));
 CPU_TARGET_AVX2 inline void widenF16c(float* o, const Half* a, int64_t n) {
     const uint16_t* p = reinterpret_cast<const uint16_t*>(a);
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(o + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i))));
+    for (; i + 8 <= n; i += 8) {
+        CpuF16x8 h;
+        std::memcpy(&h, p + i, sizeof h);
+        const CpuF32x8 f = __builtin_ia32_vcvtph2ps256(h);
+        std::memcpy(o + i, &f, sizeof f);
+    }
     for (; i < n; ++i) o[i] = Half::toFloat(p[i]);
 }
 CPU_TARGET_AVX2 inline void narrowF16c(Half* o, const float* a, int64_t n) {
     uint16_t* p = reinterpret_cast<uint16_t*>(o);
     int64_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), _mm256_cvtps_ph(_mm256_loadu_ps(a + i), _MM_FROUND_TO_NEAREST_INT));
+    for (; i + 8 <= n; i += 8) {
+        CpuF32x8 f;
+        std::memcpy(&f, a + i, sizeof f);
+        const CpuF16x8 h = __builtin_ia32_vcvtps2ph256(f, 0);  // 0: round to nearest even
+        std::memcpy(p + i, &h, sizeof h);
+    }
     for (; i < n; ++i) p[i] = Half::fromFloat(a[i]);
 }
 #endif
@@ -690,5 +699,32 @@ void viaFloat2(T* o, const T* a, const T* b, int64_t n, const Body& body) {
 }
 
 }  // namespace simd
+
+/// dst[i] = element i (stride in elements) of a floating row of dtype dt, as A
+/// (double only for float64 tensors, float for the others: fewer instantiations).
+template <class A>
+void loadRow(const char* p, int64_t stride, int64_t n, diopiDtype_t dt, A* dst) {
+    using Types = std::conditional_t<std::is_same_v<A, double>, TypeList<double>, TypeList<float, Half, BFloat16>>;
+    dispatch<Types>(dt, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* s = reinterpret_cast<const T*>(p);
+        if constexpr (is_reduced_float_v<T>)
+            if (stride == 1) return simd::widen(dst, s, n);
+        for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<A>(static_cast<acc_t<T>>(s[i * stride]));
+    });
+}
+
+/// Element i of a floating row of dtype dt = src[i], rounded once.
+template <class A>
+void storeRow(const A* src, char* p, int64_t stride, int64_t n, diopiDtype_t dt) {
+    using Types = std::conditional_t<std::is_same_v<A, double>, TypeList<double>, TypeList<float, Half, BFloat16>>;
+    dispatch<Types>(dt, "tensor", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* d = reinterpret_cast<T*>(p);
+        if constexpr (is_reduced_float_v<T>)
+            if (stride == 1) return simd::narrow(d, src, n);
+        for (int64_t i = 0; i < n; ++i) d[i * stride] = T(static_cast<acc_t<T>>(src[i]));
+    });
+}
 
 }  // namespace impl::cpu
