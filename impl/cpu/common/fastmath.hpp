@@ -20,6 +20,8 @@
 
 #include "dtype.hpp"
 #include "isa.hpp"
+#include "parallel.hpp"
+#include "tensor.hpp"
 
 /// Helpers called from the per-level loops are forced inline, so that they are
 /// compiled for the loop's level.
@@ -699,6 +701,24 @@ void viaFloat2(T* o, const T* a, const T* b, int64_t n, const Body& body) {
 }
 
 }  // namespace simd
+
+/// For a contiguous out and in of one dtype among float32, float16 and
+/// bfloat16: runs body(float* o, const float* a, int64_t n) over them in
+/// parallel chunks (16-bit data widened and narrowed a block at a time) and
+/// returns true. False for anything else (float64, strided data), which the
+/// caller's element loop handles.
+template <class Body>
+bool denseViaFloat(const TensorView& out, const TensorView& in, const Body& body) {
+    const bool f = out.dtype == diopi_dtype_float32 || out.dtype == diopi_dtype_float16 || out.dtype == diopi_dtype_bfloat16;
+    if (!f || in.dtype != out.dtype || !out.isContiguous() || !in.isContiguous()) return false;
+    dispatch<TypeList<float, Half, BFloat16>>(out.dtype, "out", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* o = out.ptr<T>();
+        const T* x = in.ptr<T>();
+        parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { simd::viaFloat1<T>(o + b, x + b, e - b, body); });
+    });
+    return true;
+}
 
 /// dst[i] = element i (stride in elements) of a floating row of dtype dt, as A
 /// (double only for float64 tensors, float for the others: fewer instantiations).

@@ -121,6 +121,19 @@ struct StridedPlan {
     }
 };
 
+/// True when `small` (contiguous) equals the trailing dims of `full`'s shape,
+/// i.e. it repeats once per row of `full` (the common bias/row broadcast).
+inline bool isRowOf(const TensorView& small, const Shape& full) {
+    if (!small.isContiguous()) return false;
+    size_t lead = 0;
+    while (lead < small.shape.size() && small.shape[lead] == 1) ++lead;
+    size_t n = small.shape.size() - lead;
+    if (n > full.size()) return false;
+    for (size_t i = 0; i < n; ++i)
+        if (small.shape[lead + i] != full[full.size() - n + i]) return false;
+    return true;
+}
+
 namespace detail {
 template <class To, class... Ti, class F, size_t... I>
 void elementwiseImpl(const TensorView& out, const std::array<const TensorView*, sizeof...(Ti)>& ins, F& f,

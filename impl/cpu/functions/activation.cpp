@@ -138,15 +138,7 @@ void floatMapArr(diopiContextHandle_t ctx, const TensorView& out, TensorView in,
         failCode(diopiDtypeNotSupported, "out dtype ", dtypeName(out.dtype), " cannot hold a floating-point result");
     checkSameShape(out, in, "out", "input");
     in = castTo(ctx, in, out.dtype);
-    if (out.dtype != diopi_dtype_float64 && out.isContiguous() && in.isContiguous()) {
-        dispatch<TypeList<float, Half, BFloat16>>(out.dtype, "out", [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            T* o = out.ptr<T>();
-            const T* x = in.ptr<T>();
-            parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { simd::viaFloat1<T>(o + b, x + b, e - b, body); });
-        });
-        return;
-    }
+    if (denseViaFloat(out, in, body)) return;
     floatMap(ctx, out, in, sf);
 }
 

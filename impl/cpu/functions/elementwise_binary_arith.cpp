@@ -20,19 +20,6 @@ namespace {
 // receives and returns values of acc_t<T> (float for 16-bit floats). It runs
 // before the loop, so it may validate and throw.
 
-/// True when `small` (contiguous) equals the trailing dims of `full`'s shape,
-/// i.e. it repeats once per row of `full` (the common bias/row broadcast).
-bool isRowOf(const TensorView& small, const Shape& full) {
-    if (!small.isContiguous()) return false;
-    size_t lead = 0;
-    while (lead < small.shape.size() && small.shape[lead] == 1) ++lead;
-    size_t n = small.shape.size() - lead;
-    if (n > full.size()) return false;
-    for (size_t i = 0; i < n; ++i)
-        if (small.shape[lead + i] != full[full.size() - n + i]) return false;
-    return true;
-}
-
 /// Typed loop for a dense output where one input is dense and the other a
 /// repeated row (or a single element): plain indexing the compiler vectorizes.
 /// Returns false when the layout does not fit (the generic loop runs instead).

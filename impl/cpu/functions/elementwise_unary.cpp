@@ -15,13 +15,8 @@ template <class T, class F>
 void unaryOf(const TensorView& out, const TensorView& in, const F& f) {
     using A = acc_t<T>;
     if constexpr (is_reduced_float_v<T>) {
-        if (out.isContiguous() && in.isContiguous()) {
-            T* o = out.ptr<T>();
-            const T* x = in.ptr<T>();
-            auto body = [&](float* d, const float* a, int64_t n) { simd::map1(d, a, n, [&f](float v) { return float(f(v)); }); };
-            parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { simd::viaFloat1<T>(o + b, x + b, e - b, body); });
-            return;
-        }
+        auto body = [&](float* d, const float* a, int64_t n) { simd::map1(d, a, n, [&f](float v) { return float(f(v)); }); };
+        if (denseViaFloat(out, in, body)) return;
     }
     unaryLoop<T, T>(out, in, [f](T x) { return T(f(A(x))); });
 }
@@ -56,15 +51,7 @@ void floatUnaryArr(diopiContextHandle_t ctx, const TensorView& out, TensorView i
         failCode(diopiDtypeNotSupported, "out dtype ", dtypeName(out.dtype), " cannot hold a floating-point result");
     CPU_CHECK(in.shape == out.shape, "out shape ", shapeStr(out.shape), " differs from input shape ", shapeStr(in.shape));
     in = castTo(ctx, in, out.dtype);
-    if (out.dtype != diopi_dtype_float64 && out.isContiguous() && in.isContiguous()) {
-        dispatch<TypeList<float, Half, BFloat16>>(out.dtype, "out", [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            T* o = out.ptr<T>();
-            const T* x = in.ptr<T>();
-            parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { simd::viaFloat1<T>(o + b, x + b, e - b, body); });
-        });
-        return;
-    }
+    if (denseViaFloat(out, in, body)) return;
     floatUnary(ctx, out, in, f);
 }
 

@@ -19,18 +19,6 @@ void intoBool(diopiContextHandle_t ctx, const TensorView& out, Body&& body) {
     computeAs(ctx, out, diopi_dtype_bool, body);
 }
 
-/// True when `small` (contiguous) equals the trailing dims of `full`.
-bool isRowOf(const TensorView& small, const Shape& full) {
-    if (!small.isContiguous()) return false;
-    size_t lead = 0;
-    while (lead < small.shape.size() && small.shape[lead] == 1) ++lead;
-    size_t n = small.shape.size() - lead;
-    if (n > full.size()) return false;
-    for (size_t i = 0; i < n; ++i)
-        if (small.shape[lead + i] != full[full.size() - n + i]) return false;
-    return true;
-}
-
 /// bool o = f(a, b) for float32 a, b that are dense, or one dense and the
 /// other a repeated row or single element: the per-level array loops. False
 /// for other layouts (the generic loop runs instead).
