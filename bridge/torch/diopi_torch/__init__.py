@@ -17,9 +17,11 @@ usable without the C++ extension.
 """
 from __future__ import annotations
 
+import atexit
 import ctypes
 import json
 import os
+import sys
 import types
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -28,6 +30,7 @@ DEFAULT_EXTENSION = os.path.join(_ROOT, "build", "bridge", "libdiopi_torch.so")
 BACKEND = "diopi"
 
 _ext = None
+_drain_registered = False
 
 
 class DiopiError(RuntimeError):
@@ -58,8 +61,20 @@ def _open_extension():
     ext.diopi_torch_initial_seed.restype = ctypes.c_uint64
     ext.diopi_torch_manual_seed.argtypes = [ctypes.c_uint64]
     ext.diopi_torch_set_fallback_error.argtypes = [ctypes.c_int]
+    ext.diopi_torch_drain_error.restype = ctypes.c_char_p
     _ext = ext
     return ext
+
+
+def _drain_autograd_at_exit():
+    """Runs at interpreter exit, while Python is still whole: waits until the
+    device's autograd thread has released its last graph task (and the Python
+    objects in it), so that release never races the interpreter's teardown
+    (see drainAutogradThread in csrc/device.cpp). ctypes releases the GIL
+    for the call, which the autograd thread needs for those objects."""
+    if _ext is not None and _ext.diopi_torch_drain_autograd() != 0:
+        print("diopi_torch: could not drain the device's autograd thread at exit: "
+              + _ext.diopi_torch_drain_error().decode(), file=sys.stderr)
 
 
 def _register_backend():
@@ -105,6 +120,11 @@ def load(impl_lib: str | None = None, hooks: str | None = None):
     ext = _open_extension()
     if ext.diopi_torch_load(impl_lib.encode(), (hooks or "").encode()) != 0:
         raise DiopiError(ext.diopi_torch_error().decode())
+    global _drain_registered
+    if not _drain_registered:
+        # Registered after torch's own handlers, so it runs before them (atexit is last-in, first-out).
+        atexit.register(_drain_autograd_at_exit)
+        _drain_registered = True
     _register_backend()
     set_fallback(os.environ.get("DIOPI_FALLBACK", "cpu"))
     return info()
