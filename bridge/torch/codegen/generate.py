@@ -60,6 +60,11 @@ class Kernel:
     otherwise: str       # the call made when no entry applies: ATen's composite kernel, else the CPU fallback
     family: str
     entries: tuple
+    check_devices: bool  # every tensor on one device (PyTorch's rule), and that device made current
+
+
+# Operators whose arguments live on different devices by definition.
+CROSS_DEVICE = {"copy_", "_to_copy", "_copy_from", "_copy_from_and_resize"}
 
 
 def _family_file(family):
@@ -152,7 +157,8 @@ def _kernel(aten, f, mapping, functions):
             aten=aten, schema=schema.text, cpp_name=cpp_name, op=f"at::_ops::{fs.name.unambiguous_name()}",
             out_arg=_out_arg(fs, first.where), decl=sig.decl(name=cpp_name),
             otherwise=("composite" if f.has_composite_explicit_autograd_kernel else "fallback"), forward=", ".join(names), meta_args=(tuple(prelude), ", ".join(call_args)),
-            returns=returns, family=functions[first.diopi].family, entries=tuple(codes))
+            returns=returns, family=functions[first.diopi].family, entries=tuple(codes),
+            check_devices=aten.split(".")[0] not in CROSS_DEVICE)
 
 
 def _allocated_target(entry, param, arg_types):

@@ -5,6 +5,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/native/CPUFallback.h>
+#include <c10/core/DeviceGuard.h>
 #include <diopi/diopirt.h>
 
 #include <atomic>
@@ -15,6 +16,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "device_runtime.hpp"
 
 // The caller-side objects behind the opaque handles of diopirt.h.
 struct diopiTensor {
@@ -51,6 +54,61 @@ void countCopy(const char* aten);
 /// then computes on the CPU and copies results back.
 void cpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack, const char* reason);
 void unmappedFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack);
+
+/// The device one operator call runs on: every tensor argument must be on it,
+/// except 0-dim host tensors (scalars) and host index tensors, which CUDA
+/// accepts too; anything else raises PyTorch's "Expected all tensors to be on
+/// the same device" before the vendor sees a handle. The guard makes that
+/// device (and its current stream) the one the DIOPI call uses.
+class DeviceCheck {
+public:
+    DeviceCheck(const char* aten, bool strict) : aten_(aten), strict_(strict) {}
+    void add(const at::Tensor& t, bool hostOk = false) {
+        if (!t.defined()) return;
+        const c10::Device d = t.device();
+        if (d.is_cpu() && (hostOk || t.dim() == 0 || !strict_)) return;
+        if (!device_) {
+            device_ = d;
+        } else if (*device_ != d && strict_) {
+            TORCH_CHECK(false, "Expected all tensors to be on the same device, but found at least two devices, ", *device_, " and ", d,
+                        "! (in aten::", aten_, ")");
+        }
+    }
+    void add(const std::optional<at::Tensor>& t) { if (t.has_value()) add(*t); }
+    void add(at::TensorList ts) { for (const auto& t : ts) add(t); }
+    void add(const at::ITensorListRef& ts) { for (const at::Tensor& t : ts) add(t); }
+    void add(const c10::List<std::optional<at::Tensor>>& ts) {  // index tensors
+        for (std::optional<at::Tensor> t : ts) if (t.has_value()) add(*t, /*hostOk=*/true);
+    }
+    void add(const std::optional<at::Device>& d) {  // factory functions: the device they create on
+        if (d.has_value() && d->type() == c10::DeviceType::PrivateUse1 && !device_) {
+            if (d->has_index()) checkDeviceIndex(d->index());
+            device_ = *d;
+        }
+    }
+    template <class T>
+    void add(const T&) {}
+    std::optional<c10::Device> device() const { return device_; }
+
+    template <class... Args>
+    static c10::OptionalDeviceGuard scope(const char* aten, const Args&... args) {
+        DeviceCheck c(aten, true);
+        (c.add(args), ...);
+        return c10::OptionalDeviceGuard(c.device_);
+    }
+    /// For copies between devices: the first device tensor's device, nothing checked.
+    template <class... Args>
+    static c10::OptionalDeviceGuard lenient(const char* aten, const Args&... args) {
+        DeviceCheck c(aten, false);
+        (c.add(args), ...);
+        return c10::OptionalDeviceGuard(c.device_);
+    }
+
+private:
+    const char* aten_;
+    bool strict_;
+    std::optional<c10::Device> device_;
+};
 
 /// Reason of the fallback being taken by the current typed kernel (thread-local).
 void setFallbackReason(const char* reason);
@@ -205,7 +263,7 @@ inline bool present(None) { return false; }
 /// call's arguments point to until the call returns.
 class Call {
 public:
-    explicit Call(const OpInfo& info) : info_(info) {}
+    explicit Call(const OpInfo& info) : info_(info) { ctx_.stream = currentNativeStream(); }
     Call(const Call&) = delete;
 
     const OpInfo& info() const { return info_; }

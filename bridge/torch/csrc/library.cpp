@@ -8,39 +8,21 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
 #include "bridge.hpp"
+#include "device_runtime.hpp"
 #include "state.hpp"
 
 namespace diopi_torch {
 namespace {
 
-// ---------------------------------------------------------------- host hooks
-
-int hostMalloc(void** p, size_t n) {
-    *p = nullptr;
-    if (!n) return 0;
-    // 64-byte alignment suits every vector width the vendors here use.
-    return posix_memalign(p, 64, (n + 63) / 64 * 64) == 0 ? 0 : 1;
-}
-int hostFree(void* p) {
-    std::free(p);
-    return 0;
-}
-int hostCopy(void* dst, const void* src, size_t n, diopiStreamHandle_t) {
-    if (n) std::memcpy(dst, src, n);
-    return 0;
-}
-int hostSync(diopiStreamHandle_t) { return 0; }
-const diopiTorchDeviceHooks_t kHostHooks{"host memory", hostMalloc, hostFree, hostCopy, hostCopy, hostCopy, hostSync};
-
 struct Library {
     std::mutex mu;
     void* handle = nullptr;
     std::string path;
-    const diopiTorchDeviceHooks_t* hooks = &kHostHooks;
     std::unordered_map<std::string, void*> symbols;
     const char* (*lastError)() = nullptr;
 };
@@ -86,8 +68,6 @@ std::string opName(const c10::OperatorHandle& op) {
 }
 
 }  // namespace
-
-const diopiTorchDeviceHooks_t& hooks() { return *lib().hooks; }
 
 void requireLibrary() {
     TORCH_CHECK(lib().handle, "diopi: no vendor library is loaded; call diopi_torch.load(path) or set DIOPI_IMPL_LIB");
@@ -150,8 +130,30 @@ MetaScope::MetaScope(const char* aten) {
 }
 MetaScope::~MetaScope() { --tMetaDepth; }
 
+// The device rule of the generated kernels (DeviceCheck) for operators that
+// reach the fallback: a CUDA kernel would raise for operands on two devices.
+void checkFallbackDevices(const c10::OperatorHandle& op, const torch::jit::Stack& stack, const std::string& name) {
+    static const std::set<std::string> crossDevice = {"copy_", "_to_copy", "_copy_from", "_copy_from_and_resize", "to", "set_",
+                                                      "lift_fresh", "_has_compatible_shallow_copy_type"};
+    if (crossDevice.count(name.substr(0, name.find('.')))) return;
+    size_t n = op.schema().arguments().size();
+    DeviceCheck check(op.schema().name().c_str(), true);
+    for (size_t i = stack.size() - std::min(n, stack.size()); i < stack.size(); ++i) {
+        const c10::IValue& v = stack[i];
+        if (v.isTensor()) {
+            check.add(v.toTensor());
+        } else if (v.isTensorList()) {
+            for (const at::Tensor& t : v.toTensorVector()) check.add(t);
+        } else if (v.isList()) {
+            for (const c10::IValue& e : v.toListRef())
+                if (e.isTensor()) check.add(e.toTensor(), /*hostOk=*/true);  // lists of optional tensors: indices
+        }
+    }
+}
+
 void cpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack, const char* reason) {
     std::string name = opName(op);
+    checkFallbackDevices(op, *stack, name);
     TORCH_CHECK(!gFallbackError.load(), "aten::", name, " would run on the CPU (", reason,
                 ") and DIOPI_FALLBACK=error forbids fallbacks");
     countFallback(name.c_str(), reason);
@@ -168,7 +170,8 @@ void unmappedFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
 
 diopiTensorHandle_t Call::tensor(const at::Tensor& t) {
     if (!t.defined()) return nullptr;
-    ctx_.handles.push_back(diopiTensor{t});
+    // Host scalars and index tensors (admitted by DeviceCheck) reach the vendor on its device.
+    ctx_.handles.push_back(diopiTensor{t.is_cpu() ? t.to(currentDevice()) : t});
     return &ctx_.handles.back();
 }
 
@@ -350,10 +353,15 @@ thread_local std::string tError;
 thread_local std::string tText;
 }  // namespace
 
+namespace diopi_torch {
+void setError(const std::string& why) { tError = why; }
+}  // namespace diopi_torch
+
 extern "C" {
 
-/// Loads the vendor library (and optionally a hooks library); 0 on success,
-/// else diopi_torch_error() says why.
+/// Loads the vendor library and its device runtime (device.h), from
+/// `hooks_path` when given, else from the vendor library itself, else the
+/// host runtime; 0 on success, else diopi_torch_error() says why.
 __attribute__((visibility("default"))) int diopi_torch_load(const char* impl_path, const char* hooks_path) {
     using namespace diopi_torch;
     auto& l = lib();
@@ -363,23 +371,30 @@ __attribute__((visibility("default"))) int diopi_torch_load(const char* impl_pat
         tError = "a vendor library is already loaded (" + l.path + "); one process serves one library";
         return 1;
     }
-    if (hooks_path && *hooks_path) {
-        void* h = dlopen(hooks_path, RTLD_NOW | RTLD_LOCAL);
-        if (!h) {
-            tError = std::string("cannot load device hooks: ") + dlerror();
-            return 1;
-        }
-        auto fn = reinterpret_cast<diopiTorchDeviceHooksFn>(dlsym(h, "diopiTorchDeviceHooks"));
-        if (!fn || !fn()) {
-            tError = std::string(hooks_path) + " exports no diopiTorchDeviceHooks()";
-            return 1;
-        }
-        l.hooks = fn();
-    }
     void* h = dlopen(impl_path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char* e = dlerror();
         tError = std::string("cannot load ") + impl_path + ": " + (e ? e : "unknown error");
+        return 1;
+    }
+    std::string why;
+    if (hooks_path && *hooks_path) {
+        void* rt = dlopen(hooks_path, RTLD_NOW | RTLD_LOCAL);
+        if (!rt) {
+            const char* e = dlerror();
+            tError = std::string("cannot load the device runtime: ") + (e ? e : "unknown error");
+            return 1;
+        }
+        if (!dlsym(rt, "diopiGetDeviceRuntime") && !dlsym(rt, "diopiTorchDeviceHooks")) {
+            tError = std::string(hooks_path) + " exports neither diopiGetDeviceRuntime() nor diopiTorchDeviceHooks()";
+            return 1;
+        }
+        if (!installRuntime(rt, hooks_path, why)) {
+            tError = why;
+            return 1;
+        }
+    } else if (!installRuntime(h, impl_path, why)) {
+        tError = why;
         return 1;
     }
     l.handle = h;
@@ -401,7 +416,8 @@ __attribute__((visibility("default"))) const char* diopi_torch_info() {
         return s ? s : "";
     };
     o << "{\"library\": " << json(l.path) << ", \"vendor\": " << json(str("diopiGetVendorName")) << ", \"version\": "
-      << json(str("diopiGetImplVersion")) << ", \"hooks\": " << json(l.hooks->name) << "}";
+      << json(str("diopiGetImplVersion")) << ", \"runtime\": " << json(runtimeName()) << ", \"devices\": "
+      << static_cast<int>(deviceCount()) << "}";
     tText = o.str();
     return tText.c_str();
 }

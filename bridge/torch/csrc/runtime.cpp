@@ -2,6 +2,7 @@
 // vendor library asks the `diopi` device for data pointers, shapes, strides,
 // scratch tensors and generator state through these functions.
 #include "bridge.hpp"
+#include "device_runtime.hpp"
 #include "state.hpp"
 
 #include <cstring>
@@ -99,13 +100,13 @@ DIOPI_RT_API diopiError_t diopiGetTensorStorageNbytes(diopiConstTensorHandle_t t
 
 DIOPI_RT_API diopiError_t diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th, diopiDeviceIndex_t* index) {
     if (!th || !index) return diopiErrorOccurred;
-    *index = T(th).is_cpu() ? -1 : 0;
+    *index = T(th).is_cpu() ? -1 : T(th).device().index();
     return diopiSuccess;
 }
 
 DIOPI_RT_API diopiError_t diopiGetCurrentDeviceIndex(diopiDeviceIndex_t* index) {
     if (!index) return diopiErrorOccurred;
-    *index = 0;
+    *index = diopi_torch::currentDeviceIndex();
     return diopiSuccess;
 }
 

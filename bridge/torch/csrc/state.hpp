@@ -1,5 +1,6 @@
 // Process-wide state of the `diopi` device shared by its translation units:
-// the vendor library, device hooks, generators and dtype tables.
+// the vendor library, generators and dtype tables (the device runtime is
+// device_runtime.hpp).
 #pragma once
 
 #include <ATen/ATen.h>
@@ -8,16 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "device_hooks.h"
 
 namespace diopi_torch {
 
 diopiDtype_t toDiopi(at::ScalarType t);
 at::ScalarType toATen(diopiDtype_t t);
 
-const diopiTorchDeviceHooks_t& hooks();
 /// Raises unless a vendor library is loaded.
 void requireLibrary();
+/// Sets the message diopi_torch_error() returns on this thread.
+void setError(const std::string& why);
 /// The vendor's diopiGetLastErrorString(), "" when it has none.
 std::string lastVendorError();
 
@@ -27,5 +28,7 @@ void setGeneratorState(diopiGeneratorHandle_t g, std::vector<uint8_t> state);
 void generatorSeedAndOffset(diopiGeneratorHandle_t g, uint64_t* seed, uint64_t* offset);
 void setGeneratorSeedAndOffset(diopiGeneratorHandle_t g, uint64_t seed, uint64_t offset);
 diopiGeneratorHandle_t generatorHandle(const std::optional<at::Generator>& g);
+/// The default generator of diopi:`index` (-1: the current device).
+at::Generator& defaultGenerator(c10::DeviceIndex index = -1);
 
 }  // namespace diopi_torch

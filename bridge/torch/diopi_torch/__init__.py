@@ -59,7 +59,12 @@ def _open_extension():
         getattr(ext, name).restype = ctypes.c_char_p
     ext.diopi_torch_call_seq.restype = ctypes.c_uint64
     ext.diopi_torch_initial_seed.restype = ctypes.c_uint64
-    ext.diopi_torch_manual_seed.argtypes = [ctypes.c_uint64]
+    ext.diopi_torch_initial_seed.argtypes = [ctypes.c_int]
+    ext.diopi_torch_manual_seed.argtypes = [ctypes.c_int, ctypes.c_uint64]
+    ext.diopi_torch_seed.argtypes = [ctypes.c_int]
+    ext.diopi_torch_rng_state.restype = ctypes.c_int64
+    ext.diopi_torch_rng_state.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_int64]
+    ext.diopi_torch_set_rng_state.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int64]
     ext.diopi_torch_set_fallback_error.argtypes = [ctypes.c_int]
     ext.diopi_torch_drain_error.restype = ctypes.c_char_p
     _ext = ext
@@ -80,32 +85,13 @@ def _drain_autograd_at_exit():
 def _register_backend():
     import torch
 
+    from . import device_module
+
+    device_module._ext = _open_extension()
     if torch._C._get_privateuse1_backend_name() != BACKEND:
         torch.utils.rename_privateuse1_backend(BACKEND)
-        torch._register_device_module(BACKEND, _device_module())
+        torch._register_device_module(BACKEND, device_module)
         torch.utils.generate_methods_for_privateuse1_backend(for_tensor=True, for_module=True, for_storage=True)
-
-
-def _device_module():
-    import torch
-
-    mod = types.ModuleType("torch.diopi")
-
-    def manual_seed(seed):
-        _open_extension().diopi_torch_manual_seed(ctypes.c_uint64(int(seed) & 0xFFFFFFFFFFFFFFFF))
-
-    mod.is_available = lambda: True
-    mod.device_count = lambda: 1
-    mod.current_device = lambda: 0
-    mod.set_device = lambda device: None
-    mod.synchronize = lambda device=None: None
-    mod.is_initialized = lambda: _ext is not None
-    mod._is_in_bad_fork = lambda: False
-    mod.manual_seed = manual_seed
-    mod.manual_seed_all = manual_seed
-    mod.initial_seed = lambda: int(_open_extension().diopi_torch_initial_seed())
-    mod._lazy_init = lambda: None
-    return mod
 
 
 def load(impl_lib: str | None = None, hooks: str | None = None):

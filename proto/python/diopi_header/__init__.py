@@ -33,8 +33,25 @@ _PACKAGED_INCLUDE = os.path.join(PACKAGE_DIR, "include")
 INCLUDE_DIR = os.environ.get("DIOPI_INCLUDE_DIR") or (
     _PACKAGED_INCLUDE if os.path.isdir(os.path.join(_PACKAGED_INCLUDE, "diopi"))
     else os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "include")))
-HEADER_NAMES = ("diopirt.h", "functions.h", "functions_ext.h")
-HEADERS = tuple(os.path.join(INCLUDE_DIR, "diopi", h) for h in HEADER_NAMES)
+
+def headers_in(include_dir):
+    """The standard's headers in `include_dir` (or in its diopi/ folder):
+    diopirt.h first, then functions.h, then the other headers by name.
+    (Listing only: importing this package must not load the parser.)"""
+    d = os.path.join(include_dir, "diopi") if os.path.isdir(os.path.join(include_dir, "diopi")) else include_dir
+    names = sorted(n for n in os.listdir(d) if n.endswith(".h"))
+    if "diopirt.h" not in names:
+        raise FileNotFoundError(f"{d}: no diopirt.h")
+    order = ["diopirt.h"] + [n for n in ("functions.h",) if n in names]
+    order += [n for n in names if n not in order]
+    return tuple(os.path.join(d, n) for n in order)
+
+
+# Every header of the standard (diopirt.h first, functions.h, then the others by
+# name): a new header is part of the model, the bindings and the reference as
+# soon as it is in proto/include/diopi.
+HEADERS = headers_in(INCLUDE_DIR)
+HEADER_NAMES = tuple(os.path.basename(h) for h in HEADERS)
 RUNTIME_HEADER = HEADERS[0]
 # The DIOPI 1.0 interface facts (names, parameter types, enum values, ...) the headers must keep.
 V1_INTERFACE = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "interface", "diopi_v1_interface.json"))

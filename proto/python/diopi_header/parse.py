@@ -277,15 +277,9 @@ def version_of(macros):
 
 # ---------------------------------------------------------------- the whole standard
 def headers_in(include_dir):
-    """The standard's headers in `include_dir` (or in its diopi/ folder):
-    diopirt.h first, then functions.h, then the other headers by name."""
-    d = os.path.join(include_dir, "diopi") if os.path.isdir(os.path.join(include_dir, "diopi")) else include_dir
-    names = sorted(n for n in os.listdir(d) if n.endswith(".h"))
-    if RUNTIME_HEADER not in names:
-        raise FileNotFoundError(f"{d}: no {RUNTIME_HEADER}")
-    order = [RUNTIME_HEADER] + [n for n in ("functions.h",) if n in names]
-    order += [n for n in names if n not in order]
-    return tuple(os.path.join(d, n) for n in order)
+    """The standard's headers in `include_dir` (see diopi_header.headers_in)."""
+    from . import headers_in as listing
+    return listing(include_dir)
 
 
 def standard(headers):

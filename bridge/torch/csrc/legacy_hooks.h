@@ -1,14 +1,12 @@
 /**
- * @file device_hooks.h
- * @brief How the `diopi` PyTorch device reaches the memory of the chip a
- *        vendor library drives.
+ * @file legacy_hooks.h
+ * @brief The first form of the device's memory hooks, kept so that a hooks
+ *        library built for it still loads.
  *
- * The device never touches device memory itself: it allocates, frees and
- * copies through these hooks. A vendor whose memory is not host memory
- * builds a small shared library exporting `diopiTorchDeviceHooks()` and
- * passes it to `diopi_torch.load(..., hooks=PATH)`; the host-memory vendors
- * of this project (impl/torch, impl/cpu) use the default host hooks.
- * Every function returns 0 on success.
+ * The standard's device runtime (proto/include/diopi/device.h) replaced it:
+ * devices, streams, events, pinned memory. A library exporting only
+ * `diopiTorchDeviceHooks()` gets one device and one stream, adapted in
+ * device_runtime.cpp. Every function returns 0 on success.
  */
 #ifndef DIOPI_TORCH_DEVICE_HOOKS_H_
 #define DIOPI_TORCH_DEVICE_HOOKS_H_
