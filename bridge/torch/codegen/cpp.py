@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from diopi_torch.mapping import RESULT, MappingError, parse_expression
+from diopi_torch.mapping import RESULT, MappingError, parse_expression, unescape
 
 _DTYPES = {"bool": "at::kBool", "uint8": "at::kByte", "int8": "at::kChar", "int16": "at::kShort", "int32": "at::kInt",
            "int64": "at::kLong", "float16": "at::kHalf", "bfloat16": "at::kBFloat16", "float32": "at::kFloat",
@@ -83,6 +83,8 @@ class Translator:
             if isinstance(v, str):
                 return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
         if isinstance(node, ast.Name):
+            if unescape(node.id) in self.arg_types:  # `from_` in the parsed text is the argument `from`
+                return unescape(node.id)
             if node.id in _DTYPES and node.id not in self.arg_types:
                 return _DTYPES[node.id]
             if node.id == RESULT or node.id in self.arg_types:
@@ -101,6 +103,8 @@ class Translator:
             op = " && " if isinstance(node.op, ast.And) else " || "
             return "(" + op.join(e(v) for v in node.values) + ")"
         if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Add) and (isinstance(node.left, ast.List) or isinstance(node.right, ast.List)):
+                return f"diopi_torch::concat({e(node.left)}, {e(node.right)})"  # [1] + stride
             op = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}[type(node.op)]
             return f"({e(node.left)} {op} {e(node.right)})"
         if isinstance(node, (ast.List, ast.Tuple)):
@@ -110,7 +114,7 @@ class Translator:
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Name):  # len()
                 return f"static_cast<int64_t>({e(node.args[0])}.size())"
-            return f"{e(node.func.value)}.{node.func.attr}()"
+            return f"{e(node.func.value)}.{node.func.attr}(" + ", ".join(e(a) for a in node.args) + ")"
         if isinstance(node, ast.Compare):
             parts = []
             left = node.left

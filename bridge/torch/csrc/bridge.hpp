@@ -54,6 +54,8 @@ void countCopy(const char* aten);
 /// then computes on the CPU and copies results back.
 void cpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack, const char* reason);
 void unmappedFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack);
+/// Counts a fallback a hand-written kernel takes (raises under DIOPI_FALLBACK=error).
+void noteFallback(const std::string& aten, const char* reason);
 
 /// The device one operator call runs on: every tensor argument must be on it,
 /// except 0-dim host tensors (scalars) and host index tensors, which CUDA
@@ -238,6 +240,18 @@ std::tuple<Ts...> allocLike(const std::tuple<Ts...>& metas) {
 }
 std::vector<at::Tensor> allocLike(const std::vector<at::Tensor>& metas);
 at::Device currentDevice();
+
+inline int64_t toIntValue(int64_t v) { return v; }
+inline int64_t toIntValue(const c10::SymInt& v) { return v.expect_int(); }
+
+/// Integer lists joined: `[1] + stride` in the mapping.
+template <class A, class B>
+std::vector<int64_t> concat(const A& a, const B& b) {
+    std::vector<int64_t> out;
+    for (auto v : a) out.push_back(toIntValue(v));
+    for (auto v : b) out.push_back(toIntValue(v));
+    return out;
+}
 
 // Numbers as DIOPI takes them.
 inline int64_t toInt(int64_t v) { return v; }

@@ -378,6 +378,37 @@ at::Scalar localScalarDense(const at::Tensor& self) {
     return at::_local_scalar_dense(host);
 }
 
+// PyTorch sends every convolution of a backend without its own convolution
+// kernel to these two "overrideable" operators, whose default only raises.
+// The convolutions the mapping serves never get here; the rest (transposed
+// 1-d and 3-d, ...) run on the CPU, counted like any fallback.
+std::optional<at::Tensor> onHost(const std::optional<at::Tensor>& t) {
+    if (!t.has_value() || !t->defined()) return t;
+    return t->cpu();
+}
+
+at::Tensor convolutionOverrideable(const at::Tensor& input, const at::Tensor& weight, const std::optional<at::Tensor>& bias,
+                                   c10::SymIntArrayRef stride, c10::SymIntArrayRef padding, c10::SymIntArrayRef dilation,
+                                   bool transposed, c10::SymIntArrayRef output_padding, c10::SymInt groups) {
+    noteFallback("convolution_overrideable", "no mapping entry");
+    return at::convolution_symint(input.cpu(), weight.cpu(), onHost(bias), stride, padding, dilation, transposed, output_padding,
+                                  std::move(groups))
+        .to(input.device());
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> convolutionBackwardOverrideable(
+    const at::Tensor& grad_output, const at::Tensor& input, const at::Tensor& weight, c10::SymIntArrayRef stride,
+    c10::SymIntArrayRef padding, c10::SymIntArrayRef dilation, bool transposed, c10::SymIntArrayRef output_padding, c10::SymInt groups,
+    std::array<bool, 3> output_mask) {
+    noteFallback("convolution_backward_overrideable", "no mapping entry");
+    std::vector<c10::SymInt> biasSizes{weight.sym_size(transposed ? 1 : 0) * (transposed ? groups : c10::SymInt(1))};
+    auto [gi, gw, gb] = at::convolution_backward_symint(grad_output.cpu(), input.cpu(), weight.cpu(), c10::SymIntArrayRef(biasSizes),
+                                                        stride, padding, dilation, transposed, output_padding, std::move(groups),
+                                                        output_mask);
+    auto back = [&](const at::Tensor& t) { return t.defined() ? t.to(input.device()) : t; };
+    return {back(gi), back(gw), back(gb)};
+}
+
 // Attention on this device takes PyTorch's math path, which decomposes into
 // matmuls, softmax and elementwise operators that DIOPI functions serve.
 int64_t fusedSdpChoice(const at::Tensor&, const at::Tensor&, const at::Tensor&, const std::optional<at::Tensor>&, double, bool,
@@ -400,6 +431,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("_copy_from_and_resize", copyFromAndResize);
     m.impl("_local_scalar_dense", localScalarDense);
     m.impl("_fused_sdp_choice", fusedSdpChoice);
+    m.impl("convolution_overrideable", convolutionOverrideable);
+    m.impl("convolution_backward_overrideable", convolutionBackwardOverrideable);
 }
 
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {

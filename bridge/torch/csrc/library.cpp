@@ -151,12 +151,16 @@ void checkFallbackDevices(const c10::OperatorHandle& op, const torch::jit::Stack
     }
 }
 
-void cpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack, const char* reason) {
-    std::string name = opName(op);
-    checkFallbackDevices(op, *stack, name);
+void noteFallback(const std::string& name, const char* reason) {
     TORCH_CHECK(!gFallbackError.load(), "aten::", name, " would run on the CPU (", reason,
                 ") and DIOPI_FALLBACK=error forbids fallbacks");
     countFallback(name.c_str(), reason);
+}
+
+void cpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack, const char* reason) {
+    std::string name = opName(op);
+    checkFallbackDevices(op, *stack, name);
+    noteFallback(name, reason);
     at::native::cpu_fallback(op, stack, /*error_on_views=*/false);
 }
 

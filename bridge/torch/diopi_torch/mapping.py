@@ -19,7 +19,8 @@ Argument expressions and conditions are small Python expressions over the
 ATen argument names and `result` (the operator's return value, `result[i]`
 for tuples); they are parsed with `ast` and only a small subset is admitted
 (names, constants, indexing, comparisons, `and`/`or`/`not`, `x if c else y`,
-`len()`, `.dim()`, `.numel()`, `.is_contiguous()`, `.dtype`). Parameters not
+`len()`, `.dim()`, `.numel()`, `.is_contiguous()`, `.unsqueeze(d)`, `.dtype`,
+and `+` of a literal list and an integer list: `[1] + stride`). Parameters not
 listed in `args` are mapped implicitly: by the same name, `input` from
 `self`, and `out` from `result`.
 
@@ -30,7 +31,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import keyword
 import os
+import re
 from typing import Callable, Mapping
 
 import yaml
@@ -41,7 +44,10 @@ DEFAULT_PATH = os.path.join(os.path.dirname(HERE), "aten_to_diopi.yaml")
 # DIOPI dtype names usable in conditions (`self.dtype in (float16, bfloat16)`).
 DTYPE_NAMES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
                "complex64", "complex128")
-METHODS = {"dim": 0, "numel": 0, "is_contiguous": 0}
+# Tensor methods an expression may call, with their argument counts. unsqueeze
+# serves an N-d operator by the (N+1)-d DIOPI function on a view (conv1d by
+# diopiConvolution2d); the view shares storage, so writing it writes the result.
+METHODS = {"dim": 0, "numel": 0, "is_contiguous": 0, "unsqueeze": 1}
 ATTRIBUTES = ("dtype", "device")
 FUNCTIONS = {"len": 1}
 RESULT = "result"
@@ -165,12 +171,24 @@ def parse_expression(text, where="<expr>"):
         text = repr(text)
     if not isinstance(text, str):
         raise MappingError(f"{where}: expected an expression, got {type(text).__name__} {text!r}")
+    # ATen and DIOPI parameters named after a Python keyword (random_'s `from`)
+    # are written as such in the mapping and read as `from_` by the parser.
+    text = _KEYWORD.sub(lambda m: m.group(0) + "_", text)
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as e:
         raise MappingError(f"{where}: cannot parse {text!r}: {e.msg}") from None
     _check(tree.body, text, where)
     return tree.body
+
+
+_KEYWORD = re.compile(r"\b(?:" + "|".join(k for k in keyword.kwlist if k not in ("True", "False", "None", "and", "or",
+                                                                              "not", "if", "else", "in", "is")) + r")\b")
+
+
+def unescape(name):
+    """The argument name behind an escaped keyword (`from_` -> `from`)."""
+    return name[:-1] if name.endswith("_") and keyword.iskeyword(name[:-1]) else name
 
 
 def _check(node, text, where):
@@ -212,7 +230,7 @@ def _names(text):
     out = set()
     for sub in ast.walk(tree):
         if isinstance(sub, ast.Name) and sub.id not in FUNCTIONS and sub.id not in DTYPE_NAMES:
-            out.add(sub.id)
+            out.add(unescape(sub.id))
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
             pass
     return out
@@ -239,8 +257,8 @@ def _eval(node, env):
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
-        if node.id in env:
-            v = env[node.id]
+        if unescape(node.id) in env:
+            v = env[unescape(node.id)]
             return _dtype_name(v) if type(v).__name__ == "dtype" else v  # torch.bfloat16 -> "bfloat16"
         if node.id in DTYPE_NAMES:
             return node.id
@@ -263,6 +281,8 @@ def _eval(node, env):
         return [_eval(e, env) for e in node.elts]
     if isinstance(node, ast.BinOp):
         a, b = _eval(node.left, env), _eval(node.right, env)
+        if isinstance(node.op, ast.Add) and isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+            return list(a) + list(b)
         return {ast.Add: lambda: a + b, ast.Sub: lambda: a - b, ast.Mult: lambda: a * b}[type(node.op)]()
     if isinstance(node, ast.Attribute):  # .dtype, .device: compared by name
         return _dtype_name(getattr(_eval(node.value, env), node.attr))
@@ -270,7 +290,7 @@ def _eval(node, env):
         if isinstance(node.func, ast.Name):
             return len(_eval(node.args[0], env))
         obj = _eval(node.func.value, env)
-        return getattr(obj, node.func.attr)()
+        return getattr(obj, node.func.attr)(*[_eval(a, env) for a in node.args])
     if isinstance(node, ast.Compare):
         left = _eval(node.left, env)
         for op, right_node in zip(node.ops, node.comparators):
