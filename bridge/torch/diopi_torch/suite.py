@@ -1,15 +1,17 @@
 """Real model code on the `diopi` device, compared with eager CPU.
 
     python -m diopi_torch.suite [--impl_lib PATH] [--models bert,gpt2,...|hf:Class:k=v,...]
-                                [--json FILE] [--autocompare] [--bench]
+                                [--recipe fp32,bf16,...] [--json FILE] [--autocompare] [--bench]
 
 Each model is built from a configuration with random weights (fixed seed,
-nothing downloaded), then trained for one step twice from the same weights:
-on the CPU and on `diopi`. Forward (logits, loss), backward (every
-parameter's gradient) and the AdamW step (every updated parameter) are
-compared with a tolerance by dtype; the device's counters say how many ATen
-calls DIOPI served and which fell back to the CPU.
-Exit status 1 when any model does not match.
+nothing downloaded), then run under each recipe (diopi_torch.recipes: fp32,
+bf16, fp16, bf16-cast, checkpoint, resume, loader, generate, device1) twice
+from the same weights: on the CPU and on `diopi`. Forward (logits, loss),
+backward (every parameter's gradient), the AdamW step (every updated
+parameter) and generated tokens are compared with the vendor's tolerance for
+the recipe's precision; the device's counters say how many ATen calls DIOPI
+served and which fell back to the CPU.
+Exit status 1 when any model does not match under any recipe.
 """
 from __future__ import annotations
 
@@ -40,21 +42,11 @@ class Model:
     config: dict
 
 
-def _no_dropout(cfg):
-    out = dict(cfg)
-    for k in ("hidden_dropout_prob", "attention_probs_dropout_prob", "resid_pdrop", "embd_pdrop", "attn_pdrop",
-              "dropout_rate", "attention_dropout", "hidden_dropout", "drop_path_rate", "classifier_dropout_prob",
-              "dropout"):
-        out.setdefault(k, 0.0)
-    return out
-
-
 MODELS = {m.name: m for m in [
-    Model("bert", "text-cls", "BertForSequenceClassification",
-          dict(SMALL, vocab_size=VOCAB, num_labels=3, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)),
+    # Dropout stays as each configuration has it: comparisons run every dropout with p=0 (recipes.NoDropout).
+    Model("bert", "text-cls", "BertForSequenceClassification", dict(SMALL, vocab_size=VOCAB, num_labels=3)),
     Model("gpt2", "text-lm", "GPT2LMHeadModel",
-          dict(vocab_size=VOCAB, n_embd=64, n_layer=2, n_head=4, n_positions=64, resid_pdrop=0.0, embd_pdrop=0.0,
-               attn_pdrop=0.0, bos_token_id=0, eos_token_id=0)),
+          dict(vocab_size=VOCAB, n_embd=64, n_layer=2, n_head=4, n_positions=64, bos_token_id=0, eos_token_id=0)),
     Model("llama", "text-lm", "LlamaForCausalLM", dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2)),
     Model("qwen2", "text-lm", "Qwen2ForCausalLM", dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2)),
     # A mixture of experts: routing by top-k, tokens gathered per expert (nonzero, indexing) and summed back
@@ -64,11 +56,11 @@ MODELS = {m.name: m for m in [
           dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2,
                experts_implementation="eager")),
     Model("t5", "seq2seq", "T5ForConditionalGeneration",
-          dict(vocab_size=VOCAB, d_model=64, d_kv=16, d_ff=128, num_layers=2, num_heads=4, dropout_rate=0.0,
+          dict(vocab_size=VOCAB, d_model=64, d_kv=16, d_ff=128, num_layers=2, num_heads=4,
                decoder_start_token_id=0, pad_token_id=0)),
     Model("vit", "vision", "ViTForImageClassification",
           dict(image_size=IMAGE, patch_size=8, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-               num_attention_heads=4, num_labels=10, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)),
+               num_attention_heads=4, num_labels=10)),
     Model("convnext", "vision", "ConvNextForImageClassification",
           dict(num_channels=3, hidden_sizes=[16, 32, 32, 64], depths=[1, 1, 1, 1], num_labels=10, image_size=IMAGE)),
     Model("resnet", "vision", "ResNetForImageClassification",
@@ -142,17 +134,12 @@ def build(model: Model):
     cls = getattr(transformers, model.cls, None)
     if cls is None:
         raise SystemExit(f"transformers {transformers.__version__} has no class {model.cls}")
-    config_cls = cls.config_class
-    cfg = config_cls(**_no_dropout(model.config)) if model.kind != "vision" else config_cls(**model.config)
-    for k, v in _no_dropout({}).items():
-        if hasattr(cfg, k) and isinstance(getattr(cfg, k), float):
-            setattr(cfg, k, 0.0)
-    return cls(cfg)
+    return cls(cls.config_class(**model.config))
 
 
-def inputs(model: Model, m):
+def inputs(model: Model, m, seed=1):
     import torch
-    g = torch.Generator().manual_seed(1)
+    g = torch.Generator().manual_seed(seed)
     if model.kind in ("vision", "nn"):
         n_labels = model.config.get("num_labels", getattr(getattr(m, "config", None), "num_labels", 10))
         return {"pixel_values": torch.randn(IMAGE_BATCH, 3, IMAGE, IMAGE, generator=g),
@@ -162,27 +149,6 @@ def inputs(model: Model, m):
     if model.kind == "text-cls":
         return {"input_ids": ids, "labels": torch.randint(0, m.config.num_labels, (TEXT_BATCH,), generator=g)}
     return {"input_ids": ids, "labels": ids.clone()}
-
-
-def step(m, batch, device, fused):
-    """One training step; returns logits, loss, grads and updated params (on the CPU)."""
-    import torch
-    m.train()
-    batch = {k: v.to(device) for k, v in batch.items()}
-    # eps=1e-3: gradients that are zero up to rounding (attention key biases)
-    # must not turn rounding noise into full-size Adam updates.
-    opt = torch.optim.AdamW(m.parameters(), lr=1e-2, eps=1e-3, weight_decay=0.01, fused=fused)
-    if isinstance(m, torch.nn.Sequential):
-        logits = m(batch["pixel_values"])
-        loss = torch.nn.functional.cross_entropy(logits, batch["labels"])
-    else:
-        out = m(**batch)
-        logits, loss = out.logits, out.loss
-    loss.backward()
-    grads = {n: p.grad.detach().cpu().clone() for n, p in m.named_parameters() if p.grad is not None}
-    opt.step()
-    params = {n: p.detach().cpu().clone() for n, p in m.named_parameters()}
-    return {"logits": logits.detach().cpu(), "loss": loss.detach().cpu()}, grads, params
 
 
 def rel_diff(a, b):
@@ -217,64 +183,160 @@ def compare(dev, ref, tol):
     return worst_rel <= tol, worst_abs, f"{where} (relative {worst_rel:.2g})" if where else ""
 
 
-def vendor_tolerance(info):
-    """float32 tolerance for this library: 1e-4 for the reference; others may
-    state MODEL_TOLERANCE (with MODEL_TOLERANCE_REASON) in their device_configs.py."""
-    vendor = info.get("vendor", "")
-    if vendor == "torch":
-        return 1e-4, "reference implementation"
-    path = os.path.join(ROOT, "impl", vendor, "device_configs.py")
-    if os.path.exists(path):
-        tree = ast.parse(open(path).read())
-        vals = {}
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                if node.targets[0].id in ("MODEL_TOLERANCE", "MODEL_TOLERANCE_REASON"):
-                    vals[node.targets[0].id] = ast.literal_eval(node.value)
-        if "MODEL_TOLERANCE" in vals:
-            return float(vals["MODEL_TOLERANCE"]), vals.get("MODEL_TOLERANCE_REASON", "")
-    return 1e-4, "default"
-
-
-def run_model(model: Model, tol, autocompare=False):
+def compare_step(dev, ref, dev_grads, ref_grads, tol, steps):
+    """Parameters after AdamW steps, judged by what the gradients allow: one
+    AdamW step moves a parameter by lr * g / (|g| + eps) (plus decay), whose
+    slope in g is at most lr / eps. A gradient that differs by d (rounding
+    noise in a gradient that is nearly zero, say) may therefore move the
+    parameter by up to lr * d / eps per step more than the reference, on top
+    of the tolerance; a flat bound would fail a correct device on noise that
+    AdamW's normalisation magnifies."""
     import torch
-    ref_model = build(model)
-    dev_model = copy.deepcopy(ref_model)
-    batch = inputs(model, ref_model)
-    t0 = time.perf_counter()
-    ref_out, ref_grads, ref_params = step(ref_model, batch, "cpu", fused=False)
-    t_cpu = time.perf_counter() - t0
-    # Swapping keeps tied parameters (embeddings shared with the LM head)
-    # tied: a plain .to() makes new Parameters for a new backend.
-    swap = torch.__future__.get_swap_module_params_on_conversion()
-    torch.__future__.set_swap_module_params_on_conversion(True)
-    try:
-        dev_model.to("diopi")
-    finally:
-        torch.__future__.set_swap_module_params_on_conversion(swap)
-    diopi_torch.reset_stats()
+
+    from diopi_torch import recipes
+    group = max((t.double().abs().max().item() for t in ref.values() if t.numel()), default=0.0)
+    worst_abs, worst_rel, where = 0.0, 0.0, ""
+    for k in ref:
+        if k not in dev:
+            return False, float("inf"), f"{k} missing"
+        a, b = dev[k].double(), ref[k].double()
+        if a.shape != b.shape or not torch.isfinite(a).all():
+            return False, float("inf"), f"{k} (shape or non-finite values)"
+        diff = (a - b).abs()
+        scale = max(b.abs().max().item() if b.numel() else 0.0, 0.01 * group, 1e-12)
+        slack = torch.zeros_like(diff)
+        if k in dev_grads and k in ref_grads and dev_grads[k].shape == ref_grads[k].shape:
+            slack = steps * recipes.LR * (dev_grads[k].double() - ref_grads[k].double()).abs() / recipes.EPS
+        excess = (diff - slack).clamp_min(0.0)
+        r = excess.max().item() / scale if diff.numel() else 0.0
+        if r > worst_rel:
+            worst_abs, worst_rel, where = diff.max().item(), r, k
+    return worst_rel <= tol, worst_abs, f"{where} (relative {worst_rel:.2g} beyond what the gradients allow)" if where else ""
+
+
+def group_error(side, truth):
+    """The largest difference from the float32 run, relative to the largest value of the group
+    (16-bit rounding errors scale with the magnitudes summed, not with each result)."""
+    scale = max((t.double().abs().max().item() for t in truth.values() if t.numel()), default=0.0) or 1e-12
+    worst, where = 0.0, ""
+    for k, t in truth.items():
+        if k not in side or side[k].shape != t.shape:
+            return float("inf"), f"{k} missing or reshaped"
+        a = side[k].double()
+        if not torch_isfinite(a):
+            return float("inf"), f"{k} not finite"
+        e = (a - t.double()).abs().max().item() / scale if t.numel() else 0.0
+        if e > worst:
+            worst, where = e, k
+    return worst, where
+
+
+def torch_isfinite(t):
+    import torch
+    return bool(torch.isfinite(t).all())
+
+
+# One rounding of a 16-bit format, relative: the floor of a 16-bit bound.
+UNIT = {"bf16": 2.0 ** -8, "fp16": 2.0 ** -11}
+
+
+def compare_16bit(dev, cpu, truth, factor, precision):
+    """A 16-bit result is judged by its error against the same step in float32:
+    the device's error may be at most `factor` times eager CPU's own error under
+    the same recipe, plus one rounding of the format relative to the largest
+    value (so that a CPU that happens to be nearly exact does not make the bound
+    zero). A wrong kernel makes errors of the size of the values; 16-bit
+    rounding, however it is ordered, makes errors like the CPU's."""
+    e_dev, where = group_error(dev, truth)
+    e_cpu, _ = group_error(cpu, truth)
+    bound = factor * e_cpu + UNIT[precision]
+    ok = e_dev <= bound
+    return ok, e_dev, "" if ok else f"{where}: error {e_dev:.3g} vs float32, eager CPU's {e_cpu:.3g} (bound {bound:.3g})", \
+        e_dev, e_cpu
+
+
+def vendor_tolerances(info):
+    """Tolerance and reason per precision class (fp32, bf16, fp16) for this
+    library, from MODEL_TOLERANCES in impl/<vendor>/device_configs.py; a
+    vendor that states none gets the reference's fp32 bound only."""
+    vendor = info.get("vendor", "")
+    path = os.path.join(ROOT, "impl", vendor, "device_configs.py")
+    found = {}
+    if vendor and os.path.exists(path):
+        tree = ast.parse(open(path).read())
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and node.targets[0].id == "MODEL_TOLERANCES":
+                found = ast.literal_eval(node.value)
+    out = {"fp32": (1e-4, "default")}
+    for k, v in found.items():
+        out[k] = (float(v[0]), str(v[1]))
+    return out
+
+
+def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
+    """One model under one recipe, on the CPU and on the device; one result row."""
+    import contextlib
+
+    import torch
+
+    from diopi_torch import recipes
+    if recipe.precision not in tols:
+        raise RuntimeError(f"the library states no {recipe.precision} tolerance (MODEL_TOLERANCES in its device_configs.py)")
+    tol, _ = tols[recipe.precision]
+    base = build(model)
+    device = torch.device(diopi_torch.BACKEND, recipe.device_index or device_index)
+    batches = [inputs(model, base, seed=1 + i) for i in range(max(1, recipe.steps))]
     report = None
     t0 = time.perf_counter()
+    truth = None
+    if recipe.generate:
+        ref = recipes.generate(base, batches[0], torch.device("cpu"))
+    else:
+        ref = recipes.train(recipe, base, batches, torch.device("cpu"))
+        if recipe.precision != "fp32":
+            truth = recipes.train(recipes.in_float32(recipe), base, batches, torch.device("cpu"))
+    t_cpu = time.perf_counter() - t0
+    diopi_torch.reset_stats()
+    t0 = time.perf_counter()
+    watch = contextlib.nullcontext()
     if autocompare:
         from diopi_torch import autocompare as ac
-        with ac.AutoCompare(dev_model, model.name, tol) as watcher:
-            dev_out, dev_grads, dev_params = step(dev_model, batch, "diopi", fused=True)
+        # Its module hooks go on `base`; the device side's deep copy keeps them.
+        watch = ac.AutoCompare(base, model.name, tol)
+    with watch as watcher:
+        if recipe.generate:
+            dev = recipes.generate(base, batches[0], device)
+        else:
+            dev = recipes.train(recipe, base, batches, device)
+    if autocompare:
         report = watcher.first
-    else:
-        dev_out, dev_grads, dev_params = step(dev_model, batch, "diopi", fused=True)
     t_dev = time.perf_counter() - t0
     st = diopi_torch.summary()
-    fwd_ok, fwd_d, fwd_w = compare(dev_out, ref_out, tol)
-    bwd_ok, bwd_d, bwd_w = compare(dev_grads, ref_grads, tol)
-    stp_ok, stp_d, stp_w = compare(dev_params, ref_params, tol)
-    n_params = sum(p.numel() for p in ref_model.parameters())
-    row = {"name": model.name, "class": model.cls or "torch.nn.Sequential", "parameters": n_params,
-           "forward_match": fwd_ok, "backward_match": bwd_ok, "step_match": stp_ok,
-           "max_abs_diff": max(fwd_d, bwd_d, stp_d),
-           "worst": {"forward": fwd_w, "backward": bwd_w, "step": stp_w},
-           "aten_calls": st["aten_calls"], "diopi_calls": st["diopi_calls"], "fallback_calls": st["fallback_calls"],
-           "view_calls": st["view_calls"], "copy_calls": st["copy_calls"], "fallback_ops": st["fallback_ops"],
-           "seconds_cpu": t_cpu, "seconds_diopi": t_dev}
+    row = {"name": model.name, "recipe": recipe.name, "class": model.cls or "torch.nn.Sequential",
+           "parameters": sum(p.numel() for p in base.parameters()), "tolerance": tol}
+    if recipe.generate:
+        a, b = dev["generate"]["tokens"], ref["generate"]["tokens"]
+        same = a.shape == b.shape and torch.equal(a, b)
+        where = "" if same else f"tokens differ: {a.tolist()} vs {b.tolist()}"
+        row.update(forward_match=same, backward_match=True, step_match=True, max_abs_diff=0.0 if same else float("inf"),
+                   worst={"forward": where, "backward": "", "step": ""})
+    elif truth is not None:
+        res = {g: compare_16bit(dev[g], ref[g], truth[g], tol, recipe.precision) for g in ("forward", "backward", "step")}
+        row.update(forward_match=res["forward"][0], backward_match=res["backward"][0], step_match=res["step"][0],
+                   max_abs_diff=max(r[1] for r in res.values()), worst={g: r[2] for g, r in res.items()},
+                   error_vs_float32={g: {"device": r[3], "cpu": r[4]} for g, r in res.items()})
+    else:
+        fwd_ok, fwd_d, fwd_w = compare(dev["forward"], ref["forward"], tol)
+        bwd_ok, bwd_d, bwd_w = compare(dev["backward"], ref["backward"], tol)
+        stp_ok, stp_d, stp_w = compare_step(dev["step"], ref["step"], dev["backward"], ref["backward"], tol,
+                                            max(1, recipe.steps))
+        row.update(forward_match=fwd_ok, backward_match=bwd_ok, step_match=stp_ok, max_abs_diff=max(fwd_d, bwd_d, stp_d),
+                   worst={"forward": fwd_w, "backward": bwd_w, "step": stp_w})
+    row.update(aten_calls=st["aten_calls"], diopi_calls=st["diopi_calls"], fallback_calls=st["fallback_calls"],
+               view_calls=st["view_calls"], copy_calls=st["copy_calls"], fallback_ops=st["fallback_ops"],
+               fallback_reasons={op: v["reasons"] for op, v in diopi_torch.stats().items() if v["fallback"]},
+               seconds_cpu=t_cpu, seconds_diopi=t_dev)
     if report is not None:
         row["autocompare"] = report
     return row
@@ -318,33 +380,40 @@ def bench(models, repeats=21):
     return rows
 
 
-def print_table(rows, info, tol, reason):
-    print(f"library: {info['library']} (vendor {info['vendor']}, {info['version']}); float32 tolerance {tol:g} ({reason})")
-    hdr = f"{'model':<10} {'params':>8} {'fwd':>4} {'bwd':>4} {'step':>4} {'max diff':>9} {'aten':>6} {'diopi':>6} " \
-          f"{'served':>7} {'views':>6}  top fallbacks"
+def print_table(rows, info, tols):
+    print(f"library: {info['library']} (vendor {info['vendor']}, {info['version']}; runtime {info.get('runtime', '?')})")
+    print("tolerances: " + "; ".join(f"{k} {v[0]:g} ({v[1]})" for k, v in tols.items()))
+    hdr = f"{'model':<10} {'recipe':<10} {'params':>8} {'fwd':>4} {'bwd':>4} {'step':>4} {'max diff':>9} {'aten':>6} " \
+          f"{'diopi':>6} {'served':>7} {'views':>6}  top fallbacks"
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
         share = r["diopi_calls"] / r["aten_calls"] if r["aten_calls"] else 0.0
-        if not (r["forward_match"] and r["backward_match"] and r["step_match"]) and r.get("worst"):
-            print(f"  {r['name']}: largest differences in {r['worst']}")
+        if not ok_row(r) and r.get("worst"):
+            print(f"  {r['name']} / {r.get('recipe', '')}: largest differences in {r['worst']}")
         top = ", ".join(f"{k} {v}" for k, v in list(r["fallback_ops"].items())[:4]) or "-"
         ok = lambda b: "ok" if b else "NO"  # noqa: E731
-        print(f"{r['name'][:10]:<10} {r['parameters']:>8} {ok(r['forward_match']):>4} {ok(r['backward_match']):>4} "
-              f"{ok(r['step_match']):>4} {r['max_abs_diff']:>9.2e} {r['aten_calls']:>6} {r['diopi_calls']:>6} "
-              f"{share:>7.1%} {r['view_calls']:>6}  {top}")
+        print(f"{r['name'][:10]:<10} {r.get('recipe', '')[:10]:<10} {r['parameters']:>8} {ok(r['forward_match']):>4} "
+              f"{ok(r['backward_match']):>4} {ok(r['step_match']):>4} {r['max_abs_diff']:>9.2e} {r['aten_calls']:>6} "
+              f"{r['diopi_calls']:>6} {share:>7.1%} {r['view_calls']:>6}  {top}")
     total = sum(r["aten_calls"] for r in rows)
     served = sum(r["diopi_calls"] for r in rows)
     if total:
         print(f"all models: {served} of {total} ATen calls served by DIOPI ({served / total:.1%}); "
-              f"{sum(1 for r in rows if r['forward_match'] and r['backward_match'] and r['step_match'])} of {len(rows)} match")
+              f"{sum(1 for r in rows if ok_row(r))} of {len(rows)} match")
+
+
+def ok_row(r):
+    return bool(r["forward_match"] and r["backward_match"] and r["step_match"])
 
 
 def main(argv=None):
+    from diopi_torch import recipes
     p = argparse.ArgumentParser(prog="models.sh", description=__doc__.splitlines()[0])
     p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", DEFAULT_LIB))
     p.add_argument("--models", default=",".join(MODELS), help="comma-separated suite names or hf:<Class>:k=v,...; "
                    "separate several hf: specs with ';'")
+    p.add_argument("--recipe", default="fp32", help="comma-separated recipes: " + ", ".join(recipes.RECIPES))
     p.add_argument("--json", default=None, help="write the results here")
     p.add_argument("--autocompare", action="store_true", help="check every DIOPI call against eager CPU ATen")
     p.add_argument("--autocompare_dir", default=os.path.join(ROOT, "reports", "autocompare"),
@@ -353,31 +422,46 @@ def main(argv=None):
     args = p.parse_args(argv)
     specs = [s for s in (args.models.split(";") if "hf:" in args.models else args.models.split(",")) if s]
     models = [parse_model(s.strip()) for s in specs]
+    chosen = []
+    for name in [r.strip() for r in args.recipe.split(",") if r.strip()]:
+        if name not in recipes.RECIPES:
+            import difflib
+            close = difflib.get_close_matches(name, list(recipes.RECIPES), n=1)
+            p.error(f"unknown recipe {name!r}" + (f"; did you mean {close[0]}?" if close else "")
+                    + f" (known: {', '.join(recipes.RECIPES)})")
+        chosen.append(recipes.RECIPES[name])
+    if any(r.device_index for r in chosen) and not os.environ.get("DIOPI_HOST_DEVICES"):
+        # The host runtime exposes one device unless told otherwise (a vendor's runtime has its own count).
+        os.environ["DIOPI_HOST_DEVICES"] = "2"
     import torch
     torch.set_num_threads(max(1, torch.get_num_threads()))
     info = diopi_torch.load(args.impl_lib)
-    tol, reason = vendor_tolerance(info)
+    tols = vendor_tolerances(info)
     if args.autocompare:
         os.environ["DIOPI_AUTOCOMPARE_DIR"] = args.autocompare_dir
     rows = []
-    for model in models:
-        try:
-            rows.append(run_model(model, tol, args.autocompare))
-        except Exception as e:  # a model that cannot run is a failed model, reported, not a crash
-            rows.append({"name": model.name, "class": model.cls, "parameters": 0, "forward_match": False,
-                         "backward_match": False, "step_match": False, "max_abs_diff": float("inf"),
-                         "error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
-                         "aten_calls": 0, "diopi_calls": 0, "fallback_calls": 0, "view_calls": 0, "copy_calls": 0,
-                         "fallback_ops": {}})
-            print(f"{model.name}: {rows[-1]['error']}", file=sys.stderr)
-    print_table(rows, info, tol, reason)
+    for recipe in chosen:
+        for model in models:
+            if not recipes.applies(recipe, model):
+                continue
+            try:
+                rows.append(run_model(model, recipe, tols, args.autocompare))
+            except Exception as e:  # a model that cannot run is a failed model, reported, not a crash
+                rows.append({"name": model.name, "recipe": recipe.name, "class": model.cls, "parameters": 0,
+                             "forward_match": False, "backward_match": False, "step_match": False,
+                             "max_abs_diff": float("inf"),
+                             "error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
+                             "aten_calls": 0, "diopi_calls": 0, "fallback_calls": 0, "view_calls": 0, "copy_calls": 0,
+                             "fallback_ops": {}})
+                print(f"{model.name} / {recipe.name}: {rows[-1]['error']}", file=sys.stderr)
+    print_table(rows, info, tols)
     for r in rows:
         if r.get("autocompare"):
             a = r["autocompare"]
             print(f"autocompare {r['name']}: first differing call {a['aten']} -> {a['diopi']} in {a['module']} "
                   f"shapes {a['shapes']} dtypes {a['dtypes']}: max abs diff {a['max_abs_diff']:.3g}; "
                   f"saved {a.get('case_file', '-')}")
-    result = {"library": info, "tolerance": tol, "models": rows}
+    result = {"library": info, "tolerances": tols, "recipes": [r.name for r in chosen], "models": rows}
     if args.bench:
         result["bench"] = bench(models)
         print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'ratio':>6}   (forward+backward, median of 21, alternating)")
@@ -391,7 +475,7 @@ def main(argv=None):
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1, default=str)
-    return 0 if all(r["forward_match"] and r["backward_match"] and r["step_match"] for r in rows) else 1
+    return 0 if rows and all(ok_row(r) for r in rows) else 1
 
 
 if __name__ == "__main__":

@@ -193,3 +193,22 @@ equal_special = Op("diopiEqual", _equal, tensors=dict(input=T(special()), other=
                    prepare=_equal_prepare, cases=((((64,), (64,)), dict(mode="same")),), name="equal_special")
 equal_signed_zero = Op("diopiEqual", _equal, tensors=dict(input=T(TIES), other=T(TIES)), dtypes=FLOAT, extra=("mode",),
                        prepare=_equal_prepare, cases=((((4, 5), (4, 5)), dict(mode="signed_zero")),), name="equal_signed_zero")
+
+# ---------------------------------------------------------------- isin: membership in a set of values
+ISIN_DTYPES = ("float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8")
+
+
+def _isin(elements, test_elements, assume_unique, invert):
+    return torch.isin(elements, test_elements, assume_unique=assume_unique, invert=invert)
+
+
+isin = Op("diopiIsIn", _isin, tensors=dict(elements=T(TIES), test_elements=T(TIES)), dtypes=ISIN_DTYPES,
+          shapes=(((2, 3), (4,)), ((5,), (2, 2)), ((), (3,)), ((0, 4), (3,)), ((3, 4), (0,)), ((33, 65), (5,))),
+          params=grid(assume_unique=[False], invert=[False, True]))
+# A generation step: the last token of each sequence against the end tokens (int64 ids).
+isin_tokens = Op("diopiIsIn", _isin, tensors=dict(elements=T(randint(0, 128)), test_elements=T(randint(0, 128))),
+                 dtypes=("int64",), shapes=(((8,), (3,)), ((1,), (1,))), params=grid(assume_unique=[False], invert=[False]),
+                 name="isin_tokens")
+# NaN is a member of nothing, not even of a set that holds NaN.
+isin_special = Op("diopiIsIn", _isin, tensors=dict(elements=T(special()), test_elements=T(special())), dtypes=FLOAT,
+                  shapes=(((64,), (64,)),), params=grid(assume_unique=[False], invert=[False, True]), name="isin_special")

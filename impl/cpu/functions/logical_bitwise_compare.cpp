@@ -2,8 +2,10 @@
 // comparisons (tensor and scalar operands, in place and out of place) and
 // equal. Results are 0/1 (bool out of place); in-place forms store them in
 // the input's dtype.
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <vector>
 
 #include "common/common.hpp"
 #include "common/fastmath.hpp"
@@ -351,6 +353,42 @@ diopiError_t diopiEqual(diopiContextHandle_t ctx, bool* out, diopiConstTensorHan
             });
         });
         *out = !differ.load();
+    });
+}
+
+// The set is sorted once; each element is then a binary search. NaN is left
+// out of the set and never found (it equals nothing).
+diopiError_t diopiIsIn(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t elements,
+                       diopiConstTensorHandle_t test_elements, bool assume_unique, bool invert) {
+    (void)assume_unique;  // a hint; sorting is as fast either way here
+    return guard(__func__, [&] {
+        TensorView o = view(out, "out"), e = view(elements, "elements"), t = view(test_elements, "test_elements");
+        checkOutShape(o, e.shape);
+        if (e.dtype == diopi_dtype_bool || t.dtype == diopi_dtype_bool)
+            failCode(diopiDtypeNotSupported, "isin takes numeric tensors, got ", dtypeName(e.dtype), " and ", dtypeName(t.dtype));
+        diopiDtype_t dt = resultType(e, t);
+        e = castTo(ctx, e, dt);
+        TensorView set = contiguousAs(ctx, t, dt);
+        intoBool(ctx, o, [&](const TensorView& dst) {
+            dispatch<CmpTypes>(dt, "elements", [&](auto tag) {
+                using T = typename decltype(tag)::type;
+                using A = acc_t<T>;
+                std::vector<A> values;
+                values.reserve(static_cast<size_t>(set.numel));
+                const T* p = set.ptr<T>();
+                for (int64_t i = 0; i < set.numel; ++i) {
+                    A v = A(p[i]);
+                    if (v == v) values.push_back(v);  // drops NaN
+                }
+                std::sort(values.begin(), values.end());
+                unaryLoop<bool, T>(dst, e, [&values, invert](T x) {
+                    const A v = A(x);
+                    // NaN compares false both ways, which binary_search would take for "equal": test it first.
+                    if (!(v == v)) return invert;
+                    return std::binary_search(values.begin(), values.end(), v) != invert;
+                });
+            });
+        });
     });
 }
 

@@ -174,4 +174,14 @@ diopiError_t diopiEqual(diopiContextHandle_t ctx, bool* out, diopiConstTensorHan
     DIOPI_IMPL_END
 }
 
+diopiError_t diopiIsIn(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t elements,
+                       diopiConstTensorHandle_t test_elements, bool assume_unique, bool invert) {
+    DIOPI_IMPL_BEGIN
+    at::Tensor e = tensor(elements, "elements");
+    if (e.scalar_type() == at::kBool) fail("elements: bool is not a listed dtype", diopiDtypeNotSupported);
+    // ATen flattens test_elements with view(): a strided one must be made contiguous first.
+    assign(out, at::isin(e.contiguous(), tensor(test_elements, "test_elements").contiguous(), assume_unique, invert));
+    DIOPI_IMPL_END
+}
+
 }  // extern "C"

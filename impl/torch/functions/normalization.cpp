@@ -80,7 +80,10 @@ void layerNormBackward(diopiTensorHandle_t gradInput, diopiTensorHandle_t gradWe
     if (mean.numel() != m || rstd.numel() != m) fail("mean and rstd must hold " + std::to_string(m) + " elements each");
     at::Tensor w = onesIfUndefined(weight, ns, x);
     at::Tensor b = bias.defined() ? bias : at::zeros(ns, x.options());
-    auto [gi, gw, gb] = at::native_layer_norm_backward(go, x, ns, mean.reshape(ss).contiguous(), rstd.reshape(ss).contiguous(), w, b,
+    // Statistics of a 16-bit input may come in float32 (the header allows both); ATen's CPU kernel takes them in the
+    // input's dtype, as its own forward stores them.
+    auto [gi, gw, gb] = at::native_layer_norm_backward(go, x, ns, mean.reshape(ss).to(x.scalar_type()).contiguous(),
+                                                       rstd.reshape(ss).to(x.scalar_type()).contiguous(), w, b,
                                                        {gradInput != nullptr, gradWeight != nullptr, gradBias != nullptr});
     if (gradInput) assign(gradInput, gi, "grad_input");
     if (gradWeight) assign(gradWeight, gw, "grad_weight");
@@ -180,7 +183,15 @@ diopiError_t diopiBatchNormBackward(diopiContextHandle_t ctx, diopiTensorHandle_
         if (grad_bias) assign(grad_bias, at::zeros({x.size(1)}, x.options()), "grad_bias");
         return;
     }
-    auto [gi, gw, gb] = at::native_batch_norm_backward(go, x, optional(weight), rm, rv, sm, si, training, eps,
+    // Saved statistics of a 16-bit input may come in float32 (the header allows both). ATen's CPU kernel takes every
+    // statistic in one dtype: float32 when a parameter is float32 (mixed precision, as under autocast), else the
+    // input's dtype, as its own forward stores them.
+    at::Tensor w = optTensor(weight);
+    bool mixed = (w.defined() && w.scalar_type() == at::kFloat) || (rm.defined() && rm.scalar_type() == at::kFloat) ||
+                 (rv.defined() && rv.scalar_type() == at::kFloat);
+    at::ScalarType statType = mixed ? at::kFloat : x.scalar_type();
+    auto asStat = [&](const at::Tensor& t) { return t.defined() ? t.to(statType) : t; };
+    auto [gi, gw, gb] = at::native_batch_norm_backward(go, x, optional(weight), asStat(rm), asStat(rv), asStat(sm), asStat(si), training, eps,
                                                        {grad_input != nullptr, grad_weight != nullptr, grad_bias != nullptr});
     if (grad_input) assign(grad_input, gi, "grad_input");
     if (grad_weight) assign(grad_weight, gw, "grad_weight");

@@ -294,19 +294,21 @@ DIOPI_API diopiError_t diopiCol2Im(diopiContextHandle_t ctx, diopiTensorHandle_t
  *
  * Running statistics are updated as running = (1 - momentum) * running + momentum * batch_stat, with the unbiased
  * variance.
+ * For a float16 or bfloat16 input, save_mean and save_invstd may be float32 or the input's dtype (the caller
+ * decides by the tensors it passes); running_mean and running_var have the dtype of the caller's buffers.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out normalized result; same shape as input. Dtypes: float32, float16, float64.
+ * @param[out] out normalized result; same shape as input. Dtypes: float32, float16, float64, bfloat16.
  * @param[out] save_mean per-channel batch mean of shape (C), written in training mode for use in backward. Dtypes:
- *     float32, float16, float64.
+ *     float32, float16, float64, bfloat16.
  * @param[out] save_invstd per-channel inverse standard deviation 1/sqrt(var + eps), shape (C), written in training
- *     mode. Dtypes: float32, float16, float64.
- * @param[in] input input of shape (N, C, ...). Dtypes: float32, float16, float64.
- * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float16, float64.
- * @param[in] bias per-channel shift of shape (C); may be NULL to use 0. Dtypes: float32, float16, float64.
+ *     mode. Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] input input of shape (N, C, ...). Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] bias per-channel shift of shape (C); may be NULL to use 0. Dtypes: float32, float16, float64, bfloat16.
  * @param[in,out] running_mean running mean of shape (C), updated in place during training; may be NULL. Dtypes:
- *     float32, float16, float64.
+ *     float32, float16, float64, bfloat16.
  * @param[in,out] running_var running variance of shape (C), updated in place during training; may be NULL. Dtypes:
- *     float32, float16, float64.
+ *     float32, float16, float64, bfloat16.
  * @param[in] training true uses batch statistics; false uses running_mean and running_var
  * @param[in] momentum weight of the new batch statistic in the running-average update. Dtypes: float32, float64.
  * @param[in] eps small constant added to the variance for numerical stability. Dtypes: float32, float64.
@@ -444,23 +446,24 @@ DIOPI_API diopiError_t diopiBatchNormElemt(diopiContextHandle_t ctx, diopiTensor
  *
  * In evaluation mode the statistics are constants, so grad_input reduces to grad_output * weight / sqrt(running_var +
  * eps).
+ * Saved statistics of a float16 or bfloat16 input may be float32 or the input's dtype, as the forward wrote them.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float16, float64, bfloat16.
  * @param[out] grad_weight gradient for weight, shape (C); may be NULL if not required. Dtypes: float32, float16,
- *     float64.
- * @param[out] grad_bias gradient for bias, shape (C); may be NULL if not required. Dtypes: float32, float16, float64.
+ *     float64, bfloat16.
+ * @param[out] grad_bias gradient for bias, shape (C); may be NULL if not required. Dtypes: float32, float16, float64, bfloat16.
  * @param[in] grad_output gradient with respect to the normalized output; same shape as input. Dtypes: float32,
- *     float16, float64.
- * @param[in] input forward input of shape (N, C, ...). Dtypes: float32, float16, float64.
- * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float16, float64.
+ *     float16, float64, bfloat16.
+ * @param[in] input forward input of shape (N, C, ...). Dtypes: float32, float16, float64, bfloat16.
+ * @param[in] weight per-channel scale of shape (C); may be NULL to use 1. Dtypes: float32, float16, float64, bfloat16.
  * @param[in] running_mean running mean of shape (C), used when training is false; may be NULL. Dtypes: float32,
- *     float16, float64.
+ *     float16, float64, bfloat16.
  * @param[in] running_var running variance of shape (C), used when training is false; may be NULL. Dtypes: float32,
- *     float16, float64.
+ *     float16, float64, bfloat16.
  * @param[in] save_mean batch mean saved by the forward pass, shape (C); used when training is true. Dtypes: float32,
- *     float16, float64.
+ *     float16, float64, bfloat16.
  * @param[in] save_invstd inverse std saved by the forward pass, shape (C); used when training is true. Dtypes:
- *     float32, float16, float64.
+ *     float32, float16, float64, bfloat16.
  * @param[in] training whether the forward pass used batch statistics (true) or running statistics (false)
  * @param[in] eps stability constant used in the forward pass. Dtypes: float32, float64.
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -551,19 +554,21 @@ DIOPI_API diopiError_t diopiGroupNormBackward(diopiContextHandle_t ctx, diopiTen
  * @brief Layer normalization over the trailing dimensions given by normalized_shape, followed by an element-wise
  *        affine transform. Same semantics as torch.nn.functional.layer_norm.
  *
- * The variance is biased (divided by the number of normalized elements).
+ * The variance is biased (divided by the number of normalized elements). For a float16 or bfloat16 input the
+ * statistics may be float32 (the caller decides by the tensors it passes; frameworks that accumulate in float32
+ * keep them so) or the input's dtype; the library writes whichever it is given.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out normalized result; same shape as input. Dtypes: float32, float64, float16.
+ * @param[out] out normalized result; same shape as input. Dtypes: float32, float64, float16, bfloat16.
  * @param[in,out] save_mean written with the mean of each normalized slice, shape
- *     input.shape[:-len(normalized_shape)]. Dtypes: float32, float64, float16.
+ *     input.shape[:-len(normalized_shape)]. Dtypes: float32, float64, float16, bfloat16.
  * @param[in,out] save_invstd written with the inverse standard deviation rstd = 1/sqrt(var + eps) of each slice,
  *     same shape as save_mean; the statistic diopiLayerNormBackward takes.
- *     Dtypes: float32, float64, float16.
- * @param[in] input input whose trailing dimensions match normalized_shape. Dtypes: float32, float64, float16.
+ *     Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] input input whose trailing dimensions match normalized_shape. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] weight element-wise scale of shape normalized_shape; may be NULL to use 1. Dtypes: float32, float64,
- *     float16.
+ *     float16, bfloat16.
  * @param[in] bias element-wise shift of shape normalized_shape; may be NULL to use 0. Dtypes: float32, float64,
- *     float16.
+ *     float16, bfloat16.
  * @param[in] normalized_shape sizes of the trailing dimensions that are normalized together
  * @param[in] eps small constant added to the variance for numerical stability
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
@@ -577,20 +582,21 @@ DIOPI_API diopiError_t diopiLayerNorm(diopiContextHandle_t ctx, diopiTensorHandl
 /**
  * @brief Backward of diopiLayerNorm: writes the gradient with respect to input and, when requested, with respect to
  *        weight and bias.
+ * Saved statistics of a float16 or bfloat16 input may be float32 or the input's dtype, as the forward wrote them.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16.
+ * @param[out] grad_input gradient for input; same shape as input. Dtypes: float32, float64, float16, bfloat16.
  * @param[out] grad_weight gradient for weight, shape normalized_shape; may be NULL when weight is absent. Dtypes:
- *     float32, float64, float16.
+ *     float32, float64, float16, bfloat16.
  * @param[out] grad_bias gradient for bias, shape normalized_shape; may be NULL when bias is absent. Dtypes: float32,
- *     float64, float16.
+ *     float64, float16, bfloat16.
  * @param[in] grad_output gradient with respect to the normalized output; same shape as input. Dtypes: float32,
- *     float64, float16.
- * @param[in] input forward input. Dtypes: float32, float64, float16.
- * @param[in] weight element-wise scale from the forward pass; may be NULL. Dtypes: float32, float64, float16.
- * @param[in] bias element-wise shift from the forward pass; may be NULL. Dtypes: float32, float64, float16.
- * @param[in] mean per-slice mean as diopiLayerNorm wrote it into save_mean. Dtypes: float32, float64, float16.
+ *     float64, float16, bfloat16.
+ * @param[in] input forward input. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] weight element-wise scale from the forward pass; may be NULL. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] bias element-wise shift from the forward pass; may be NULL. Dtypes: float32, float64, float16, bfloat16.
+ * @param[in] mean per-slice mean as diopiLayerNorm wrote it into save_mean. Dtypes: float32, float64, float16, bfloat16.
  * @param[in] rstd per-slice inverse standard deviation 1/sqrt(var + eps) as diopiLayerNorm wrote it into save_invstd
- *     (it carries eps, which this function does not take). Dtypes: float32, float64, float16.
+ *     (it carries eps, which this function does not take). Dtypes: float32, float64, float16, bfloat16.
  * @param[in] normalized_shape sizes of the trailing normalized dimensions, as in the forward call
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
  *         library lacks this variant; diopiErrorOccurred for NULL required handles, inconsistent shapes or other
@@ -4688,6 +4694,27 @@ DIOPI_API diopiError_t diopiEqInp(diopiContextHandle_t ctx, diopiTensorHandle_t 
  *         invalid arguments (see diopiGetLastErrorString()).
  */
 DIOPI_API diopiError_t diopiEqual(diopiContextHandle_t ctx, bool* out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other);
+
+/**
+ * @brief Element-wise membership test: writes true where an element of `elements` equals some element of
+ *        `test_elements`, or where it equals none of them when `invert` is true. Same semantics as torch.isin.
+ *
+ * The two operands are compared in their promoted dtype; NaN equals nothing, so a NaN element is never a member.
+ * Generation loops use it to stop a sequence on any of several end tokens.
+ * @param[in] ctx context of the call: stream and temporaries.
+ * @param[out] out boolean result with the shape of `elements`. Dtypes: bool.
+ * @param[in] elements values looked up. Dtypes: float64, float32, float16, bfloat16, int64, int32, int16, int8, uint8.
+ * @param[in] test_elements the values of the set, of any shape (only its elements matter). Dtypes: float64, float32,
+ *     float16, bfloat16, int64, int32, int16, int8, uint8.
+ * @param[in] assume_unique a promise that each tensor holds distinct values, which an implementation may use to go
+ *     faster; the result is the same either way.
+ * @param[in] invert when true, write true for the elements that are not in the set.
+ * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the
+ *         library lacks this variant; diopiErrorOccurred for NULL required handles, an `out` of another shape than
+ *         `elements` or other invalid arguments (see diopiGetLastErrorString()).
+ */
+DIOPI_API diopiError_t diopiIsIn(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t elements,
+                                 diopiConstTensorHandle_t test_elements, bool assume_unique, bool invert);
 
 /**
  * @brief Compares every element of `input` with a scalar, writing true where input != other. Same semantics as
