@@ -145,7 +145,11 @@ def _kernel(aten, f, mapping, functions):
                     allocated = target
                     args.append("&allocated")
                     continue
-                args.append(tr.convert(p.kind, e.expression(p.name)))
+                arg = tr.convert(p.kind, e.expression(p.name))
+                if p.kind == "scalar" and p.ctype.replace(" ", "") == "diopiScalar_t*":
+                    # DIOPI 1.0 declares a few scalar inputs without const (LinalgVecNorm's ord); they are not written.
+                    arg = f"const_cast<diopiScalar_t*>({arg})"
+                args.append(arg)
             cond = " && ".join(f"({tr.condition(c)})" for c in e.when)
             uses_result = e.uses_result and allocated != mapping_mod.RESULT
             if uses_result and not fs.returns:

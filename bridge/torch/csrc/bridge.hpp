@@ -335,6 +335,7 @@ public:
     const bool* boolPtr(None) { return nullptr; }
 
     const char* string(c10::string_view s);
+    const char* string(const char* s) { return string(c10::string_view(s)); }  // literals from the mapping
     const char* string(std::optional<c10::string_view> s) { return s.has_value() ? string(*s) : nullptr; }
     const char* string(None) { return nullptr; }
 
