@@ -116,22 +116,23 @@ def get_device_properties(device=None):
 
 # ---------------------------------------------------------------- streams and events
 
-class Stream(torch.Stream):
-    """A stream of a diopi device: `torch.diopi.Stream(device=None, priority=0)`."""
+# torch.diopi.Stream / Event make plain torch.Stream / torch.Event objects of
+# the device: PyTorch's C++ side accepts only its own types (an Event
+# subclass is refused by elapsed_time), so these are constructors, not classes.
+class Stream:
+    """A stream of a diopi device: `torch.diopi.Stream(device=None, priority=0)` -> torch.Stream."""
 
-    def __new__(cls, device=None, priority=0, **kwargs):
-        if kwargs:  # rebuilding from (stream_id, device_index, device_type)
-            return super().__new__(cls, **kwargs)
+    def __new__(cls, device=None, priority=0):
         with globals()["device"](device):
-            return super().__new__(cls, device=torch.device(BACKEND, current_device()), priority=priority)
+            return torch.Stream(device=torch.device(BACKEND, current_device()), priority=priority)
 
 
-class Event(torch.Event):
-    """An event of a diopi device: `torch.diopi.Event(enable_timing=False)`."""
+class Event:
+    """An event of the current diopi device: `torch.diopi.Event(enable_timing=False)` -> torch.Event."""
 
     def __new__(cls, enable_timing=False, blocking=False, interprocess=False):
-        return super().__new__(cls, device=torch.device(BACKEND, current_device()), enable_timing=enable_timing,
-                               blocking=blocking, interprocess=interprocess)
+        return torch.Event(device=torch.device(BACKEND, current_device()), enable_timing=enable_timing,
+                           blocking=blocking, interprocess=interprocess)
 
 
 def current_stream(device=None) -> torch.Stream:
