@@ -39,7 +39,8 @@ else
 fi
 stage "fuzz impl/torch" harness $py main.py --mode fuzz --jobs "$jobs" --report_dir "$root/reports/fuzz-torch"
 stage "build diopi device" bash "$root/scripts/build_bridge.sh"
-stage "models on diopi/impl/torch" bash "$root/scripts/models.sh" --json "$root/reports/models-torch.json"
+# Every recipe (fp32, bf16, fp16, bf16-cast, checkpoint, resume, loader, generate, device1) on every suite model.
+stage "models on diopi/impl/torch" bash "$root/scripts/models.sh" --recipe all --json "$root/reports/models-torch.json"
 # Captured model case sets (an LLM, a vision model): replay exactly their calls on impl/torch.
 model_cases() {
   local m
@@ -51,7 +52,7 @@ model_cases() {
 stage "model case sets on impl/torch" model_cases llama2_7b resnet50
 stage "build impl/cpu" bash "$root/scripts/build_impl.sh" cpu
 stage "models on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
-  --json "$root/reports/models-cpu.json"
+  --recipe all --json "$root/reports/models-cpu.json"
 stage "run_test impl/cpu (no torch)" bash "$root/scripts/replay_without_torch.sh" cpu
 stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
   --report_dir "$root/reports/fuzz-cpu"

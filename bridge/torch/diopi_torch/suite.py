@@ -342,8 +342,9 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
     return row
 
 
-def bench(models, repeats=21):
-    """Forward+backward time per model, diopi device vs eager CPU (the bridge's overhead).
+def bench(models, repeats=21, autocast=None):
+    """Forward+backward time per model, diopi device vs eager CPU (the bridge's overhead), in
+    float32 or under autocast to `autocast` on both sides.
     The two run alternately, `repeats` times each, and the medians are compared: on a shared
     2-core machine a best-of-few of one side taken minutes apart from the other's varied by 2x."""
     import statistics
@@ -358,11 +359,12 @@ def bench(models, repeats=21):
             mm = copy.deepcopy(m).to(device)
             b = {k: v.to(device) for k, v in batch.items()}
 
-            def once(mm=mm, b=b):
-                if isinstance(mm, torch.nn.Sequential):
-                    loss = torch.nn.functional.cross_entropy(mm(b["pixel_values"]), b["labels"])
-                else:
-                    loss = mm(**b).loss
+            def once(mm=mm, b=b, device=device):
+                with torch.autocast(device, dtype=autocast, enabled=autocast is not None):
+                    if isinstance(mm, torch.nn.Sequential):
+                        loss = torch.nn.functional.cross_entropy(mm(b["pixel_values"]).float(), b["labels"])
+                    else:
+                        loss = mm(**b).loss
                 loss.backward()
                 loss.item()
             for _ in range(3):  # warm up: allocator, result-shape cache
@@ -413,7 +415,7 @@ def main(argv=None):
     p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", DEFAULT_LIB))
     p.add_argument("--models", default=",".join(MODELS), help="comma-separated suite names or hf:<Class>:k=v,...; "
                    "separate several hf: specs with ';'")
-    p.add_argument("--recipe", default="fp32", help="comma-separated recipes: " + ", ".join(recipes.RECIPES))
+    p.add_argument("--recipe", default="fp32", help="comma-separated recipes (or all): " + ", ".join(recipes.RECIPES))
     p.add_argument("--json", default=None, help="write the results here")
     p.add_argument("--autocompare", action="store_true", help="check every DIOPI call against eager CPU ATen")
     p.add_argument("--autocompare_dir", default=os.path.join(ROOT, "reports", "autocompare"),
@@ -423,7 +425,8 @@ def main(argv=None):
     specs = [s for s in (args.models.split(";") if "hf:" in args.models else args.models.split(",")) if s]
     models = [parse_model(s.strip()) for s in specs]
     chosen = []
-    for name in [r.strip() for r in args.recipe.split(",") if r.strip()]:
+    names = list(recipes.RECIPES) if args.recipe.strip() == "all" else [r.strip() for r in args.recipe.split(",") if r.strip()]
+    for name in names:
         if name not in recipes.RECIPES:
             import difflib
             close = difflib.get_close_matches(name, list(recipes.RECIPES), n=1)
@@ -463,14 +466,20 @@ def main(argv=None):
                   f"saved {a.get('case_file', '-')}")
     result = {"library": info, "tolerances": tols, "recipes": [r.name for r in chosen], "models": rows}
     if args.bench:
-        result["bench"] = bench(models)
-        print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'ratio':>6}   (forward+backward, median of 21, alternating)")
-        for b in result["bench"]:
-            print(f"{b['name'][:10]:<10} {b['cpu_ms']:>8.2f} {b['diopi_ms']:>9.2f} {b['ratio']:>5.2f}x")
         import math
-        g = math.exp(sum(math.log(b["ratio"]) for b in result["bench"]) / len(result["bench"]))
-        result["bench_geomean"] = g
-        print(f"geometric mean diopi/cpu: {g:.2f}x")
+        # float32, and bfloat16 under autocast when the bf16 recipe was asked for
+        variants = [("", None)] + ([("_bf16", torch.bfloat16)] if any(r.name == "bf16" for r in chosen) else [])
+        for suffix, dtype in variants:
+            rows_b = bench(models, autocast=dtype)
+            result["bench" + suffix] = rows_b
+            what = "bfloat16 autocast" if dtype else "float32"
+            print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'ratio':>6}   ({what}, forward+backward, median of 21, "
+                  "alternating)")
+            for b in rows_b:
+                print(f"{b['name'][:10]:<10} {b['cpu_ms']:>8.2f} {b['diopi_ms']:>9.2f} {b['ratio']:>5.2f}x")
+            g = math.exp(sum(math.log(b["ratio"]) for b in rows_b) / len(rows_b))
+            result["bench_geomean" + suffix] = g
+            print(f"geometric mean diopi/cpu ({what}): {g:.2f}x")
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:
