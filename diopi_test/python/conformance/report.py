@@ -146,6 +146,10 @@ class Report:
                        compare=live["compare"], keep_open=True)
             live["last"] = time.monotonic()
 
+    def note(self, **fields):
+        """Adds figures known only at the end of a live run to its summary.json."""
+        self._live["meta"].update(fields)
+
     def finish(self, status="complete"):
         """The final report of a live run; `status` says whether it ran to the end."""
         live, self._live = self._live, None
