@@ -36,8 +36,11 @@ INCLUDE_DIR = os.environ.get("DIOPI_INCLUDE_DIR") or (
 HEADER_NAMES = ("diopirt.h", "functions.h", "functions_ext.h")
 HEADERS = tuple(os.path.join(INCLUDE_DIR, "diopi", h) for h in HEADER_NAMES)
 RUNTIME_HEADER = HEADERS[0]
-# The DIOPI 1.0 interface facts (names, parameter types, enum values, ...) the headers must keep.
-V1_INTERFACE = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "interface", "diopi_v1_interface.json"))
+# The DIOPI 1.0 interface facts (names, parameter types, enum values, ...) the headers must keep:
+# package data of a wheel (interface/ beside this file), the repository's proto/interface in the tree.
+_PACKAGED_V1 = os.path.join(PACKAGE_DIR, "interface", "diopi_v1_interface.json")
+V1_INTERFACE = _PACKAGED_V1 if os.path.isfile(_PACKAGED_V1) else os.path.normpath(
+    os.path.join(PACKAGE_DIR, "..", "..", "interface", "diopi_v1_interface.json"))
 
 # Prefix of diopiDtype_t's enumerators; dtypes() strips it.
 DTYPE_PREFIX = "diopi_dtype_"
