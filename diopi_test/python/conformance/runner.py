@@ -17,8 +17,9 @@ loading. The harness (this module's `run`):
   other cases first: only a failure that repeats alone is charged as is, one
   that does not is `order_dependent` and names the earlier calls (a crash
   is confirmed the same way);
-- repeats a passing case whose call left more memory resident (in the same
-  worker: a few warm-up calls, then a series) and charges `memory_growth`
+- repeats a passing case whose call left more memory resident, once a
+  case of its function did so before (in the same worker: a few warm-up
+  calls, then a series) and charges `memory_growth`
   when resident memory grows with the number of calls (the slope per call,
   fitted over the series, is in the message); memory allocated once and
   kept, such as a cache, gives no slope;
@@ -57,7 +58,8 @@ log = logging.getLogger("conformance")
 
 LOAD_TIMEOUT = 120.0        # seconds a worker may take to load the library and run the library checks
 TIMEOUTS_PER_FUNCTION = 2   # after this many timeouts a function's remaining cases are not run
-MEMORY_SUSPECT = 512 << 10  # a passing case that leaves this much more resident is repeated ...
+MEMORY_SUSPECT = 512 << 10  # when a second passing case of a function leaves this much more resident, it is repeated ...
+MEMORY_QUICK = 0.1          # ... if it took at most this many seconds (a series is 10 to 26 replays) ...
 MEMORY_WARMUP = 2           # ... first this many times (a cache fills, buffers reach their size) ...
 MEMORY_REPEATS = 8          # ... then this many, resident memory measured after each, and when it grew
 MEMORY_CONFIRM = 16         # ... this many more: a leak keeps its slope, the allocator's fragmentation levels off
@@ -146,7 +148,7 @@ def _worker_main(conn, key, parent_pid, impl_path, runtime_path, data_dir, captu
             capture.take()
             send("repeat", series)
             continue
-        before = sandbox.resident_bytes()
+        before, started = sandbox.resident_bytes(), time.monotonic()
         try:
             if extra is not None:  # fuzz mode: one malformed call
                 label, mutated = fuzz.mutations(diopi_header.load()[func], record)[extra]
@@ -157,7 +159,7 @@ def _worker_main(conn, key, parent_pid, impl_path, runtime_path, data_dir, captu
             res = make_result(execute.FAILED, f"harness error: {type(e).__name__}: {e}", trace=traceback.format_exc(limit=3))
         grown = sandbox.resident_bytes() - before
         if grown >= MEMORY_SUSPECT and judge_memory:
-            res["resident_growth"] = grown
+            res["resident_growth"] = (grown, time.monotonic() - started)
         out = capture.take()
         if out:
             res["output"] = out
@@ -232,7 +234,8 @@ class _Worker:
 
     def submit(self, item):
         self.item = item
-        self.deadline = time.monotonic() + item.timeout
+        self.submitted = time.monotonic()
+        self.deadline = self.submitted + item.timeout
         if item.origin and item.origin[0] == "memory":
             self.deadline += item.timeout * (MEMORY_WARMUP + MEMORY_REPEATS + MEMORY_CONFIRM)
             self.parent.send(("repeat", item.func, item.index, item.layout, item.tol,
@@ -398,6 +401,7 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
     repeated = collections.Counter()  # function -> failures that repeated alone in a fresh worker
     order_dependent = set()           # functions one of whose failures did not repeat alone
     memory_checks = collections.Counter()
+    grew = collections.Counter()      # function -> its passing cases that left MEMORY_SUSPECT more resident
     crashes = {}                      # function -> its crashes alone in a fresh worker: count, deaths, dtypes
     ran_otherwise = set()             # functions a case of which ran to another verdict than crashed
     dtypes_of = collections.defaultdict(set)
@@ -451,6 +455,9 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
         the worker must be replaced."""
         if item.origin:
             final = _settle(item, res)
+            if item.origin[0] == "memory":
+                log.debug("memory: %s (%s): %s replays in %.2f s -> %s", item.name, item.layout,
+                          len(res) if isinstance(res, list) else "no", time.monotonic() - w.submitted, final["verdict"])
             if item.origin[0] == "confirm":
                 if final["verdict"] == ORDER_DEPENDENT:
                     order_dependent.add(item.func)
@@ -478,9 +485,14 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
         elif dead:
             crashed_alone(item, res)
         if res.get("resident_growth") and res["verdict"] == PASSED and item.mutation is None:
-            if memory_checks[item.func] < MEMORY_CHECKS:
+            # A leak grows at every call, so a function is measured once a second case of it grew: one that
+            # grew only once (a cache, a buffer sized at its first call) costs no series. Slow cases are left
+            # to a quicker one of the function.
+            grown, seconds = res["resident_growth"]
+            grew[item.func] += 1
+            if grew[item.func] >= 2 and seconds <= MEMORY_QUICK and memory_checks[item.func] < MEMORY_CHECKS:
                 memory_checks[item.func] += 1
-                log.debug("memory: %s (%s) left %s more resident; measuring a series", item.name, item.layout, _size(res["resident_growth"]))
+                log.debug("memory: %s (%s) left %s more resident; measuring a series", item.name, item.layout, _size(grown))
                 todo.appendleft(item.again("memory", res, w.history[:-1]))
                 return False
         res.pop("resident_growth", None)
