@@ -8,8 +8,12 @@ python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ig
 if ! command -v cmake >/dev/null 2>&1 || ! command -v ninja >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore cmake ninja
 fi
-# Chromium for the HTML report's browser test (driven by Playwright from requirements.txt).
-if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 ||
-    echo "setup: could not install chromium; the HTML report's browser test will be skipped" >&2
+# Chromium for the HTML report's browser test (driven by Playwright from
+# requirements.txt), Doxygen for the headers' HTML reference (docs/Doxyfile).
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v doxygen >/dev/null 2>&1 || missing+=(doxygen)
+if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1 ||
+    echo "setup: could not install ${missing[*]}; the HTML report's browser test or the Doxygen reference will be skipped" >&2
 fi

@@ -6,7 +6,8 @@
 #   3. impl/cpu (through the adaptor): build, the model suite on it, replay the
 #      same baselines in a virtual environment without torch, fuzz it, and
 #      replay once more with AddressSanitizer + UndefinedBehaviorSanitizer;
-#   4. the unit and integration tests (headers, harness, adaptor, device).
+#   4. the headers' HTML reference (Doxygen), then the unit and integration
+#      tests (headers, harness, adaptor, device).
 # Prints a timing line per stage; stops at the first failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,6 +58,12 @@ stage "run_test impl/cpu (no torch)" bash "$root/scripts/replay_without_torch.sh
 stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
   --report_dir "$root/reports/fuzz-cpu"
 stage "sanitizers impl/cpu" bash "$root/scripts/sanitize.sh" cpu
+# The headers' HTML reference (-> build/doxygen-html); any Doxygen warning fails it.
+if command -v doxygen >/dev/null 2>&1; then
+  stage "HTML reference (doxygen)" bash -c "cd '$root/docs' && doxygen"
+else
+  echo "== HTML reference: skipped, doxygen is not installed (scripts/setup.sh installs it as root with apt-get)"
+fi
 stage "unit and integration tests" $py -m pytest -q -p no:cacheprovider
 
 echo "timing:"

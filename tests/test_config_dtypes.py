@@ -246,3 +246,42 @@ def test_the_converse_check_sees_main_inputs(functions):
     assert len(checked) > 300
     assert main_input(functions["diopiMultiHeadAttentionVarLen"],
                       varied.get("diopiMultiHeadAttentionVarLen", set())).name != "cum_seq_q"
+
+
+# ---------------------------------------------------------------- the model case sets have family cases too
+READ_KINDS = ("tensor_in", "tensor_array_in")
+
+
+def _generated_dtypes():
+    """{function: {parameter: {dtype, ...}}} of the tensors the family configs
+    generate themselves (not those `prepare` builds or rewrites: their dtype
+    is known only once prepare ran with torch)."""
+    out = {}
+    for case in expand.expand(expand.load_ops()):
+        op = case.op
+        for name, t in op.tensors.items():
+            if name in op.extra or name in _rewritten_by_prepare(op):
+                continue
+            out.setdefault(op.func, {}).setdefault(name, set()).add(t.dtype or case.dtype)
+    return out
+
+
+def test_model_case_dtypes_have_family_cases(functions):
+    """Every dtype a captured model case set passes a read-only tensor
+    parameter is one some family config case passes it as well: the
+    generic suite, which a vendor runs first and at small sizes, then covers
+    what the models need (it found torch's float32 step counts of fused
+    AdamW, which only int64 cases had). A parameter no family case generates
+    itself, because `prepare` derives it (max-pool indices from the forward),
+    is judged by the documented-dtype test above alone."""
+    generated = _generated_dtypes()
+    missing, judged = [], 0
+    for where, func, name, dtype in model_uses(functions):
+        if functions[func].param(name).kind not in READ_KINDS or name not in generated.get(func, {}):
+            continue
+        judged += 1
+        have = generated[func][name]
+        if dtype not in have:
+            missing.append(f"{where}: {func}({name}) in {dtype}; family cases give {', '.join(sorted(have))}")
+    assert judged > 100  # the check sees the model calls
+    assert not missing, f"{len(missing)} model dtypes without a family case:\n" + "\n".join(sorted(set(missing)))

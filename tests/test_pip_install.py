@@ -58,8 +58,10 @@ def venv(install):
     return install[0]
 
 
-def _run(cmd, cwd=None, timeout=300):
-    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+def _run(cmd, cwd=None, timeout=300, venv=False):
+    """`venv`: a program of the test's venv, which must see only what is installed there, not an outer PYTHONPATH."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} if venv else None
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd, timeout=timeout, env=env)
 
 
 def _options(help_text):
@@ -67,12 +69,12 @@ def _options(help_text):
 
 
 def test_torch_is_not_importable_in_the_replay_venv(venv):
-    res = _run([venv / "python", "-c", "import torch"])
+    res = _run([venv / "python", "-c", "import torch"], venv=True)
     assert res.returncode != 0 and "No module named 'torch'" in res.stderr, res.stderr
 
 
 def test_console_script_takes_the_options_of_main_py(venv):
-    installed = _run([venv / "diopi-conformance", "--help"])
+    installed = _run([venv / "diopi-conformance", "--help"], venv=True)
     assert installed.returncode == 0, installed.stderr
     assert installed.stdout.startswith("usage: diopi-conformance")
     tree = _run([sys.executable, MAIN_PY, "--help"])
@@ -82,15 +84,18 @@ def test_console_script_takes_the_options_of_main_py(venv):
 
 
 def test_installed_package_carries_what_it_reads(venv, clone):
-    probe = ("import json, os, conformance, diopi_header\n"
+    probe = ("import importlib, json, os, pkgutil, sysconfig, conformance, diopi_header\n"
              "from conformance import paths, model_cases\n"
+             "site = sysconfig.get_paths()['purelib']\n"
              "print(json.dumps({'in_tree': paths.IN_TREE, 'include': diopi_header.INCLUDE_DIR,\n"
              "  'headers': [os.path.isfile(h) for h in diopi_header.HEADERS], 'testrt': paths.TESTRT_HEADER,\n"
              "  'repro_c': os.path.isfile(os.path.join(os.path.dirname(conformance.__file__), 'repro_runtime.c')),\n"
              "  'models': model_cases.names(), 'functions': len(diopi_header.load()),\n"
-             "  'data_dir': paths.DEFAULT_DATA_DIR}))\n")
+             "  'configs': importlib.import_module(paths.CONFIG_PACKAGE).__file__,\n"
+             "  'families': sorted(m.name for m in pkgutil.iter_modules([paths.CONFIG_DIR])), 'top_level': os.listdir(site),\n"
+             "  'v1': diopi_header.V1_INTERFACE, 'data_dir': paths.DEFAULT_DATA_DIR}))\n")
     cwd = clone.parent
-    res = _run([venv / "python", "-c", probe], cwd=cwd)
+    res = _run([venv / "python", "-c", probe], cwd=cwd, venv=True)
     assert res.returncode == 0, res.stderr
     got = json.loads(res.stdout)
     site = str(venv.parent)
@@ -100,8 +105,20 @@ def test_installed_package_carries_what_it_reads(venv, clone):
     assert got["repro_c"]
     assert "llama2_7b" in got["models"]
     assert got["functions"] > 400
+    # The case configs come inside the harness's package (importing them needs torch: gen_data's side), and no
+    # top-level `configs` another distribution could own.
+    assert got["configs"].startswith(site) and os.path.join("site-packages", "conformance", "configs", "") in got["configs"]
+    assert "elementwise_binary_arith" in got["families"] and "configs" not in got["top_level"]
+    assert got["v1"].startswith(site) and os.path.isfile(got["v1"])
     # Installed, the defaults are relative to the current directory.
     assert got["data_dir"] == os.path.join(str(cwd), "data")
+
+
+def test_installed_header_model_checks_the_v1_interface_by_itself(venv, tmp_path):
+    """check-v1 without an argument reads the interface facts the wheel carries (run outside any checkout)."""
+    res = _run([venv / "python", "-m", "diopi_header", "check-v1"], cwd=tmp_path, venv=True)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    assert re.search(r"check-v1: [1-9]\d* function\(s\) of \d+ in shipped headers checked, .*; 0 problem\(s\)", res.stdout), res.stdout
 
 
 def test_install_writes_only_ignored_build_output_into_the_tree(install):
@@ -132,7 +149,7 @@ def test_installed_script_replays_as_main_py_does(venv, tmp_path):
     devcfg = os.path.join(ROOT, "impl", vendor, "device_configs.py")
     if os.path.exists(devcfg):
         run += ["--device_config", devcfg]
-    installed = _run([venv / "diopi-conformance", *run, "--report_dir", tmp_path / "installed"], cwd=tmp_path)
+    installed = _run([venv / "diopi-conformance", *run, "--report_dir", tmp_path / "installed"], cwd=tmp_path, venv=True)
     assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
     tree = _run([sys.executable, MAIN_PY, *run, "--report_dir", tmp_path / "tree"])
     assert tree.returncode == 0, tree.stdout[-2000:] + tree.stderr[-2000:]

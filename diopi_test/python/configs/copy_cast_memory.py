@@ -1,5 +1,5 @@
 """cast_dtype (every pair of dtypes), copy_inp (with broadcasting), contiguous and native_memory_format_cast."""
-from configs.complex import COMPLEX, crandn
+from .complex import COMPLEX, crandn
 from conformance.gen import randn
 from conformance.reftorch import torch
 from conformance.spec import ALL, Op, T

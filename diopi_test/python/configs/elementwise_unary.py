@@ -13,7 +13,7 @@ inputs only: their result is not an integer, and ATen refuses
 integer dtypes for them; our header does not (tests/test_header_interface.py,
 NOT_COMPUTABLE).
 """
-from configs.complex import COMPLEX, crandn, cspecial
+from .complex import COMPLEX, crandn, cspecial
 from conformance.gen import nonzero, positive, randn, special, uniform
 from conformance.reftorch import torch
 from conformance.spec import FLOAT, INT, Op, T

@@ -155,6 +155,13 @@ def _focal(inputs, targets, alpha, gamma, reduction):
     return loss.sum() if reduction == "sum" else loss
 
 
+def _focal_steps(reduction):
+    """Depth of the loss (tolerances.resolve): sigmoid (exp, +1, reciprocal), p_t = p * t + (1 - p) * (1 - t) (3 on
+    the longest path), 1 - p_t, the power, * the cross entropy, * alpha_t, and / N for "mean". Each may round to a half
+    dtype in a correct library that writes the formula with tensor ops."""
+    return {"steps": 10 + (reduction == "mean")}
+
+
 FOCAL_SHAPES = ((8, 4), (), (0, 4), (2, 3, 5), MEDIUM)
 FOCAL_PARAMS = (tuple({"alpha": 0.25, "gamma": 2.0, "reduction": r} for r in REDUCTIONS)
                 + ({"alpha": -1.0, "gamma": 0.0, "reduction": "mean"}, {"alpha": 0.5, "gamma": 1.5, "reduction": "sum"}))
@@ -162,7 +169,7 @@ sigmoid_focal_loss = Op(
     "diopiSigmoidFocalLoss", lambda inputs, targets, alpha, gamma, reduction: _focal(inputs.double(), targets.double(), alpha, gamma,
                                                                                      reduction).to(inputs.dtype),
     tensors=dict(inputs=T(randn(scale=2)), targets=T(mask(0.3))), shapes=tuple((s, s) for s in FOCAL_SHAPES), params=FOCAL_PARAMS,
-    dtypes=FLOAT)
+    dtypes=FLOAT, accumulation=_focal_steps)
 
 
 def _focal_backward(grad_output, input, target, alpha, gamma, reduction):

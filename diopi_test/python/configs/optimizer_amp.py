@@ -159,6 +159,13 @@ fused_adam_w = Op(
     tensors=dict(params=TList(), grads=TList(), exp_avgs=TList(randn(0.3)), exp_avg_sqs=TList(_STATE), max_exp_avg_sqs=TList(_STATE),
                  state_steps=TList(randint(1, 20), "int64")),
     cases=_fused_cases(), dtypes=FLOAT_NO_BF16 + ("bfloat16",))
+# Step counts may be float32 tensors too (torch's fused AdamW keeps them so on every device; the captured
+# training steps pass them that way).
+fused_adam_w_float_steps = Op(
+    "diopiFusedAdamW", _fused_ref,
+    tensors=dict(params=TList(), grads=TList(), exp_avgs=TList(randn(0.3)), exp_avg_sqs=TList(_STATE), max_exp_avg_sqs=TList(_STATE),
+                 state_steps=TList(randint(1, 20), "float32")),
+    cases=_fused_cases()[:6], dtypes=("float32", "bfloat16"), name="fused_adam_w_float_steps")
 
 
 # ---------------------------------------------------------------- Adadelta

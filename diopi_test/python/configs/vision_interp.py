@@ -160,6 +160,10 @@ roi_align_backward = Op("diopiRoiAlignBackward", _roi_bwd_ref, tensors=dict(grad
 
 
 # ---------------------------------------------------------------- grid sample
+# The header asks half-precision inputs to be sampled at float32 (or wider) coordinates, so the reference is the
+# float64 result rounded once and the bounds are the depth-based ones. A kernel that unnormalises the grid in half
+# precision (ATen's own float16 grid_sampler on the CPU) misses them on most random grids: bilinear results by up to
+# twice the bound, nearest ones by whole pixel values.
 def _grid_ref(input, grid, mode):
     return F.grid_sample(input.double(), grid.double(), mode=mode, padding_mode="zeros", align_corners=False).to(input.dtype)
 

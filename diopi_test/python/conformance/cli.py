@@ -240,7 +240,7 @@ def run_test(args):
             bar.update(result["verdict"])
 
         try:
-            info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result, _load_timeout(args))
+            info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result, _load_timeout(args), manifest=manifest)
         except runner.WorkerFailed as e:
             rep.add(_load_item(), {"verdict": _load_verdict(str(e)), "message": str(e)})
             rep.finish(status="library unusable")
@@ -253,6 +253,9 @@ def run_test(args):
               f"{os.path.dirname(path)} (marked incomplete)", file=sys.stderr)
         return 128 + stop[0]
     info = dict(probed, **info)
+    if not info.get("memory_judged", True):
+        log.info("memory growth is not judged: AddressSanitizer's quarantine keeps freed memory resident (LeakSanitizer finds leaks)")
+    rep.note(workers_started=info.get("workers_started"))
     if k == 1 and not args.case and not args.filter_dtype:
         checks = [c for c in info.get("checks", []) if expand.matches(c[0], args.fname)]
         for j, (func, verdict, message) in enumerate(checks):

@@ -95,31 +95,42 @@ def error_codes():
 
 
 SETTLE = 0.1  # seconds a call's still-living threads get before its tensors are compared again
+calls = 0     # library calls this process made (a memory slope is given per call)
 
 
 def _late_writes(call, started):
     """(labels of tensors that changed during the settle time, threads still
-    running after it) for a call that returned while threads it started live."""
+    running after it, whether guard bytes were already broken at return) for
+    a call that returned while threads it started live. Guard bytes broken
+    before the call returned are an out-of-bounds write of the call itself,
+    whoever's thread wrote them: only bytes that change after the return
+    make a late write."""
     before = [t.storage_bytes() for t in call.tensors]
+    guards = [call.lib.rt.dt_tensor_guard_ok(t.handle) == 1 for t in call.tensors]
     time.sleep(SETTLE)
-    changed = [t.label for t, b in zip(call.tensors, before)
-               if t.storage_bytes() != b or call.lib.rt.dt_tensor_guard_ok(t.handle) != 1]
-    return changed, sandbox.running(started)
+    changed = [t.label for t, b, intact in zip(call.tensors, before, guards)
+               if t.storage_bytes() != b or (intact and call.lib.rt.dt_tensor_guard_ok(t.handle) != 1)]
+    return changed, sandbox.running(started), not all(guards)
 
 
 def _call_and_watch(lib, cfn, call):
     """Calls; returns (rc, late-write result or None, warnings)."""
+    global calls
     error_before = lib.last_error()
     threads_before = sandbox.threads()
+    calls += 1
     rc = cfn(*call.args)
     lib.rt.dt_context_sync(call.ctx)
     warnings = []
     started = sandbox.threads() - threads_before
     if started:
-        changed, running = _late_writes(call, started)
+        changed, running, broken = _late_writes(call, started)
         if changed:
-            return rc, result(LATE_WRITE, f"changed {', '.join(changed)} after it returned ({len(started)} threads it started were "
-                                          f"alive; {len(running)} still running {SETTLE * 1000:.0f} ms later)"), warnings
+            later = (f"changed {', '.join(changed)} after it returned ({len(started)} threads it started were "
+                     f"alive; {len(running)} still running {SETTLE * 1000:.0f} ms later)")
+            if broken:  # the write during the call came first: that is the verdict
+                return rc, result(OOB_WRITE, _MEMORY_MESSAGES[OOB_WRITE](None) + " before it returned, and " + later), warnings
+            return rc, result(LATE_WRITE, later), warnings
         if running:
             warnings.append(f"{len(running)} threads it started were still running {SETTLE * 1000:.0f} ms after it returned")
     if rc == 0:

@@ -12,7 +12,6 @@ import diopi_header
 
 from . import paths, spec
 
-CONFIG_PACKAGE = "configs"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,12 +67,12 @@ def case_seed(name, base_seed):
 
 def config_modules():
     """Config modules in `configs/`, by family name (module name)."""
-    pkg_dir = os.path.join(paths.PYTHON_DIR, CONFIG_PACKAGE)
+    pkg_dir = paths.CONFIG_DIR
     mods = {}
     for info in sorted(pkgutil.iter_modules([pkg_dir]), key=lambda i: i.name):
         if info.name.startswith("_") or info.ispkg:
             continue
-        mods[info.name] = importlib.import_module(f"{CONFIG_PACKAGE}.{info.name}")
+        mods[info.name] = importlib.import_module(f"{paths.CONFIG_PACKAGE}.{info.name}")
     return mods
 
 

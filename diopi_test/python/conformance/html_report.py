@@ -12,6 +12,9 @@ import html
 import json
 import os
 
+from .rows import family_of, repro_command
+from .verdicts import FAILING, VERDICTS
+
 SUMMARY_FILE = "summary.json"
 
 
@@ -30,8 +33,6 @@ def case_rows(rows, family_of, repro_of):
 
 def load_cases(report_dir):
     """Another run's cases, from the rows its summary.json keeps."""
-    from .report import family_of, repro_command
-
     path = os.path.join(report_dir, SUMMARY_FILE)
     with open(path) as f:
         data = json.load(f)
@@ -51,8 +52,10 @@ def write(report_dir, cases, title, library, compare=None):
     load_cases() result, shown beside this one."""
     os.makedirs(report_dir, exist_ok=True)
     data = {"title": title, "library": library, "cases": cases}
+    # The verdicts come from verdicts.py, so a new one gets its column and its count without touching the page.
     page = _PAGE.replace("__TITLE__", html.escape(title)).replace(
-        "__DATA__", json.dumps({"run": data, "other": compare}).replace("</", "<\\/"))
+        "__DATA__", json.dumps({"run": data, "other": compare, "verdicts": list(VERDICTS), "failing": list(FAILING)})
+        .replace("</", "<\\/"))
     path = os.path.join(report_dir, "report.html")
     with open(path, "w") as f:
         f.write(page)
@@ -89,8 +92,10 @@ tr.family td { background: #e8eef8; font-weight: bold; text-align: left; }
 "use strict";
 const DATA = JSON.parse(document.getElementById("data").textContent);
 const run = DATA.run, other = DATA.other;
-const VERDICTS = ["passed", "failed", "error", "no_message", "crashed", "timeout", "oob_write", "input_modified",
-                  "unwritten", "metadata_changed", "not_implemented", "skipped"];
+const FAILING = new Set(DATA.failing);
+// Every verdict in the harness's order, then any this page does not know (a newer report): none is left out.
+const VERDICTS = DATA.verdicts.concat([...new Set(run.cases.map(c => c.verdict))].filter(v => !DATA.verdicts.includes(v)).sort());
+const QUIET = new Set(["passed", "skipped", "not_implemented"]);  // verdicts that fail nothing
 
 function group(cases) {
   const funcs = new Map();
@@ -121,7 +126,7 @@ function el(tag, attrs, text) {
   return e;
 }
 function ratio(slot) { return slot ? slot[0] + "/" + slot[1] : ""; }
-function notPassed(f) { return f.cases.some(c => c.verdict !== "passed" && c.verdict !== "skipped" && c.verdict !== "not_implemented"); }
+function notPassed(f) { return f.cases.some(c => !QUIET.has(c.verdict)); }
 
 document.getElementById("libs").textContent = "this run: " + (run.library || "?") +
   (other ? "  |  compared with: " + (other.library || "?") : "");
@@ -131,7 +136,7 @@ for (const fam of fams) document.getElementById("family").appendChild(el("option
 const head = document.querySelector("#matrix thead");
 const hr = el("tr");
 hr.appendChild(el("th", {class: "name"}, "function"));
-for (const v of used) hr.appendChild(el("th", {}, v));
+for (const v of used) hr.appendChild(el("th", {"data-verdict": v, class: FAILING.has(v) ? "failing" : ""}, v));
 for (const d of dtypes) hr.appendChild(el("th", {}, d));
 for (const l of layouts) hr.appendChild(el("th", {}, l));
 if (theirs) { hr.appendChild(el("th", {}, "other: passed")); hr.appendChild(el("th", {}, "other: not passed")); }
@@ -162,7 +167,7 @@ function render() {
     tr.appendChild(el("td", {class: "name"}, name));
     for (const v of used) {
       const n = f.verdicts[v] || 0;
-      tr.appendChild(el("td", {class: n && v !== "passed" && v !== "skipped" && v !== "not_implemented" ? "bad" : ""}, n ? String(n) : ""));
+      tr.appendChild(el("td", {class: n && !QUIET.has(v) ? "bad" : "", "data-verdict": v}, n ? String(n) : ""));
     }
     for (const d of dtypes) {
       const s = f.dtypes[d];

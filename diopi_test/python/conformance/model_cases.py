@@ -21,7 +21,7 @@ from .arguments import contiguous_strides
 
 # DIOPI_MODEL_CASES names another folder of case sets (autocompare writes
 # the call it caught as a one-case set there).
-MODEL_DIR = os.environ.get("DIOPI_MODEL_CASES") or os.path.join(paths.PYTHON_DIR, "configs", "model_config")
+MODEL_DIR = os.environ.get("DIOPI_MODEL_CASES") or os.path.join(paths.CONFIG_DIR, "model_config")
 CAPTURED = "captured"
 # A case whose stored outputs exceed this (inputs are drawn again from
 # recipes; outputs of 4 MiB and more are stored as a sample + block sums,

@@ -14,7 +14,7 @@ import os
 import diopi_header
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-PYTHON_DIR = os.path.dirname(PACKAGE_DIR)  # holds conformance/ and configs/: diopi_test/python or site-packages
+PYTHON_DIR = os.path.dirname(PACKAGE_DIR)  # holds conformance/: diopi_test/python or site-packages
 _TREE_ROOT = os.path.dirname(os.path.dirname(PYTHON_DIR))
 _TREE_TESTRT_INCLUDE = os.path.join(_TREE_ROOT, "diopi_test", "csrc", "include")
 IN_TREE = os.path.isfile(os.path.join(_TREE_TESTRT_INCLUDE, "diopi_test", "testrt.h"))
@@ -24,6 +24,10 @@ INCLUDE_DIR = diopi_header.INCLUDE_DIR  # the standard's headers: the header mod
 # The wheel maps diopi_test/csrc/include to conformance/include (pyproject.toml).
 TESTRT_INCLUDE_DIR = _TREE_TESTRT_INCLUDE if IN_TREE else os.path.join(PACKAGE_DIR, "include")
 HEADERS = list(diopi_header.HEADERS)
+# The case configs: the top-level package `configs` beside conformance/ in the tree; the wheel carries them as
+# conformance.configs, so that it installs no top-level package of so common a name.
+CONFIG_PACKAGE = "configs" if IN_TREE else "conformance.configs"
+CONFIG_DIR = os.path.join(PYTHON_DIR, "configs") if IN_TREE else os.path.join(PACKAGE_DIR, "configs")
 TESTRT_HEADER = os.path.join(TESTRT_INCLUDE_DIR, "diopi_test", "testrt.h")
 DEFAULT_DATA_DIR = os.path.join(REPO_ROOT, "data")
 DEFAULT_REPORT_DIR = os.path.join(REPO_ROOT, "reports")

@@ -6,7 +6,6 @@ summary.json carries every case's row and the run's shard spec, so that
 import contextlib
 import csv
 import fcntl
-import functools
 import json
 import os
 import re
@@ -14,8 +13,8 @@ import shlex
 import sys
 import time
 
-import diopi_header
-
+from . import html_report, junit
+from .rows import family_of, repro_command  # noqa: F401  (report.family_of, report.repro_command)
 from .verdicts import FAILING, NOT_IMPLEMENTED, PASSED, SKIPPED, VERDICTS
 
 # A dtype change in the adaptor's conversion summary, e.g. "input:int64->int32".
@@ -23,19 +22,6 @@ _DTYPE_CAST = re.compile(r"\b(?:u?int(?:8|16|32|64)|float(?:16|32|64)|bfloat16|b
 
 CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max_rel", "mismatches", "first_index", "warnings", "output",
               "repro", "repro_c"]
-
-
-def repro_command(case, layout, impl_lib, data_dir, options=None):
-    """The command that replays one case as this run did; `options` are the
-    run's other settings that change a verdict (--runtime_lib,
-    --device_config, --timeout), as a list of arguments."""
-    parts = ["python", "main.py", "--mode", "run_test", "--case", case, "--layout", layout]
-    if impl_lib:
-        parts += ["--impl_lib", impl_lib]
-    if data_dir:
-        parts += ["--data_dir", data_dir]
-    parts += list(options or [])
-    return " ".join(shlex.quote(str(p)) for p in parts)
 
 
 def _csv_row(item, r, impl_lib, data_dir, meta):
@@ -54,13 +40,6 @@ def _replacing(path, newline=None):
     with open(tmp, "w", newline=newline) as f:
         yield f
     os.replace(tmp, path)
-
-
-@functools.lru_cache(maxsize=None)
-def family_of(func):
-    """The header's family of a function; `library` for the library checks."""
-    fn = diopi_header.load().get(func)
-    return fn.family if fn is not None and fn.family else "library"
 
 
 def _plain(value):
@@ -145,6 +124,10 @@ class Report:
             self.write(live["dir"], live["impl_lib"], live["data_dir"], dict(live["meta"], status="running"),
                        compare=live["compare"], keep_open=True)
             live["last"] = time.monotonic()
+
+    def note(self, **fields):
+        """Adds figures known only at the end of a live run to its summary.json."""
+        self._live["meta"].update(fields)
 
     def finish(self, status="complete"):
         """The final report of a live run; `status` says whether it ran to the end."""
@@ -296,7 +279,6 @@ class Report:
                        repro_args={"impl_lib": impl_lib, "data_dir": data_dir, "options": meta.get("repro_options") or []})
         with _replacing(os.path.join(report_dir, "summary.json")) as f:
             f.write(_summary_json(summary, self.case_records()))
-        from . import html_report, junit
         repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options"))  # noqa: E731
         lib = meta.get("library") or {}
         shard = meta.get("shard") or {}

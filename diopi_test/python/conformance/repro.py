@@ -2,8 +2,10 @@
 
 For each case that failed, DIR/<case-slug>/ receives:
 
-  repro.c     a C11 program that calls the operator library directly, with
-              the build and run commands in its opening comment
+  repro.c     a C11 program that loads the operator library from the path
+              run_test tested and calls it directly, linked with the test
+              runtime run_test used; the build and run commands are in its
+              opening comment
   data/       the raw little-endian storage bytes of every tensor the
               harness made (inputs with their sentinel-filled gaps, outputs
               pre-filled with the sentinel) and the reference values of
@@ -252,24 +254,17 @@ class _Program:
 
 
 # ---------------------------------------------------------------- writing
-def _link_flags(impl_path, runtime_path):
-    impl_dir, impl_file = os.path.split(os.path.abspath(impl_path))
-    rt_dir = os.path.dirname(os.path.abspath(runtime_path))
-    m = re.fullmatch(r"lib(.+)\.so", impl_file)
-    impl_flag = f"-l{m.group(1)}" if m else f"-l:{impl_file}"
-    flags = [f"-L{impl_dir}", impl_flag]
-    if rt_dir != impl_dir:
-        flags.append(f"-L{rt_dir}")
-    flags.append("-ldiopirt")
-    for d in dict.fromkeys((impl_dir, rt_dir)):
-        flags.append(f"-Wl,-rpath,{d}")
-    return flags
-
-
-def build_command(impl_path, runtime_path):
-    """The documented compiler command (run inside the case folder)."""
-    parts = ["cc", "-std=c11", "repro.c", f"-I{paths.INCLUDE_DIR}", f"-I{paths.TESTRT_INCLUDE_DIR}",
-             *_link_flags(impl_path, runtime_path), "-lm", "-o", "repro"]
+def build_command(runtime_path):
+    """The documented compiler command (run inside the case folder). The
+    test runtime is linked by its path and found at run time through an
+    RPATH naming only its folder (DT_RPATH, which LD_LIBRARY_PATH does not
+    override); the operator library is not linked at all but loaded by the
+    program from the path it was tested at. A vendor folder holding its own
+    libdiopirt.so, or the runtime's folder holding another
+    libdiopi_impl.so, then changes nothing."""
+    runtime = os.path.abspath(runtime_path)
+    parts = ["cc", "-std=c11", "repro.c", f"-I{paths.INCLUDE_DIR}", f"-I{paths.TESTRT_INCLUDE_DIR}", runtime,
+             f"-Wl,--disable-new-dtags,-rpath,{os.path.dirname(runtime)}", "-ldl", "-lm", "-o", "repro"]
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -278,7 +273,7 @@ def _timeout_message(verdict, timeout):
     return f"verdict: timeout (no answer within {timeout} s)\nharness verdict: {verdict} ({seen})\n"
 
 
-def _source(fn, prog, item, result, build, timeout):
+def _source(fn, prog, item, result, build, timeout, impl_path):
     verdict = result["verdict"]
     message = " ".join(str(result.get("message", "")).split())[:600]
     includes = ["#include <diopi/functions.h>"]
@@ -310,6 +305,12 @@ def _source(fn, prog, item, result, build, timeout):
         "#include <stdlib.h>",
         "#include <string.h>",
         "#include <unistd.h>",
+        "#include <dlfcn.h>",
+        "",
+        "/* the library run_test tested (another: cc -DRP_IMPL_LIB='\"/path/to/lib.so\"' ...) */",
+        "#ifndef RP_IMPL_LIB",
+        f"#define RP_IMPL_LIB {c_string(os.path.abspath(impl_path))}",
+        "#endif",
         "",
         *includes,
         "#include <diopi_test/testrt.h>",
@@ -324,6 +325,10 @@ def _source(fn, prog, item, result, build, timeout):
         f"rp_harness_verdict = {c_string(verdict)};",
         f"rp_timeout_message = {c_string(_timeout_message(verdict, timeout))};",
         "rp_init(argc, argv);",
+        "rp_load_impl(RP_IMPL_LIB);",
+        f"__typeof__(&{fn.name}) rp_fn;  /* the declaration's exact type */",
+        f"if (!rp_symbol({c_string(fn.name)}, &rp_fn, sizeof rp_fn)) return rp_verdict(\"not_implemented\", "
+        f"{c_string(fn.name + ' is not exported by ')} RP_IMPL_LIB);",
         f"diopiContextHandle_t {prog.ctx} = dt_context_create();",
         f"if (!{prog.ctx}) rp_fatal(\"dt_context_create\", dt_last_error());",
         "",
@@ -333,7 +338,7 @@ def _source(fn, prog, item, result, build, timeout):
         "fflush(stdout);",
         "rp_remember_error_string();",
         f"alarm({timeout});",
-        f"diopiError_t rp_rc = {fn.name}(" + ", ".join(prog.args) + ");",
+        "diopiError_t rp_rc = rp_fn(" + ", ".join(prog.args) + ");",
         "alarm(0);",
         f"dt_context_sync({prog.ctx});",
         "",
@@ -386,11 +391,11 @@ def write_case(out_dir, item, result, record, impl_path, runtime_path):
             fh.write(f.data)
     with open(os.path.join(data_dir, "tensors.txt"), "w") as fh:
         fh.write(_describe(prog.files))
-    build = build_command(impl_path, runtime_path)
+    build = build_command(runtime_path)
     timeout = max(1, int(math.ceil(item.timeout)))
     path = os.path.join(case_dir, "repro.c")
     with open(path, "w") as fh:
-        fh.write(_source(fn, prog, item, result, build, timeout))
+        fh.write(_source(fn, prog, item, result, build, timeout, impl_path))
     with open(os.path.join(case_dir, "README.md"), "w") as fh:
         fh.write(f"# {item.name} ({item.layout})\n\n"
                  f"run_test verdict: **{result['verdict']}** for `{fn.name}`\n\n"

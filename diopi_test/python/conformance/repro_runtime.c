@@ -35,6 +35,29 @@ static void rp_fatal(const char* what, const char* detail) {
     exit(2);
 }
 
+/* ---- the operator library: loaded from the path run_test tested, as the
+ * harness loads it (RTLD_LOCAL, after the runtime), never found through a
+ * search path where another libdiopi_impl.so may come first */
+static void* rp_impl;
+
+static void rp_load_impl(const char* path) {
+    rp_impl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!rp_impl) rp_fatal("cannot load the operator library", dlerror());
+}
+
+/* The library's function `name`, or NULL; `fn` receives it as a function pointer. */
+static void* rp_symbol(const char* name, void* fn, size_t size) {
+    void* p = rp_impl ? dlsym(rp_impl, name) : NULL;
+    memcpy(fn, &p, size); /* POSIX: a function's address fits an object pointer */
+    return p;
+}
+
+static const char* rp_last_error_string(void) {
+    const char* (*fn)(void);
+    const char* msg = rp_symbol("diopiGetLastErrorString", &fn, sizeof fn) ? fn() : "";
+    return msg ? msg : "";
+}
+
 static void rp_append(char* buf, size_t size, const char* sep, const char* fmt, ...) {
     size_t len = strlen(buf);
     if (len && sep && len + strlen(sep) < size) {
@@ -100,7 +123,7 @@ static int rp_verdict(const char* verdict, const char* reason) {
 }
 
 static int rp_error_verdict(diopiError_t rc) {
-    const char* msg = diopiGetLastErrorString();
+    const char* msg = rp_last_error_string();
     char reason[4096];
     int known = 0;
     for (size_t i = 0; i < sizeof rp_error_codes / sizeof rp_error_codes[0]; ++i) known = known || (int)rc == rp_error_codes[i];
@@ -156,12 +179,12 @@ static void rp_init(int argc, char** argv) {
 static char rp_error_before[4096];
 
 static void rp_remember_error_string(void) {
-    const char* msg = diopiGetLastErrorString();
+    const char* msg = rp_last_error_string();
     snprintf(rp_error_before, sizeof rp_error_before, "%s", msg ? msg : "");
 }
 
 static int rp_error_string_kept(char* reason, size_t size) {
-    const char* msg = diopiGetLastErrorString();
+    const char* msg = rp_last_error_string();
     int blank = 1;
     for (const char* p = msg; p && *p; ++p)
         if (!isspace((unsigned char)*p)) blank = 0;

@@ -3,8 +3,9 @@
 
 - `isolate(keep_fd)`: the worker dies with its parent, closes every file
   descriptor it inherited except its channel, reads /dev/null on stdin and
-  sends its stdout and stderr into a capture file, so a library's output
-  is kept per case instead of interleaving with the console, and a library
+  sends its stdout and stderr into a capture file the harness holds too, so
+  a library's output is kept per case instead of interleaving with the
+  console, what it printed before it crashed is not lost, and a library
   that writes into stray descriptors cannot reach the report files or
   another worker's channel.
 - `ProcessState`: the process-wide settings a kernel may change and must
@@ -26,7 +27,8 @@ except OSError:  # no libm to ask: the floating-point check is skipped
     _libm = None
 
 _PR_SET_PDEATHSIG = 1
-_CAPTURE_LIMIT = 4096   # bytes of a case's output kept in the report
+_CAPTURE_LIMIT = 4096   # bytes of a case's output kept in the report: the first and the last half of it
+_IONBF = 2              # glibc's setvbuf mode "unbuffered"
 
 
 def die_with_parent(parent_pid):
@@ -36,36 +38,68 @@ def die_with_parent(parent_pid):
         os._exit(1)
 
 
+def capture_file():
+    """An anonymous file for a worker's stdout and stderr. The harness makes
+    it before the worker starts and keeps a descriptor, so that it can read
+    what a worker printed before it died (an abort's `what():` line)."""
+    fd, path = tempfile.mkstemp(prefix="diopi-worker-out-")
+    os.unlink(path)
+    return fd
+
+
+def read_capture(fd):
+    """What is in a capture file now (since the worker's last take): its
+    first and last _CAPTURE_LIMIT / 2 bytes, the middle left out."""
+    end = os.lseek(fd, 0, os.SEEK_END)
+    if end <= 0:
+        return ""
+    if end <= _CAPTURE_LIMIT:
+        return os.pread(fd, end, 0).decode(errors="replace")
+    half = _CAPTURE_LIMIT // 2
+    head = os.pread(fd, half, 0).decode(errors="replace")
+    tail = os.pread(fd, half, end - half).decode(errors="replace")
+    return f"{head}\n... ({end - 2 * half} bytes left out) ...\n{tail}"
+
+
+def last_lines(text, count=3, limit=300):
+    """The last `count` non-empty lines of a library's output, on one line."""
+    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()][-count:]
+    out = " | ".join(lines)
+    return out if len(out) <= limit else "..." + out[-limit:]
+
+
 class Capture:
-    """fd 1 and 2 go to one anonymous file; `take()` returns what was
+    """fd 1 and 2 go to the capture file `fd`; `take()` returns what was
     written since the last take and rewinds."""
 
-    def __init__(self):
-        fd, path = tempfile.mkstemp(prefix="diopi-worker-out-")
-        os.unlink(path)
+    def __init__(self, fd):
         self.fd = fd
         for target in (1, 2):
             os.dup2(fd, target)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.close(null)
+        # C stdio buffers stdout written to a file; abort() and a fatal signal
+        # do not flush it, so a crashing library's last lines would be lost.
+        try:
+            _libc.setvbuf(ctypes.c_void_p.in_dll(_libc, "stdout"), None, _IONBF, 0)
+        except (ValueError, AttributeError):  # not glibc: stdout stays buffered
+            pass
 
     def take(self):
-        end = os.lseek(self.fd, 0, os.SEEK_END)
-        if end == 0:
-            return ""
-        head = os.pread(self.fd, min(end, _CAPTURE_LIMIT), 0)
-        os.ftruncate(self.fd, 0)
-        os.lseek(self.fd, 0, os.SEEK_SET)
-        text = head.decode(errors="replace")
-        return text + (f"... ({end - _CAPTURE_LIMIT} more bytes)" if end > _CAPTURE_LIMIT else "")
+        text = read_capture(self.fd)
+        if text:
+            os.ftruncate(self.fd, 0)
+            os.lseek(self.fd, 0, os.SEEK_SET)
+        return text
 
 
-def isolate(parent_pid, keep_fds):
+def isolate(parent_pid, keep_fds, capture_fd):
     """Makes the current (freshly forked) process a worker sandbox; returns
-    its Capture. `keep_fds`: descriptors the worker itself needs."""
+    its Capture. `keep_fds`: descriptors the worker itself needs;
+    `capture_fd`: the capture file (see capture_file)."""
     die_with_parent(parent_pid)
-    keep = set(keep_fds) | {0, 1, 2}
+    keep = set(keep_fds) | {0, 1, 2, capture_fd}
     try:
         fds = [int(n) for n in os.listdir("/proc/self/fd")]
     except OSError:
@@ -76,7 +110,7 @@ def isolate(parent_pid, keep_fds):
                 os.close(fd)
             except OSError:
                 pass
-    return Capture()
+    return Capture(capture_fd)
 
 
 # ---------------------------------------------------------------- process state
@@ -205,6 +239,17 @@ def running(tids):
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def sanitized():
+    """Whether AddressSanitizer's runtime is loaded: its quarantine keeps
+    freed memory resident, so resident memory says nothing about leaks
+    (LeakSanitizer does)."""
+    try:
+        ctypes.CDLL(None).__asan_init
+    except AttributeError:
+        return False
+    return True
 
 
 def resident_bytes():

@@ -4,6 +4,7 @@ import io
 import json
 
 import numpy as np
+import pytest
 
 from conformance import report, runner
 
@@ -83,3 +84,73 @@ def test_summary_json_keeps_every_row(tmp_path):
     assert data["cases"][-1]["result"]["max_abs"] == 0.5 and data["cases"][-1]["result"]["first_index"] == [1, 2]
     assert data["shard"] == {"index": 2, "count": 3}
     assert data["families"] == rep.per_family()
+
+
+def _every_verdict_report():
+    """A run with one function per verdict the harness knows (two cases each,
+    one of them that verdict) and one function with all of them."""
+    from conformance.verdicts import VERDICTS
+    rep = report.Report()
+    funcs = sorted(f for f in __import__("diopi_header").load() if f.startswith("diopi"))[:len(VERDICTS) + 1]
+    for func, verdict in zip(funcs, VERDICTS):
+        rep.add(_item(func, f"{func}::float32::a"), {"verdict": "passed", "message": ""})
+        rep.add(_item(func, f"{func}::float32::b"), {"verdict": verdict, "message": f"why {verdict}"})
+    for k, verdict in enumerate(VERDICTS):
+        rep.add(_item(funcs[-1], f"{funcs[-1]}::float16::{k}"), {"verdict": verdict, "message": f"why {verdict}"})
+    return rep, dict(zip(funcs, VERDICTS)), funcs[-1]
+
+
+def test_junit_carries_every_verdict_as_its_own_type(tmp_path):
+    junitparser = pytest.importorskip("junitparser", reason="junitparser is not installed (requirements.txt)")
+    from conformance.verdicts import FAILING, VERDICTS
+    rep, _, _ = _every_verdict_report()
+    rep.write(str(tmp_path), None, None, {"mode": "run_test"})
+    (suite,) = list(junitparser.JUnitXml.fromfile(str(tmp_path / "junit.xml")))
+    types = {}
+    for case in suite:
+        for r in case.result:
+            types.setdefault(r.type, set()).add(type(r).__name__)
+    for verdict in VERDICTS:
+        if verdict == "passed":
+            continue
+        assert verdict in types, verdict
+        if verdict in FAILING:
+            assert types[verdict] <= {"Failure", "Error"}, (verdict, types[verdict])
+
+
+def _chromium():
+    import shutil
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(not _chromium(), reason="Chromium is not installed (scripts/setup.sh installs Debian's chromium)")
+def test_html_report_shows_every_verdict(tmp_path):
+    """The page's summary line and matrix have every verdict of the run: a
+    column each, the count in each function's row, the total in the summary."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (requirements.txt)")
+    from conformance.verdicts import VERDICTS
+    rep, verdict_of, everything = _every_verdict_report()
+    rep.write(str(tmp_path), None, None, {"mode": "run_test"})
+    totals = rep.totals()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox", "--disable-gpu", "--no-first-run",
+                                                                       "--disable-background-networking", "--disable-sync"])
+        try:
+            page = browser.new_page()
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto("file://" + str(tmp_path / "report.html"))
+            summary = page.locator("#totals").inner_text()
+            columns = [th.get_attribute("data-verdict") for th in page.locator("#matrix thead th[data-verdict]").all()]
+            assert columns == list(VERDICTS)
+            for verdict in VERDICTS:
+                assert f"{totals[verdict]} {verdict}" in summary, (verdict, summary)
+            for func, verdict in verdict_of.items():
+                row = page.locator(f'tr.function[data-function="{func}"]')
+                cell = row.locator(f'td[data-verdict="{verdict}"]').inner_text()
+                assert cell == ("2" if verdict == "passed" else "1"), (func, verdict, cell)
+            row = page.locator(f'tr.function[data-function="{everything}"]')
+            assert [row.locator(f'td[data-verdict="{v}"]').inner_text() for v in VERDICTS] == ["1"] * len(VERDICTS)
+            assert not errors, errors
+        finally:
+            browser.close()

@@ -126,3 +126,39 @@ def test_c_literals():
     assert repro.c_double(float("inf")) == "INFINITY" and repro.c_double(float("nan")) == "NAN"
     assert repro.c_int(2**40) == f"INT64_C({2**40})" and repro.c_int(-(2**63)) == "INT64_MIN"
     assert repro.slug("a::b c", "noncontig") != repro.slug("a::b c", "contiguous")
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler to build the libraries and the reproducer")
+def test_reproducer_uses_the_runtime_it_was_told_to(tmp_path, faulty_lib, torch_lib_dir):
+    """A vendor folder that holds its own libdiopirt.so (a decoy here, which
+    the vendor library even names as a dependency), a library named
+    libdiopi_impl.so like the reference one beside the test runtime: the
+    reproducer links the runtime run_test used and loads the library run_test
+    tested, whatever the folders hold and whatever LD_LIBRARY_PATH says."""
+    vendor = tmp_path / "vendor"
+    vendor.mkdir()
+    (tmp_path / "decoy.c").write_text('#include <stdio.h>\nint dt_init(void) { fprintf(stderr, "the decoy runtime\\n"); return 1; }\n')
+    subprocess.run(["cc", "-shared", "-fPIC", str(tmp_path / "decoy.c"), "-Wl,-soname,libdiopirt.so", "-o", str(vendor / "libdiopirt.so")],
+                   check=True)
+    src = os.path.join(os.path.dirname(__file__), "faulty", "faulty_impl.c")
+    subprocess.run(["cc", "-std=c11", "-shared", "-fPIC", "-I", repro.paths.INCLUDE_DIR, src, "-o", str(vendor / "libdiopi_impl.so"),
+                    "-Wl,--no-as-needed", f"-L{vendor}", "-ldiopirt", "-Wl,-rpath,$ORIGIN", "-lm"], check=True)
+    data, reports, out = tmp_path / "data", tmp_path / "reports", tmp_path / "c"
+    res = gen_data.generate(expand.expand(OPS[1:2]), str(data))  # diopiSub: wrong values
+    assert not res["failures"], res["failures"]
+    proc = run_main("--mode", "run_test", "--impl_lib", str(vendor / "libdiopi_impl.so"), "--runtime_lib",
+                    os.path.join(torch_lib_dir, "libdiopirt.so"), "--data_dir", str(data), "--report_dir", str(reports),
+                    "--repro", str(out), "--layout", "contiguous")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    with open(reports / "error_report.csv") as f:
+        row = next(r for r in csv.DictReader(f) if r["function"] == "diopiSub")
+    case_dir = os.path.dirname(row["repro_c"])
+    with open(row["repro_c"]) as f:
+        build = re.search(r"^ \*   (cc .*)$", f.read(), re.M).group(1)
+    assert build.count("libdiopirt.so") == 1 and str(vendor) not in build  # only the runtime run_test used
+    made = subprocess.run(shlex.split(build) + ["-Wall", "-Werror"], cwd=case_dir, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    env = dict(os.environ, LD_LIBRARY_PATH=str(vendor))  # as a vendor's shell may have it
+    run = subprocess.run(["./repro"], cwd=case_dir, capture_output=True, text=True, timeout=60, env=env)
+    assert "decoy" not in run.stderr and run.returncode == 1, run.stdout + run.stderr
+    assert "harness verdict: failed (reproduced)" in run.stdout, run.stdout

@@ -6098,6 +6098,10 @@ DIOPI_API diopiError_t diopiRoiAlignBackward(diopiContextHandle_t ctx, diopiTens
  *        as torch.nn.functional.grid_sample.
  *
  * Out-of-range locations read zeros (zero padding); corner alignment follows the align_corners = false convention.
+ * For float16 and bfloat16 the sample coordinates and interpolation weights are computed in float32 or wider and
+ * only the result is rounded to the output dtype: a coordinate held in half precision is off by up to 1/64 of a
+ * pixel near pixel 64, which moves a bilinear result by that share of the difference between neighbouring pixels
+ * and makes nearest sampling read another pixel.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] out result of shape (N, C, H_out, W_out), or (N, C, D_out, H_out, W_out) for volumes. Dtypes: float16,
  *     bfloat16, float32, float64.

@@ -53,8 +53,11 @@ def headers_in(include_dir):
 HEADERS = headers_in(INCLUDE_DIR)
 HEADER_NAMES = tuple(os.path.basename(h) for h in HEADERS)
 RUNTIME_HEADER = HEADERS[0]
-# The DIOPI 1.0 interface facts (names, parameter types, enum values, ...) the headers must keep.
-V1_INTERFACE = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "interface", "diopi_v1_interface.json"))
+# The DIOPI 1.0 interface facts (names, parameter types, enum values, ...) the headers must keep:
+# package data of a wheel (interface/ beside this file), the repository's proto/interface in the tree.
+_PACKAGED_V1 = os.path.join(PACKAGE_DIR, "interface", "diopi_v1_interface.json")
+V1_INTERFACE = _PACKAGED_V1 if os.path.isfile(_PACKAGED_V1) else os.path.normpath(
+    os.path.join(PACKAGE_DIR, "..", "..", "interface", "diopi_v1_interface.json"))
 
 # Prefix of diopiDtype_t's enumerators; dtypes() strips it.
 DTYPE_PREFIX = "diopi_dtype_"

@@ -12,7 +12,13 @@
  *   diopiCos            changes the working directory                     -> state_changed
  *   diopiTan            sets an environment variable                      -> state_changed
  *   diopiSqrt           a thread it starts rewrites out after it returned -> late_write
- *   diopiRsqrt          leaks 112 MiB (resident) per call                 -> memory_growth
+ *   diopiSinh           computes on a helper thread it starts at its first
+ *                       call and keeps (as a thread pool does), which also
+ *                       writes one element past out's end before the call
+ *                       returns                                           -> oob_write, never late_write
+ *   diopiRsqrt          leaks 1 MiB (resident) per call                   -> memory_growth
+ *   diopiSigmoid        correct; its first call fills a 64 MiB cache it
+ *                       keeps (memory held, not leaked)                   -> passed
  *   diopiErf            succeeds and sets an error string                 -> error_on_success
  *   diopiErfinv         returns 12345, which is no diopiError_t           -> error
  *   diopiFloor          never returns                                     -> timeout (twice, then not run)
@@ -90,6 +96,7 @@ static diopiError_t unary(diopiTensorHandle_t out, diopiConstTensorHandle_t inpu
 }
 
 static float neg_f(float x) { return -x; }
+static float sigmoid_f(float x) { return 1.0f / (1.0f + expf(-x)); }
 static float rsqrt_f(float x) { return 1.0f / sqrtf(x); }
 static float recip_f(float x) { return 1.0f / x; }
 
@@ -209,9 +216,75 @@ DIOPI_API diopiError_t diopiSqrt(diopiContextHandle_t ctx, diopiTensorHandle_t o
     return rc;
 }
 
+/* diopiSinh's helper thread and the one job it is given at a time */
+static pthread_mutex_t g_pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_pool_cv = PTHREAD_COND_INITIALIZER;
+static int g_pool_started, g_job_pending, g_job_done;
+static diopiTensorHandle_t g_job_out;
+static diopiConstTensorHandle_t g_job_input;
+static diopiError_t g_job_rc;
+
+static void* pool_main(void* arg) {
+    (void)arg;
+    for (;;) {
+        pthread_mutex_lock(&g_pool_mu);
+        while (!g_job_pending) pthread_cond_wait(&g_pool_cv, &g_pool_mu);
+        g_job_pending = 0;
+        pthread_mutex_unlock(&g_pool_mu);
+        diopiError_t rc = unary(g_job_out, g_job_input, sinhf);
+        diopiSize_t shape, stride;
+        void* po;
+        diopiGetTensorShape(g_job_out, &shape);
+        diopiGetTensorStride(g_job_out, &stride);
+        diopiGetTensorData(g_job_out, &po);
+        int64_t end = 1;
+        for (int64_t d = 0; d < shape.len; ++d) end += (shape.data[d] - 1) * stride.data[d];
+        ((float*)po)[end] = 0.0f; /* defect: one past the last element, while the caller waits */
+        pthread_mutex_lock(&g_pool_mu);
+        g_job_rc = rc;
+        g_job_done = 1;
+        pthread_cond_broadcast(&g_pool_cv);
+        pthread_mutex_unlock(&g_pool_mu);
+    }
+    return NULL;
+}
+
+DIOPI_API diopiError_t diopiSinh(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    (void)ctx;
+    pthread_mutex_lock(&g_pool_mu);
+    if (!g_pool_started) {
+        pthread_t t;
+        pthread_create(&t, NULL, pool_main, NULL);
+        pthread_detach(t);
+        g_pool_started = 1;
+    }
+    g_job_out = out;
+    g_job_input = input;
+    g_job_done = 0;
+    g_job_pending = 1;
+    pthread_cond_broadcast(&g_pool_cv);
+    while (!g_job_done) pthread_cond_wait(&g_pool_cv, &g_pool_mu);
+    diopiError_t rc = g_job_rc;
+    pthread_mutex_unlock(&g_pool_mu);
+    return rc;
+}
+
+char* volatile g_cache;
+
+DIOPI_API diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
+    (void)ctx;
+    if (!g_cache) { /* not a defect: allocated once, touched, and kept for later calls */
+        size_t bytes = (size_t)64 << 20;
+        char* cache = malloc(bytes);
+        if (cache) memset(cache, 1, bytes);
+        g_cache = cache;
+    }
+    return unary(out, input, sigmoid_f);
+}
+
 DIOPI_API diopiError_t diopiRsqrt(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     (void)ctx;
-    size_t bytes = (size_t)112 << 20;
+    size_t bytes = (size_t)1 << 20;
     char* leak = malloc(bytes); /* defect: never freed, and touched so it is resident */
     if (leak) memset(leak, 1, bytes);
     g_leaked = leak; /* kept where the compiler cannot drop the allocation */
