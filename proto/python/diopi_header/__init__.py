@@ -33,7 +33,7 @@ _PACKAGED_INCLUDE = os.path.join(PACKAGE_DIR, "include")
 INCLUDE_DIR = os.environ.get("DIOPI_INCLUDE_DIR") or (
     _PACKAGED_INCLUDE if os.path.isdir(os.path.join(_PACKAGED_INCLUDE, "diopi"))
     else os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "include")))
-HEADER_NAMES = ("diopirt.h", "functions.h", "functions_ext.h")
+HEADER_NAMES = ("diopirt.h", "functions.h", "functions_ext.h", "collective.h")
 HEADERS = tuple(os.path.join(INCLUDE_DIR, "diopi", h) for h in HEADER_NAMES)
 RUNTIME_HEADER = HEADERS[0]
 # The DIOPI 1.0 interface facts (names, parameter types, enum values, ...) the headers must keep.
@@ -59,8 +59,9 @@ def standard_in(include_dir):
 
 
 def load(headers=HEADERS):
-    """All operator functions, keyed by name, in header order (runtime
-    functions of diopirt.h excluded). The dict is shared: do not modify it."""
+    """All functions a library exports (operators, and the collectives of
+    collective.h), keyed by name, in header order (runtime functions of
+    diopirt.h excluded). The dict is shared: do not modify it."""
     return standard(tuple(headers)).functions
 
 
@@ -75,7 +76,7 @@ def runtime_functions():
 
 
 def enums():
-    """Enum typedef name -> Enum (diopiDtype_t, diopiError_t, ...), from diopirt.h."""
+    """Enum typedef name -> Enum (diopiDtype_t, diopiError_t, ..., diopiReduceOp_t); Enum.header says where."""
     return dict(standard().enums)
 
 
@@ -93,8 +94,14 @@ def version():
 
 
 def macros():
-    """Object-like integer macros of diopirt.h (the version macros)."""
+    """Object-like integer macros of the headers (version macros, sizes)."""
     return dict(standard().macros)
+
+
+def header_versions():
+    """Interfaces versioned apart from the operators: header file name ->
+    Version ({"collective.h": Version(1, 0, 0, 1000)})."""
+    return dict(standard().header_versions)
 
 
 def dtypes():
