@@ -13,3 +13,9 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 &
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 ||
     echo "setup: could not install chromium; the HTML report's browser test will be skipped" >&2
 fi
+# Gloo's headers: impl/torch's collective interface declares c10d's Gloo backend (in LibTorch) through them
+# (only the headers are used). Without them impl/torch builds without the collective interface.
+if [ ! -f /usr/include/gloo/algorithm.h ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libgloo-dev) >/dev/null 2>&1 ||
+    echo "setup: could not install libgloo-dev; impl/torch will be built without the collective interface" >&2
+fi
