@@ -25,10 +25,17 @@ CSV_FIELDS = ["case", "function", "layout", "verdict", "reason", "max_abs", "max
               "repro", "repro_c"]
 
 
-def repro_command(case, layout, impl_lib, data_dir, options=None):
+def repro_command(case, layout, impl_lib, data_dir, options=None, mode="run_test"):
     """The command that replays one case as this run did; `options` are the
     run's other settings that change a verdict (--runtime_lib,
-    --device_config, --timeout), as a list of arguments."""
+    --device_config, --timeout), as a list of arguments. A collective case
+    (`mode` "collective") names its world size and layout in its name."""
+    if mode == "collective":
+        parts = ["python", "main.py", "--mode", "collective", "--case", case]
+        if impl_lib:
+            parts += ["--impl_lib", impl_lib]
+        parts += list(options or [])
+        return " ".join(shlex.quote(str(p)) for p in parts)
     parts = ["python", "main.py", "--mode", "run_test", "--case", case, "--layout", layout]
     if impl_lib:
         parts += ["--impl_lib", impl_lib]
@@ -43,7 +50,7 @@ def _csv_row(item, r, impl_lib, data_dir, meta):
             "reason": r["message"], "max_abs": r.get("max_abs", ""), "max_rel": r.get("max_rel", ""),
             "mismatches": r.get("mismatches", ""), "first_index": r.get("first_index", ""),
             "warnings": "; ".join(r.get("warnings") or []), "output": (r.get("output") or "")[:1000],
-            "repro": repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options")),
+            "repro": repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options"), meta.get("repro_mode", "run_test")),
             "repro_c": r.get("repro_c", "")}  # run_test --repro: path of the C reproducer
 
 
@@ -297,7 +304,8 @@ class Report:
         with _replacing(os.path.join(report_dir, "summary.json")) as f:
             f.write(_summary_json(summary, self.case_records()))
         from . import html_report, junit
-        repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options"))  # noqa: E731
+        repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options"),  # noqa: E731
+                                              meta.get("repro_mode", "run_test"))
         lib = meta.get("library") or {}
         shard = meta.get("shard") or {}
         properties = {"library": lib.get("vendor", ""), "impl_lib": meta.get("impl_lib", "")}
