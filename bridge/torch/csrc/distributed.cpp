@@ -545,6 +545,16 @@ private:
         return w;
     }
 
+    // The DIOPI function a torch collective maps to, for the reasons of staged calls.
+    static const char* diopiName(const char* op) {
+        static const std::map<std::string, const char*> names = {
+            {"allreduce", "diopiCommAllReduce"}, {"broadcast", "diopiCommBroadcast"}, {"reduce", "diopiCommReduce"},
+            {"_allgather_base", "diopiCommAllGather"}, {"allgather", "diopiCommAllGather"},
+            {"_reduce_scatter_base", "diopiCommReduceScatter"}, {"alltoall_base", "diopiCommAllToAll"}};
+        auto it = names.find(op);
+        return it == names.end() ? op : it->second;
+    }
+
     std::string stageReason(const char* fn) const {
         if (forcedStaged()) return "DIOPI_DIST_STAGED=1";
         if (!comm_) return "the library has no collective interface";
@@ -574,24 +584,54 @@ private:
         bool inPlace = inputs.size() == outputs.size();
         for (size_t i = 0; inPlace && i < inputs.size(); ++i) inPlace = inputs[i].is_same(outputs[i]);
         std::vector<at::Tensor> hin, hout;
-        for (const auto& t : inputs) hin.push_back(device ? t.cpu() : t);
+        size_t slot = 0;
+        for (const auto& t : inputs) hin.push_back(device ? toHost(t, slot++) : t);
         if (inPlace) hout = hin;
         else
-            for (const auto& t : outputs) hout.push_back(device ? at::empty(t.sizes(), t.options().device(at::kCPU)) : t);
-        if (device) countStaged(op, why.empty() ? stageReason(op) : why, bytesOf(inputs) + (inPlace ? 0 : bytesOf(outputs)));
+            for (const auto& t : outputs) hout.push_back(device ? hostBuffer(t, slot++) : t);
+        if (device) countStaged(op, why.empty() ? stageReason(diopiName(op)) : why, bytesOf(inputs) + (inPlace ? 0 : bytesOf(outputs)));
         else countCpu(op);
         auto w = gloo(hin, inPlace ? hin : hout);
         w->wait(timeout_);
         if (inPlace) hout = hin;
         if (device)
-            for (size_t i = 0; i < outputs.size() && i < hout.size(); ++i) outputs[i].copy_(hout[i]);
+            for (size_t i = 0; i < outputs.size() && i < hout.size(); ++i) toDevice(hout[i], outputs[i]);
         return done(w->retrieveOpType(), outputs);
+    }
+
+    // Host staging buffers, kept between calls: a fresh host allocation of a large tensor costs more in page
+    // faults than the copy itself. Slot i holds the i-th tensor of a call.
+    at::Tensor hostBuffer(const at::Tensor& like, size_t slot) {
+        int64_t nbytes = like.numel() * static_cast<int64_t>(like.element_size());
+        if (scratch_.size() <= slot) scratch_.resize(slot + 1);
+        if (!scratch_[slot].defined() || scratch_[slot].numel() < nbytes) scratch_[slot] = at::empty({std::max<int64_t>(nbytes, 1)}, at::kByte);
+        return scratch_[slot].narrow(0, 0, nbytes).view(like.scalar_type()).view(like.sizes());
+    }
+
+    // A dense device tensor is copied by the device hooks straight into a staging buffer; others through ATen.
+    at::Tensor toHost(const at::Tensor& t, size_t slot) {
+        if (!(t.is_contiguous() && t.is_non_overlapping_and_dense())) return t.cpu();
+        at::Tensor h = hostBuffer(t, slot);
+        size_t n = t.numel() * t.element_size();
+        if (n) TORCH_CHECK(hooks().d2h(h.data_ptr(), t.const_data_ptr(), n, nullptr) == 0, "diccl: staging to the host failed");
+        return h;
+    }
+
+    void toDevice(const at::Tensor& h, const at::Tensor& t) {
+        size_t n = t.numel() * t.element_size();
+        if (t.is_contiguous() && t.is_non_overlapping_and_dense() && h.is_contiguous() && h.scalar_type() == t.scalar_type() &&
+            static_cast<size_t>(h.numel() * h.element_size()) == n) {
+            if (n) TORCH_CHECK(hooks().h2d(t.data_ptr(), h.const_data_ptr(), n, nullptr) == 0, "diccl: staging to the device failed");
+            return;
+        }
+        t.copy_(h);
     }
 
     c10::intrusive_ptr<c10d::Backend> gloo_;
     std::chrono::milliseconds timeout_;
     diopiCommHandle_t comm_ = nullptr;
     std::vector<P2P> pending_;
+    std::vector<at::Tensor> scratch_;
     bool coalescing_ = false;
 };
 
