@@ -69,9 +69,35 @@ def register() -> bool:
         return False
     if not _registered:
         dist.Backend.register_backend(BACKEND_NAME, _create, extended_api=True, devices=[DEVICE, "cpu"])
+        _mark_default_backend()
         _add_stream_api()
         _registered = True
     return True
+
+
+def _mark_default_backend():
+    """A group made without a backend name gets the accelerator's backend (diccl for diopi), but torch 2.13 then
+    records Gloo as the group's default backend type, which is not there: DistributedDataParallel, which asks for
+    the default backend, fails with "Could not find backend type 1". Such a group is given the type of the backend
+    it has."""
+    import torch
+    from torch.distributed import distributed_c10d as c10d
+
+    make = c10d._new_process_group_helper
+
+    @functools.wraps(make)
+    def helper(*args, **kwargs):
+        pg, store = make(*args, **kwargs)
+        backend = kwargs.get("backend", args[3] if len(args) > 3 else None)
+        if str(backend) == c10d.Backend.UNDEFINED and isinstance(pg, c10d.ProcessGroup):
+            try:
+                if pg._get_backend(torch.device(DEVICE)).name() == BACKEND_NAME:
+                    pg._set_default_backend(c10d.ProcessGroup.BackendType.CUSTOM)
+            except RuntimeError:  # the group has no diopi backend (another accelerator, or CPU only)
+                pass
+        return pg, store
+
+    c10d._new_process_group_helper = helper
 
 
 def uses_vendor(group=None) -> bool:

@@ -72,3 +72,34 @@ def test_init_process_group_without_a_backend_picks_diccl():
 
 def test_cpu_gloo_beside_diopi_diccl_over_tcp():
     ranks("mixed")
+
+
+def test_ddp_and_fsdp_training_match_one_cpu_process(tmp_path):
+    """diopi_torch.dist_suite on one model: DDP and FSDP2 on 2 ranks against eager CPU on the global batch, once
+    on the vendor's collectives and once staged over Gloo."""
+    import json
+    for staged, model in (("0", "llama"), ("1", "bert")):
+        if staged == "0" and not _has_collectives(LIB):
+            continue
+        out = tmp_path / f"dist_{model}.json"
+        proc = subprocess.run([sys.executable, "-m", "diopi_torch.dist_suite", "--impl_lib", LIB, "--models", model,
+                               "--recipes", "ddp,fsdp", "--world_size", "2", "--json", str(out)],
+                              capture_output=True, text=True, cwd=ROOT, timeout=600, env={**os.environ, "DIOPI_DIST_STAGED": staged})
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        rows = json.loads(out.read_text())["rows"]
+        assert [(r["recipe"], r["match"]) for r in rows] == [("ddp", True), ("fsdp", True)], rows
+        for r in rows:
+            assert r["uses_vendor"] == (staged == "0")
+            assert (r["collectives_vendor"] > 0) == (staged == "0") and (r["collectives_staged"] > 0) == (staged == "1")
+
+
+def test_the_example_runs_under_torchrun():
+    import shutil
+    torchrun = shutil.which("torchrun")
+    if torchrun is None:
+        pytest.skip("torchrun is not on PATH")
+    proc = subprocess.run([torchrun, "--nproc_per_node", "2", "--master_port", str(free_port()),
+                           os.path.join(ROOT, "examples", "train_ddp.py"), "--steps", "6"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": LIB})
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "ranks agree on the weights: True" in proc.stdout, proc.stdout
