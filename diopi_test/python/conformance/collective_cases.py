@@ -14,7 +14,7 @@ import zlib
 import diopi_header
 import numpy as np
 
-from . import arguments, dtypes, tolerances
+from . import arguments, dtypes, enums, tolerances
 
 FAMILY = "collective"
 CONTIGUOUS, NONCONTIG = "contiguous", "noncontig"
@@ -56,8 +56,8 @@ def config():
 
 
 def reduce_ops():
-    """"sum" -> diopiReduceSum's value, ..., from the header's diopiReduceOp_t."""
-    return {e.name[len("diopiReduce"):].lower(): e.value for e in diopi_header.enum("diopiReduceOp_t").enumerators}
+    """"sum" -> diopiReduceSum's value, ..., from the header's diopiReduceOp_t (spelt as configs spell enums)."""
+    return dict(enums.config_values("enum_reduce_op"))
 
 
 def documented_dtypes(func, param="input"):
