@@ -448,13 +448,10 @@ public:
         });
     }
 
-    void startCoalescing() override {
-        flush();
-        coalescing_ = true;
-    }
+    // Point-to-point calls of a coalesced batch are recorded anyway; the end of the batch starts them together.
+    void startCoalescing() override { flush(); }
 
     c10::intrusive_ptr<c10d::Work> endCoalescing() override {
-        coalescing_ = false;
         std::vector<at::Tensor> ts;
         for (auto& p : pending_) ts.insert(ts.end(), p.tensors.begin(), p.tensors.end());
         flush();
@@ -632,7 +629,6 @@ private:
     diopiCommHandle_t comm_ = nullptr;
     std::vector<P2P> pending_;
     std::vector<at::Tensor> scratch_;
-    bool coalescing_ = false;
 };
 
 bool DeferredWork::isCompleted() { return done_; }

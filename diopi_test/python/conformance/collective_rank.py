@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from . import arguments, collective_cases as cc, dtypes, enums
+from . import arguments, collective_cases as cc, dtypes
 from .call import Tensor
 from .verdicts import FAILED, GAP_WRITE, INPUT_MODIFIED, OOB_WRITE
 
@@ -326,6 +326,3 @@ class Rank:
         out["abort"] = (rc, msg, time.perf_counter() - t1)
         made[-1] = (o, "scratch", case["dtype"])  # what an aborted all-reduce leaves in out is not specified
 
-
-def error_codes():
-    return {n: enums.error_code(n) for n in ("diopiSuccess", "diopiErrorOccurred", "diopiNoImplement", "diopiDtypeNotSupported")}
