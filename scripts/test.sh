@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI checks, from a fresh clone:
-#   1. the README's main job (scripts/demo.sh: impl/torch build, gen_data, run_test), then fuzz the C ABI;
+#   1. the README's main job (scripts/demo.sh: impl/torch build, gen_data, run_test), then fuzz the C ABI
+#      and check the collective interface on 2 ranks;
 #   2. the PyTorch `diopi` device: build it, run the model suite on impl/torch;
 #      replay two captured model case sets (llama2_7b, resnet50) on impl/torch;
 #   3. impl/cpu (through the adaptor): build, the model suite on it, replay the
@@ -39,6 +40,9 @@ else
   stage "main job: scripts/demo.sh" bash "$root/scripts/demo.sh"
 fi
 stage "fuzz impl/torch" harness $py main.py --mode fuzz --jobs "$jobs" --report_dir "$root/reports/fuzz-torch"
+# The collective interface (diopi/collective.h) on 2 rank processes at once; no baselines needed.
+stage "collective conformance impl/torch" harness $py main.py --mode collective --world_size 2 \
+  --report_dir "$root/reports/collective-torch"
 stage "build diopi device" bash "$root/scripts/build_bridge.sh"
 # Every recipe (fp32, bf16, fp16, bf16-cast, checkpoint, resume, loader, generate, device1) on every suite model.
 stage "models on diopi/impl/torch" bash "$root/scripts/models.sh" --recipe all --json "$root/reports/models-torch.json"

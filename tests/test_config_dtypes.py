@@ -147,12 +147,28 @@ def _library_checked():
 NO_CASE_FOR = {}
 
 
+def _collective_dtypes():
+    """{function: {parameter: {dtype, ...}}} the collective conformance gives
+    (configs/collective.py, run by `main.py --mode collective`): collectives
+    have no baselines, so their cases are not Op configs."""
+    from conformance import collective_cases
+    out = {}
+    for c in collective_cases.expand(2):
+        if c["dtype"] == "none" or c["kind"] in ("invalid", "matmul_all_reduce"):
+            continue
+        out.setdefault(c["func"], {}).setdefault("input", set()).add(c["dtype"])
+        if c["kind"] == "send_recv":  # each send meets its receive
+            out.setdefault("diopiCommRecv", {}).setdefault("out", set()).add(c["dtype"])
+    return out
+
+
 def _config_dtypes_by_param():
-    """{function: {parameter: {dtype, ...}}} over the expanded family cases,
-    and {function: parameters some case generates in the case's dtype}."""
+    """{function: {parameter: {dtype, ...}}} over the expanded family cases
+    (and the collective cases), and {function: parameters some case
+    generates in the case's dtype}."""
     ops = expand.load_ops()
     funcs = diopi_header.load()
-    given, varied = {}, {}
+    given, varied = _collective_dtypes(), {}
     for case in expand.expand(ops):
         op = case.op
         if op.prepare is not None:

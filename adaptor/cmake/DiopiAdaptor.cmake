@@ -32,7 +32,8 @@ function(diopi_adapted_library target)
           ${Python3_EXECUTABLE})
   set(_headers ${PROJECT_SOURCE_DIR}/proto/include/diopi/diopirt.h
                ${PROJECT_SOURCE_DIR}/proto/include/diopi/functions.h
-               ${PROJECT_SOURCE_DIR}/proto/include/diopi/functions_ext.h)
+               ${PROJECT_SOURCE_DIR}/proto/include/diopi/functions_ext.h
+               ${PROJECT_SOURCE_DIR}/proto/include/diopi/collective.h)
   file(GLOB _codegen CONFIGURE_DEPENDS ${DIOPI_ADAPTOR_DIR}/codegen/*.py)
   file(GLOB _templates CONFIGURE_DEPENDS ${DIOPI_ADAPTOR_DIR}/templates/*.j2)
 

@@ -6,6 +6,7 @@ spells C types (typedefs resolved, `const` written after the type), so a
 kernel written with a wrong parameter type is caught at build time instead
 of at link time with an unhelpful undefined reference.
 """
+import functools
 import re
 import subprocess
 
@@ -35,6 +36,20 @@ _DEMANGLED = {
 }
 
 
+@functools.lru_cache(maxsize=None)
+def _handle_typedefs():
+    """Handle typedefs of the header model that the table above lacks
+    ("diopiCommHandle_t" = "struct diopiComm*" -> "diopiComm*"): the
+    demangler names the struct a handle points to."""
+    import diopi_header
+    out = {}
+    for name, target in diopi_header.standard().typedefs.items():
+        m = re.fullmatch(r"(const )?struct (\w+)\*", target)
+        if m and name not in _DEMANGLED:
+            out[name] = m.group(2) + (" const" if m.group(1) else "") + "*"
+    return out
+
+
 def demangled_type(ctype):
     """'const diopiScalar_t*' -> 'diopiScalar_t const*' (the demangler's spelling)."""
     t = ctype.strip()
@@ -43,7 +58,7 @@ def demangled_type(ctype):
     const = t.startswith("const ")
     if const:
         t = t[len("const "):].strip()
-    base = _DEMANGLED.get(t, t)
+    base = _DEMANGLED.get(t) or _handle_typedefs().get(t, t)
     if stars == 0:
         return base  # top-level const is not part of the signature
     out = base + (" const" if const else "") + "*"

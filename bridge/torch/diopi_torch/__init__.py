@@ -112,6 +112,7 @@ def load(impl_lib: str | None = None, hooks: str | None = None):
         atexit.register(_drain_autograd_at_exit)
         _drain_registered = True
     _register_backend()
+    from . import distributed; distributed.register()  # torch.distributed backend "diccl" for diopi tensors
     set_fallback(os.environ.get("DIOPI_FALLBACK", "cpu"))
     return info()
 

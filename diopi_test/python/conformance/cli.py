@@ -8,6 +8,7 @@
   python main.py --mode coverage [--impl_lib PATH]          declared / implemented / cases / passing
   python main.py --mode fuzz [--fname add] [--impl_lib PATH]  malformed calls: errors, never crashes
   python main.py --mode capture --model NAME                 capture a model case set (runs bridge/torch's capture)
+  python main.py --mode collective [--world_size 2,4] [--impl_lib PATH]   the collective interface on N ranks at once
 
 Exit codes:
   0  pass: all selected cases passed (or were skipped / not implemented)
@@ -90,7 +91,7 @@ def _positive_seconds(text):
 
 def parse_args(argv):
     p = _Parser(prog=os.path.basename(sys.argv[0]) or "main.py", description="DIOPI conformance harness")
-    p.add_argument("--mode", choices=["gen_data", "run_test", "merge", "coverage", "fuzz", "bench", "capture"])
+    p.add_argument("--mode", choices=["gen_data", "run_test", "merge", "coverage", "fuzz", "bench", "capture", "collective"])
     p.add_argument("dirs", nargs="*", metavar="DIR", help="merge: the report directories of the shards (--report_dir of "
                    "each run_test --shard K/N)")
     p.add_argument("--get_model_list", action="store_true", help="list the model case sets and exit")
@@ -129,6 +130,8 @@ def parse_args(argv):
     p.add_argument("--baseline_lib", default=None, help="bench: library the --impl_lib one is timed against "
                    "(default: build/torch/lib/libdiopi_impl.so)")
     p.add_argument("--bench_dtype", default="float32", help="bench: dtype of the timed cases (default: %(default)s)")
+    p.add_argument("--world_size", default=None, metavar="N[,N...]", help="collective: numbers of ranks to run the "
+                   "collective cases on, one after the other (default: 2,4; with --case, the world size its name gives)")
     args = p.parse_args(argv)
     if not args.mode and not args.get_model_list:
         p.error("--mode is required")
@@ -468,7 +471,9 @@ def coverage(args):
         manifest = store.read_manifest(args.data_dir)
     except store.BaselineError:
         manifest = None
-    configured = {op.func for _, op in expand.load_ops()} | set(execute.LIBRARY_CHECKS)
+    from conformance import collective_cases
+    # Collectives are checked by --mode collective, whose cases are not Op configs.
+    configured = {op.func for _, op in expand.load_ops()} | set(execute.LIBRARY_CHECKS) | collective_cases.checked_functions()
     summary = cov.load_summary(args.report_dir)
     if summary is not None and summary.get("impl_lib") != os.path.abspath(impl):
         summary = None  # the last report is of another library
@@ -538,6 +543,57 @@ def merge(args):
         print(model_cases.pass_share(meta["model_name"], rep.rows))
     t = rep.totals()
     return 1 if any(t[v] for v in execute.FAILING) else 0
+
+
+def collective(args):
+    """The collective interface on N rank processes at once (conformance/collective.py); no baselines."""
+    from conformance import collective as coll, execute, progress, report
+
+    impl = args.impl_lib or os.path.join(paths.default_lib_dir("torch"), "libdiopi_impl.so")
+    runtime = _runtime_for(args, impl)
+    for path, what in ((impl, "operator library"), (runtime, "test runtime")):
+        if not os.path.exists(path):
+            raise UsageError(f"{what} not found at {path} (build it with scripts/build_impl.sh, or pass --impl_lib)")
+    sizes = _world_sizes(args)
+    selection = coll.select(sizes, args.fname, args.case, args.filter_dtype)
+    total = sum(len(cases) for _, cases in selection)
+    if not selection or (args.case and total == len(selection)):
+        raise UsageError("no collective case matches the selection" + (f": {' '.join(args.case)}" if args.case else ""))
+    meta = dict(report.run_identity(), mode="collective", impl_lib=os.path.abspath(impl), runtime_lib=os.path.abspath(runtime),
+                world_sizes=sizes, repro_mode="collective", repro_options=_repro_options(args, runtime, None)[:2] +
+                (["--timeout", f"{args.timeout:g}"] if args.timeout != DEFAULT_TIMEOUT else []))
+    report_dir = report.claim_dir(args.report_dir, meta["run_id"])
+    rep = report.Report()
+    rep.start_live(report_dir, args.impl_lib, None, meta)
+    with progress.Progress(total, label="collective") as bar:
+        def on_result(item, result):
+            rep.add(item, result)
+            bar.update(result["verdict"])
+
+        info = coll.run(impl, runtime, selection, args.timeout, _load_timeout(args), on_result)
+    rep._live["meta"]["library"] = {k: info.get(k) for k in ("vendor", "version")}
+    print(f"library: {info.get('vendor')} {info.get('version')} ({impl}); world sizes {', '.join(map(str, sizes))}")
+    rep.print_summary(verbose=args.verbose, label="collective")
+    path = rep.finish()
+    print(f"report: {path}")
+    t = rep.totals()
+    return 1 if any(t[v] for v in execute.FAILING) else 0
+
+
+def _world_sizes(args):
+    """--world_size as a list; with --case and no --world_size, the sizes the case names carry."""
+    if args.world_size is None and args.case:
+        found = sorted({int(m.group(1)) for c in args.case for m in [re.search(r"::ws(\d+)::", c)] if m})
+        if found:
+            return found
+    text = args.world_size or "2,4"
+    try:
+        sizes = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--world_size must be numbers separated by commas, got {text!r}") from None
+    if not sizes or any(n < 2 or n > 16 for n in sizes):
+        raise UsageError(f"--world_size takes numbers of ranks from 2 to 16, got {text!r}")
+    return sizes
 
 
 def _compare(args):
@@ -618,7 +674,8 @@ def main(argv=None):
                 args.data_dir = os.path.join(paths.DEFAULT_DATA_DIR, "models", args.model_name)
             if args.timeout == DEFAULT_TIMEOUT:  # real-size GEMMs in half precision take seconds on a CPU
                 args.timeout = MODEL_TIMEOUT
-        modes = {"gen_data": gen_data, "run_test": run_test, "merge": merge, "coverage": coverage, "fuzz": fuzz, "bench": bench}
+        modes = {"gen_data": gen_data, "run_test": run_test, "merge": merge, "coverage": coverage, "fuzz": fuzz, "bench": bench,
+                 "collective": collective}
         if args.mode in _READERS:
             with lock.reading(args.data_dir):
                 return modes[args.mode](args)

@@ -17,6 +17,7 @@ KIND_ENUMS = {
     "enum_round": ("diopiRoundMode_t", "RoundMode"),
     "enum_reduction": ("diopiReduction_t", "Reduction"),
     "enum_memory_format": ("diopiMemoryFormat_t", ""),
+    "enum_reduce_op": ("diopiReduceOp_t", "diopiReduce"),  # collective.h: "sum", "prod", "min", "max", "avg"
 }
 
 

@@ -41,7 +41,8 @@ def load_cases(report_dir):
     lib = data.get("library") or {}
     args = data.get("repro_args") or {}
     cases = [case_row(c["function"], c["case"], c["layout"], c["result"], family_of(c["function"]),
-                      repro_command(c["case"], c["layout"], args.get("impl_lib"), args.get("data_dir"), args.get("options")))
+                      repro_command(c["case"], c["layout"], args.get("impl_lib"), args.get("data_dir"), args.get("options"),
+                                    args.get("mode", "run_test")))
              for c in data["cases"]]
     return {"title": f"DIOPI conformance: {lib.get('vendor', '')}",
             "library": f"{lib.get('vendor', '')} {lib.get('version', '')} ({data.get('impl_lib', '')})", "cases": cases}

@@ -29,7 +29,7 @@ def _csv_row(item, r, impl_lib, data_dir, meta):
             "reason": r["message"], "max_abs": r.get("max_abs", ""), "max_rel": r.get("max_rel", ""),
             "mismatches": r.get("mismatches", ""), "first_index": r.get("first_index", ""),
             "warnings": "; ".join(r.get("warnings") or []), "output": (r.get("output") or "")[:1000],
-            "repro": repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options")),
+            "repro": repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options"), meta.get("repro_mode", "run_test")),
             "repro_c": r.get("repro_c", "")}  # run_test --repro: path of the C reproducer
 
 
@@ -276,10 +276,12 @@ class Report:
         cases, casts, _ = self.conversion_summary()
         summary = dict(meta, totals=self.totals(), functions=self.per_func, families=self.per_family(),
                        adaptor={"converted_cases": cases, "cast_cases": casts, "per_function": self.converted},
-                       repro_args={"impl_lib": impl_lib, "data_dir": data_dir, "options": meta.get("repro_options") or []})
+                       repro_args={"impl_lib": impl_lib, "data_dir": data_dir, "options": meta.get("repro_options") or [],
+                                     "mode": meta.get("repro_mode", "run_test")})
         with _replacing(os.path.join(report_dir, "summary.json")) as f:
             f.write(_summary_json(summary, self.case_records()))
-        repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options"))  # noqa: E731
+        repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options"),  # noqa: E731
+                                              meta.get("repro_mode", "run_test"))
         lib = meta.get("library") or {}
         shard = meta.get("shard") or {}
         properties = {"library": lib.get("vendor", ""), "impl_lib": meta.get("impl_lib", "")}

@@ -8,10 +8,17 @@ import shlex
 import diopi_header
 
 
-def repro_command(case, layout, impl_lib, data_dir, options=None):
+def repro_command(case, layout, impl_lib, data_dir, options=None, mode="run_test"):
     """The command that replays one case as this run did; `options` are the
     run's other settings that change a verdict (--runtime_lib,
-    --device_config, --timeout), as a list of arguments."""
+    --device_config, --timeout), as a list of arguments. A collective case
+    (`mode` "collective") names its world size and layout in its name."""
+    if mode == "collective":
+        parts = ["python", "main.py", "--mode", "collective", "--case", case]
+        if impl_lib:
+            parts += ["--impl_lib", impl_lib]
+        parts += list(options or [])
+        return " ".join(shlex.quote(str(p)) for p in parts)
     parts = ["python", "main.py", "--mode", "run_test", "--case", case, "--layout", layout]
     if impl_lib:
         parts += ["--impl_lib", impl_lib]

@@ -90,7 +90,8 @@ bool splitDepthMatmul(diopiContextHandle_t ctx, const TensorView& o, const Tenso
 
 }  // namespace
 
-// out = x1 @ x2 (+ bias) followed by an all-reduce over `group`. With one rank the reduction is the identity, so
+// out = x1 @ x2 (+ bias) followed by an all-reduce over `group`. This library has no collective interface and so no
+// communicators: every group is a world of one (as diopi/functions_ext.h allows). With one rank the reduction is the identity, so
 // `group`, comm_turn and stream_mode have no effect; reduce_op must be "sum" (NULL or "" mean "sum"), as any other
 // reduction over several ranks would not be a plain matmul. x1 (..., M, K), x2 (K, N), bias NULL or (N).
 diopiError_t diopiMatmulAllReduce(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t x1, diopiConstTensorHandle_t x2,

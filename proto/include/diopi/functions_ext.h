@@ -781,8 +781,11 @@ DIOPI_API diopiError_t diopiContextAttentionInference(diopiContextHandle_t ctx, 
  * @param[in] x2 local right operand (K, N). Dtypes: bfloat16, float16, float32, float64.
  * @param[in] bias optional (N) bias, counted once in the reduced result; may be NULL. Dtypes: bfloat16, float16,
  *     float32, float64.
- * @param[in] group name of the communicator group to reduce over
- * @param[in] reduce_op reduction applied across ranks, e.g. "sum"
+ * @param[in] group name of the communicator to reduce over: diopiCommGetName() of a live communicator of this process
+ *     (collective.h). NULL or "" mean a world of one rank, where the all-reduce leaves the local result. A library
+ *     that implements the collective interface refuses a name no live communicator has; one without it has no
+ *     communicators and treats every name as a world of one.
+ * @param[in] reduce_op reduction applied across ranks: "sum" (NULL or "" mean "sum")
  * @param[in] comm_turn communication scheduling hint; 0 for the default
  * @param[in] stream_mode backend-specific communication stream mode
  * @return diopiSuccess on success; diopiDtypeNotSupported for a dtype not listed here; diopiNoImplement if the

@@ -36,19 +36,20 @@ INCLUDE_DIR = os.environ.get("DIOPI_INCLUDE_DIR") or (
 
 def headers_in(include_dir):
     """The standard's headers in `include_dir` (or in its diopi/ folder):
-    diopirt.h first, then functions.h, then the other headers by name.
-    (Listing only: importing this package must not load the parser.)"""
+    diopirt.h first, then the operators (functions.h, functions_ext.h), then
+    the other headers by name. (Listing only: importing this package must
+    not load the parser.)"""
     d = os.path.join(include_dir, "diopi") if os.path.isdir(os.path.join(include_dir, "diopi")) else include_dir
     names = sorted(n for n in os.listdir(d) if n.endswith(".h"))
     if "diopirt.h" not in names:
         raise FileNotFoundError(f"{d}: no diopirt.h")
-    order = ["diopirt.h"] + [n for n in ("functions.h",) if n in names]
+    order = ["diopirt.h"] + [n for n in ("functions.h", "functions_ext.h") if n in names]
     order += [n for n in names if n not in order]
     return tuple(os.path.join(d, n) for n in order)
 
 
-# Every header of the standard (diopirt.h first, functions.h, then the others by
-# name): a new header is part of the model, the bindings and the reference as
+# Every header of the standard (diopirt.h first, the operator headers, then the
+# others by name): a new header is part of the model, the bindings and the reference as
 # soon as it is in proto/include/diopi.
 HEADERS = headers_in(INCLUDE_DIR)
 HEADER_NAMES = tuple(os.path.basename(h) for h in HEADERS)
@@ -79,8 +80,9 @@ def standard_in(include_dir):
 
 
 def load(headers=HEADERS):
-    """All operator functions, keyed by name, in header order (runtime
-    functions of diopirt.h excluded). The dict is shared: do not modify it."""
+    """All functions a library exports (operators, and the collectives of
+    collective.h), keyed by name, in header order (runtime functions of
+    diopirt.h excluded). The dict is shared: do not modify it."""
     return standard(tuple(headers)).functions
 
 
@@ -95,7 +97,7 @@ def runtime_functions():
 
 
 def enums():
-    """Enum typedef name -> Enum (diopiDtype_t, diopiError_t, ...), from diopirt.h."""
+    """Enum typedef name -> Enum (diopiDtype_t, diopiError_t, ..., diopiReduceOp_t); Enum.header says where."""
     return dict(standard().enums)
 
 
@@ -113,8 +115,14 @@ def version():
 
 
 def macros():
-    """Object-like integer macros of diopirt.h (the version macros)."""
+    """Object-like integer macros of the headers (version macros, sizes)."""
     return dict(standard().macros)
+
+
+def header_versions():
+    """Interfaces versioned apart from the operators: header file name ->
+    Version ({"collective.h": Version(1, 0, 0, 1000)})."""
+    return dict(standard().header_versions)
 
 
 def dtypes():

@@ -14,7 +14,8 @@ ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 @dataclasses.dataclass(frozen=True)
 class Change:
     change: str        # ADDED, REMOVED or CHANGED
-    what: str          # "function", "runtime function", "enum", "enumerator", "struct", "typedef", "version"
+    what: str          # "function", "runtime function", "enum", "enumerator", "struct", "typedef", "version",
+                       # "interface version" (a header's own DIOPI_<NAME>_VER_*)
     name: str
     detail: str = ""
     breaking: bool = False
@@ -95,6 +96,14 @@ def diff(old, new):
     changes += _diff_plain(old.structs, new.structs, "struct",
                            lambda s: "{" + " ".join(f"{f.ctype} {f.name};" for f in s.fields) + "}")
     changes += _diff_plain(old.typedefs, new.typedefs, "typedef", str)
+    for header in sorted(set(old.header_versions) | set(new.header_versions)):
+        was, now = old.header_versions.get(header), new.header_versions.get(header)
+        if was is None:
+            changes.append(Change(ADDED, "interface version", header, str(now)))
+        elif now is None:
+            changes.append(Change(REMOVED, "interface version", header, str(was), True))
+        elif str(was) != str(now):
+            changes.append(Change(CHANGED, "interface version", header, f"{was} -> {now}", now.major != was.major))
     if str(old.version) != str(new.version):
         breaking = any(c.breaking for c in changes)
         note = ""

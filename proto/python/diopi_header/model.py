@@ -14,7 +14,8 @@ INOUT = "inout"      # read, then written in place ("@param[in,out]")
 ROLES = (CONTEXT, INPUT, OUTPUT, INOUT)
 
 # Parameter kinds: the role a C type plays when a caller builds the argument.
-OUTPUT_KINDS = frozenset({"tensor_out", "tensor_array_out", "bool_out", "double_out", "int_out"})
+OUTPUT_KINDS = frozenset({"tensor_out", "tensor_array_out", "bool_out", "double_out", "int_out",
+                          "comm_out", "unique_id_out", "string_out"})
 KINDS = {
     "diopiContextHandle_t": "context",
     "diopiTensorHandle_t": "tensor_out",          # output, or in-place when the caller gives it a value
@@ -40,6 +41,13 @@ KINDS = {
     "diopiDtype_t": "enum_dtype",
     "const char*": "string",
     "void*": "pointer",
+    # collective.h
+    "diopiCommHandle_t": "comm",
+    "diopiCommHandle_t*": "comm_out",                 # receives a new communicator
+    "const diopiCommUniqueId_t*": "unique_id",
+    "diopiCommUniqueId_t*": "unique_id_out",
+    "diopiReduceOp_t": "enum_reduce_op",
+    "const char**": "string_out",                    # receives a string the callee owns
 }
 for _t in ("int64_t", "int32_t", "int", "const int64_t", "const int32_t"):
     KINDS[_t] = "int"
@@ -111,6 +119,7 @@ class Enum:
     name: str              # the typedef, e.g. "diopiDtype_t"
     enumerators: tuple     # Enumerator, in declaration order
     doc: str = ""
+    header: str = ""       # file name of the header declaring it, e.g. "diopirt.h"
 
     def as_dict(self):
         """enumerator name -> value."""
@@ -139,6 +148,7 @@ class Field:
 class Struct:
     name: str
     fields: tuple          # Field; an anonymous union is one Field named "(anonymous)"
+    header: str = ""       # file name of the header declaring it
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,11 +168,14 @@ class Standard:
     headers: tuple         # paths, the runtime header (diopirt.h) first
     functions: dict        # name -> Function (operators; runtime functions excluded), header order
     runtime: dict          # name -> Function (diopirt.h's runtime functions)
-    enums: dict            # typedef name -> Enum
-    structs: dict          # typedef name -> Struct
-    typedefs: dict         # other typedefs of diopirt.h: name -> C type (handles, index types)
-    macros: dict           # object-like integer macros of diopirt.h: name -> int
-    version: Version
+    enums: dict            # typedef name -> Enum (of every header; Enum.header says which)
+    structs: dict          # typedef name -> Struct (of every header)
+    typedefs: dict         # other typedefs of every header: name -> C type (handles, index types)
+    macros: dict           # object-like integer macros of every header: name -> int
+    version: Version       # the standard's: diopirt.h's DIOPI_VER_* macros
+    # Interfaces versioned apart from the operators: header file name ->
+    # Version from its own DIOPI_<NAME>_VER_* macros (collective.h: DIOPI_COMM_VER_*).
+    header_versions: dict = dataclasses.field(default_factory=dict)
 
     def families(self):
         """Family -> function names, in header order."""

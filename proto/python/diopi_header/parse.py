@@ -216,7 +216,7 @@ _ENUMERATOR_DOC = re.compile(r"^\s*(\w+)\s*(?:=\s*[^,/]+)?,?\s*/\*\*<\s*(.*?)\s*
 _TYPEDEF_DOC = re.compile(r"/\*\*((?:(?!\*/).)*?)\*/\s*typedef\s+(?:enum|struct)\s*\{.*?\}\s*(\w+)\s*;", re.S)
 
 
-def enums_of(ast, text):
+def enums_of(ast, text, header=""):
     edocs = dict(_ENUMERATOR_DOC.findall(text))
     tdocs = {name: " ".join(s for s in _doc_lines(raw) if s) for raw, name in _TYPEDEF_DOC.findall(text)}
     out = {}
@@ -227,7 +227,7 @@ def enums_of(ast, text):
                 nxt = _int_value(e.value) if e.value is not None else nxt
                 values.append(model.Enumerator(e.name, nxt, edocs.get(e.name, "")))
                 nxt += 1
-            out[node.name] = model.Enum(node.name, tuple(values), tdocs.get(node.name, ""))
+            out[node.name] = model.Enum(node.name, tuple(values), tdocs.get(node.name, ""), header)
     return out
 
 
@@ -240,11 +240,11 @@ def _field(decl):
     return model.Field(type_string(decl.type), decl.name)
 
 
-def structs_of(ast):
+def structs_of(ast, header=""):
     out = {}
     for node in ast.ext:
         if isinstance(node, c_ast.Typedef) and isinstance(node.type.type, c_ast.Struct) and node.type.type.decls:
-            out[node.name] = model.Struct(node.name, tuple(_field(d) for d in node.type.type.decls))
+            out[node.name] = model.Struct(node.name, tuple(_field(d) for d in node.type.type.decls), header)
     return out
 
 
@@ -270,9 +270,23 @@ def macros_of(text):
     return {name: int(v) for name, v in _MACRO.findall(text)}
 
 
-def version_of(macros):
-    major, minor, patch = (macros.get(f"DIOPI_VER_{k}", 0) for k in ("MAJOR", "MINOR", "PATCH"))
-    return model.Version(major, minor, patch, macros.get("DIOPI_VERSION", major * 1000 + minor * 100 + patch))
+def version_of(macros, prefix="DIOPI"):
+    """Version from <prefix>_VER_MAJOR/MINOR/PATCH and <prefix>_VERSION."""
+    major, minor, patch = (macros.get(f"{prefix}_VER_{k}", 0) for k in ("MAJOR", "MINOR", "PATCH"))
+    return model.Version(major, minor, patch, macros.get(f"{prefix}_VERSION", major * 1000 + minor * 100 + patch))
+
+
+_INTERFACE_VERSION = re.compile(r"^(DIOPI_\w+)_VER_MAJOR$")
+
+
+def header_version(macros):
+    """The Version an interface header declares with its own DIOPI_<NAME>_VER_*
+    macros (collective.h: DIOPI_COMM_VER_*), or None."""
+    for name in macros:
+        m = _INTERFACE_VERSION.match(name)
+        if m and m.group(1) != "DIOPI":
+            return version_of(macros, m.group(1))
+    return None
 
 
 # ---------------------------------------------------------------- the whole standard
@@ -293,7 +307,9 @@ def standard(headers):
         rt_text = f.read()
     rt_ast = parse_c(rt_text, RUNTIME_HEADER)
     runtime = {f.name: f for f in functions_of(rt_ast, RUNTIME_HEADER, doc_blocks(rt_text))}
-    functions = {}
+    enums, structs, typedefs = enums_of(rt_ast, rt_text, RUNTIME_HEADER), structs_of(rt_ast, RUNTIME_HEADER), typedefs_of(rt_ast)
+    macros = macros_of(rt_text)
+    functions, header_versions = {}, {}
     for path in headers:
         name = os.path.basename(path)
         if path == rt_path:
@@ -304,10 +320,18 @@ def standard(headers):
         for fn in functions_of(ast, name, doc_blocks(text), families(text)):
             if fn.name not in runtime:
                 functions[fn.name] = fn
-    macros = macros_of(rt_text)
-    return model.Standard(headers=headers, functions=functions, runtime=runtime, enums=enums_of(rt_ast, rt_text),
-                          structs=structs_of(rt_ast), typedefs=typedefs_of(rt_ast), macros=macros,
-                          version=version_of(macros))
+        # Types a header adds beside the runtime's (collective.h: its handle, id struct and reduction enum).
+        for table, found in ((enums, enums_of(ast, text, name)), (structs, structs_of(ast, name)), (typedefs, typedefs_of(ast))):
+            for key, value in found.items():
+                table.setdefault(key, value)
+        own = macros_of(text)
+        for key, value in own.items():
+            macros.setdefault(key, value)
+        v = header_version(own)
+        if v is not None:
+            header_versions[name] = v
+    return model.Standard(headers=headers, functions=functions, runtime=runtime, enums=enums, structs=structs,
+                          typedefs=typedefs, macros=macros, version=version_of(macros), header_versions=header_versions)
 
 
 def cdef_source(headers, extra_headers=()):

@@ -78,10 +78,12 @@ def render_function(fn, dtype_order):
     return out + [f"Documented dtypes: {dtypes}. Declared in `diopi/{fn.header}`, family `{fn.family or _NO_FAMILY}`.", ""]
 
 
-def render_enum(enum):
+def render_enum(enum, runtime_header):
     out = [f"### {enum.name}", ""]
     if enum.doc:
         out += [_escape(enum.doc), ""]
+    if enum.header and enum.header != runtime_header:
+        out += [f"Declared in `diopi/{enum.header}`.", ""]
     out += ["| enumerator | value | meaning |", "| --- | ---: | --- |"]
     out += [f"| `{e.name}` | {e.value} | {_escape(e.doc)} |" for e in enum.enumerators]
     return out + [""]
@@ -102,9 +104,14 @@ def render(std):
         "",
         "# DIOPI operator reference",
         "",
-        f"DIOPI {std.version} (`DIOPI_VERSION` {std.version.number}): {len(std.functions)} operators in "
+        f"DIOPI {std.version} (`DIOPI_VERSION` {std.version.number}): {len(std.functions)} functions in "
         f"{len(families)} families, {len(std.runtime)} runtime functions, {len(std.enums)} enums.",
         "",
+    ]
+    if std.header_versions:
+        lines += ["Interfaces versioned apart from the operators: " + ", ".join(
+            f"`diopi/{h}` {v} (number {v.number})" for h, v in sorted(std.header_versions.items())) + ".", ""]
+    lines += [
         f"This file is generated from the headers ({headers}) through their parsed model, "
         "`proto/python/diopi_header`. Edit the headers' doc comments, never this file, then regenerate it:",
         "",
@@ -129,9 +136,9 @@ def render(std):
         for name in names:
             lines += render_function(std.functions[name], dtype_order)
     runtime_header = f"`diopi/{os.path.basename(std.headers[0])}`"
-    lines += ["## Enums", "", f"Declared in {runtime_header}. Values are part of the ABI and never change.", ""]
+    lines += ["## Enums", "", f"Declared in {runtime_header} unless noted. Values are part of the ABI and never change.", ""]
     for enum in std.enums.values():
-        lines += render_enum(enum)
+        lines += render_enum(enum, os.path.basename(std.headers[0]))
     lines += ["## Runtime functions", "",
               f"Declared in {runtime_header} and provided by the caller (a framework or the conformance "
               "harness), not by operator libraries.", ""]

@@ -25,9 +25,9 @@ def test_import_does_no_parsing():
 def test_paths_point_at_the_checkout():
     assert os.path.isfile(diopi_header.RUNTIME_HEADER)
     names = [os.path.basename(h) for h in diopi_header.HEADERS]
-    # diopirt.h, functions.h, then every other header of the folder by name
-    assert names[:2] == ["diopirt.h", "functions.h"] and {"functions_ext.h", "device.h"} <= set(names)
-    assert names[2:] == sorted(names[2:]) and len(names) == len(os.listdir(os.path.dirname(diopi_header.RUNTIME_HEADER)))
+    # diopirt.h, the operator headers, then every other header of the folder by name
+    assert names[:3] == ["diopirt.h", "functions.h", "functions_ext.h"] and {"collective.h", "device.h"} <= set(names)
+    assert names[3:] == sorted(names[3:]) and len(names) == len(os.listdir(os.path.dirname(diopi_header.RUNTIME_HEADER)))
     # DIOPI_INCLUDE_DIR points every tool at other headers (tests/test_adding_an_operator.py runs these tests so)
     expected = os.environ.get("DIOPI_INCLUDE_DIR") or os.path.join(HERE, "..", "..", "include")
     assert os.path.samefile(diopi_header.INCLUDE_DIR, expected)
@@ -146,8 +146,9 @@ def test_families_cover_every_function():
 
 def test_enums_from_diopirt():
     enums = diopi_header.enums()
-    assert set(enums) == {"diopiDtype_t", "diopiError_t", "diopiMemoryFormat_t", "diopiReduction_t",
-                          "diopiRoundMode_t", "diopiDevice_t"}
+    runtime = {name for name, e in enums.items() if e.header == "diopirt.h"}
+    assert runtime == {"diopiDtype_t", "diopiError_t", "diopiMemoryFormat_t", "diopiReduction_t",
+                       "diopiRoundMode_t", "diopiDevice_t"}
     assert enums["diopiError_t"].value_of("diopiDtypeNotSupported") == 1000
     assert enums["diopiError_t"].enumerator_of(13) == "diopiNoImplement"
     assert enums["diopiError_t"].enumerators[0].doc == "the call completed"
@@ -308,3 +309,66 @@ def test_the_header_model_sits_at_the_bottom():
     assert not harness & {"diopi_torch", "codegen"}
     assert "conformance" not in device
     assert "diopi_torch" not in _imports(os.path.join(root, "adaptor", "codegen"))
+
+
+# ---------------------------------------------------------------- collective.h
+def test_the_collective_header_is_its_own_family_with_its_own_types():
+    std = diopi_header.standard()
+    comm = [fn for fn in std.functions.values() if fn.header == "collective.h"]
+    assert comm and {fn.family for fn in comm} == {"collective"}
+    assert diopi_header.families()["collective"] == [fn.name for fn in comm]
+    assert diopi_header.enum("diopiReduceOp_t").header == "collective.h"
+    assert diopi_header.enum("diopiReduceOp_t").as_dict() == {
+        "diopiReduceSum": 0, "diopiReduceProd": 1, "diopiReduceMin": 2, "diopiReduceMax": 3, "diopiReduceAvg": 4}
+    assert diopi_header.structs()["diopiCommUniqueId_t"].fields == (model.Field("char [128]", "internal"),)
+    assert std.typedefs["diopiCommHandle_t"] == "struct diopiComm*"
+    assert diopi_header.macros()["DIOPI_COMM_UNIQUE_ID_BYTES"] == 128
+
+
+def test_the_collective_header_has_its_own_version():
+    v = diopi_header.header_versions()["collective.h"]
+    m = diopi_header.macros()
+    assert (v.major, v.minor, v.patch, v.number) == (m["DIOPI_COMM_VER_MAJOR"], m["DIOPI_COMM_VER_MINOR"],
+                                                     m["DIOPI_COMM_VER_PATCH"], m["DIOPI_COMM_VERSION"])
+    assert diopi_header.version().number == m["DIOPI_VERSION"]  # the standard's own version is diopirt.h's
+
+
+def test_collective_parameters_have_kinds_and_roles():
+    f = diopi_header.load()
+    init = f["diopiCommInitRank"]
+    assert [(p.name, p.kind, p.role) for p in init.params] == [
+        ("comm", "comm_out", "output"), ("world_size", "int", "input"), ("unique_id", "unique_id", "input"),
+        ("rank", "int", "input"), ("timeout_ms", "int", "input")]
+    assert f["diopiCommGetName"].param("name").kind == "string_out"
+    ar = f["diopiCommAllReduce"]
+    assert [p.kind for p in ar.params] == ["context", "comm", "tensor_out", "tensor_in", "enum_reduce_op"]
+    assert "bfloat16" in ar.param("input").dtypes and "uint32" not in ar.param("input").dtypes
+    assert "uint32" in f["diopiCommAllGather"].param("input").dtypes
+    assert f["diopiCommBroadcast"].param("input").optional and f["diopiCommReduce"].param("out").optional
+    assert f["diopiCommGroupStart"].params == ()
+    unknown = [(fn.name, p.name) for fn in f.values() if fn.header == "collective.h" for p in fn.params if p.kind == "unknown"]
+    assert not unknown
+
+
+def test_abi_diff_sees_the_collective_header(tmp_path):
+    """Adding collective.h is an addition; taking it away, or renumbering
+    its enum, is breaking; a new MAJOR of its own version is breaking."""
+    src = os.path.join(diopi_header.INCLUDE_DIR, "diopi")
+    without = tmp_path / "without" / "diopi"
+    shutil.copytree(src, without)
+    os.remove(without / "collective.h")
+    old, new = diopi_header.standard_in(str(without)), diopi_header.standard()
+    added = abi.diff(old, new)
+    assert added and not [c for c in added if c.breaking]
+    assert {("enum", "diopiReduceOp_t"), ("interface version", "collective.h")} <= {(c.what, c.name) for c in added}
+    assert any(c.breaking and c.name == "diopiCommAllReduce" for c in abi.diff(new, old))
+    bumped = tmp_path / "bumped" / "diopi"
+    shutil.copytree(src, bumped)
+    text = (bumped / "collective.h").read_text()
+    text = text.replace("#define DIOPI_COMM_VER_MAJOR 1", "#define DIOPI_COMM_VER_MAJOR 2")
+    text = text.replace("diopiReduceAvg = 4", "diopiReduceAvg = 5")
+    (bumped / "collective.h").write_text(text)
+    changes = abi.diff(new, diopi_header.standard_in(str(bumped)))
+    breaking = {(c.what, c.name) for c in changes if c.breaking}
+    assert ("enumerator", "diopiReduceOp_t::diopiReduceAvg") in breaking
+    assert ("interface version", "collective.h") in breaking
