@@ -13,13 +13,10 @@ fi
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v doxygen >/dev/null 2>&1 || missing+=(doxygen)
-if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1 ||
-    echo "setup: could not install ${missing[*]}; the HTML report's browser test or the Doxygen reference will be skipped" >&2
-fi
 # Gloo's headers: impl/torch's collective interface declares c10d's Gloo backend (in LibTorch) through them
 # (only the headers are used). Without them impl/torch builds without the collective interface.
-if [ ! -f /usr/include/gloo/algorithm.h ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libgloo-dev) >/dev/null 2>&1 ||
-    echo "setup: could not install libgloo-dev; impl/torch will be built without the collective interface" >&2
+[ -f /usr/include/gloo/algorithm.h ] || missing+=(libgloo-dev)
+if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1 ||
+    echo "setup: could not install ${missing[*]}; the HTML report's browser test, the Doxygen reference or impl/torch's collective interface will be left out" >&2
 fi
