@@ -58,6 +58,9 @@ stage "model case sets on impl/torch" model_cases llama2_7b resnet50
 stage "build impl/cpu" bash "$root/scripts/build_impl.sh" cpu
 stage "models on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
   --recipe all --json "$root/reports/models-cpu.json"
+# Across ranks: DDP and FSDP2 on 2 ranks, impl/cpu has no collective interface, so the diccl backend stages over Gloo.
+stage "ddp/fsdp on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
+  --recipe ddp,fsdp --world_size 2 --json "$root/reports/models-dist-cpu.json"
 stage "run_test impl/cpu (no torch)" bash "$root/scripts/replay_without_torch.sh" cpu
 stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
   --report_dir "$root/reports/fuzz-cpu"

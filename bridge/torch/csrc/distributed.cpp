@@ -605,12 +605,17 @@ private:
         return scratch_[slot].narrow(0, 0, nbytes).view(like.scalar_type()).view(like.sizes());
     }
 
-    // A dense device tensor is copied by the device hooks straight into a staging buffer; others through ATen.
+    // A dense device tensor is copied by the device runtime straight into a staging buffer (on the tensor's
+    // device's current stream, waited for); others through ATen.
     at::Tensor toHost(const at::Tensor& t, size_t slot) {
         if (!(t.is_contiguous() && t.is_non_overlapping_and_dense())) return t.cpu();
         at::Tensor h = hostBuffer(t, slot);
         size_t n = t.numel() * t.element_size();
-        if (n) TORCH_CHECK(hooks().d2h(h.data_ptr(), t.const_data_ptr(), n, nullptr) == 0, "diccl: staging to the host failed");
+        if (n) {
+            c10::Stream s = currentStream(t.device().index());
+            checkRuntime(runtime().memcpy_d2h_async(h.data_ptr(), t.const_data_ptr(), n, nativeStream(s)), "diccl: staging to the host");
+            synchronizeStream(s);
+        }
         return h;
     }
 
@@ -618,7 +623,11 @@ private:
         size_t n = t.numel() * t.element_size();
         if (t.is_contiguous() && t.is_non_overlapping_and_dense() && h.is_contiguous() && h.scalar_type() == t.scalar_type() &&
             static_cast<size_t>(h.numel() * h.element_size()) == n) {
-            if (n) TORCH_CHECK(hooks().h2d(t.data_ptr(), h.const_data_ptr(), n, nullptr) == 0, "diccl: staging to the device failed");
+            if (n) {
+                c10::Stream s = currentStream(t.device().index());
+                checkRuntime(runtime().memcpy_h2d_async(t.data_ptr(), h.const_data_ptr(), n, nativeStream(s)), "diccl: staging to the device");
+                synchronizeStream(s);  // the host buffer is reused by the next call
+            }
             return;
         }
         t.copy_(h);

@@ -4,11 +4,12 @@
                                      [--steps 3] [--json FILE]
 
 For each model of the suite (diopi_torch/suite.py: configurations with random weights, fixed seeds) and each recipe,
-N rank processes train it for a few steps on `diopi` (every rank on diopi:0 of its process): `ddp` wraps it in
+N rank processes train it for a few steps on `diopi` (rank r on diopi:r when the runtime has as many devices; the
+host runtime is given them through DIOPI_HOST_DEVICES): `ddp` wraps it in
 DistributedDataParallel, `fsdp` shards it with FSDP2's fully_shard (each block of its layer list, then the whole
 model). Each rank trains on its 1/N of a global batch. One eager-CPU process trains the same model from the same
 weights on the whole global batch, and every parameter after the last step is compared with the float32 tolerance
-of the model suite (suite.vendor_tolerance). Collectives go through the "diccl" backend (diopi_torch.distributed):
+of the model suite (suite.vendor_tolerances). Collectives go through the "diccl" backend (diopi_torch.distributed):
 the vendor's collective interface where the library has one, else staged over Gloo; the report says which.
 
 Models with batch normalization are left out of the default list: their statistics are per rank under DDP, so the
@@ -53,14 +54,18 @@ def global_batch(model: suite.Model, m, step: int, world_size: int):
 
 def _loss(m, batch):
     import torch
-    if isinstance(m, torch.nn.Sequential) or isinstance(getattr(m, "module", None), torch.nn.Sequential):
-        return torch.nn.functional.cross_entropy(m(batch["pixel_values"]), batch["labels"])
-    return m(**batch).loss
+
+    from .recipes import NoDropout
+    # Dropout draws from each side's own generator: off on both sides, as in the single-process recipes.
+    with NoDropout():
+        if isinstance(m, torch.nn.Sequential) or isinstance(getattr(m, "module", None), torch.nn.Sequential):
+            return torch.nn.functional.cross_entropy(m(batch["pixel_values"]), batch["labels"])
+        return m(**batch).loss
 
 
 def _optimizer(params, fused=False):
     import torch
-    # The model suite's AdamW settings (eps=1e-3: see suite.step); fused on the device, where DIOPI serves
+    # The model suite's AdamW settings (eps=1e-3: see recipes.train); fused on the device, where DIOPI serves
     # _fused_adamw_ (diopiFusedAdamW), as in the suite.
     return torch.optim.AdamW(params, lr=1e-2, eps=1e-3, weight_decay=0.01, fused=fused)
 
@@ -149,6 +154,9 @@ def worker(args):
     import torch.distributed as dist
 
     diopi_torch.load(args.impl_lib)
+    local = int(os.environ.get("LOCAL_RANK", "0"))
+    if torch.diopi.device_count() > local:
+        torch.diopi.set_device(local)  # each rank its own device, as with one GPU per rank
     dist.init_process_group("cpu:gloo,diopi:diccl")
     rank = dist.get_rank()
     for spec in args.models.split(","):
@@ -183,6 +191,7 @@ def launch(recipe, models, args, out_dir):
     for r in range(args.world_size):
         env = dict(os.environ, RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE=str(args.world_size), MASTER_ADDR="127.0.0.1",
                    MASTER_PORT=port)
+        env.setdefault("DIOPI_HOST_DEVICES", str(args.world_size))  # the host runtime's devices, one per rank
         procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
     outs, codes = [], []
     deadline = time.monotonic() + args.timeout
@@ -222,7 +231,7 @@ def main(argv=None):
         raise SystemExit("--world_size must be at least 2")
     import torch
     info = diopi_torch.load(args.impl_lib)  # this process only reads the vendor's name; the ranks train
-    tol, reason = suite.vendor_tolerance(info)
+    tol, reason = suite.vendor_tolerances(info)["fp32"]
     refs = {name: reference(suite.parse_model(name), args.steps, args.world_size) for name in models}
     rows = []
     with tempfile.TemporaryDirectory(prefix="diopi-dist-") as out_dir:

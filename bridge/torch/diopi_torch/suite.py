@@ -409,13 +409,19 @@ def ok_row(r):
     return bool(r["forward_match"] and r["backward_match"] and r["step_match"])
 
 
+# Recipes across ranks (torch.distributed on the diopi device's diccl backend): diopi_torch.dist_suite.
+DISTRIBUTED = ("ddp", "fsdp")
+
+
 def main(argv=None):
     from diopi_torch import recipes
     p = argparse.ArgumentParser(prog="models.sh", description=__doc__.splitlines()[0])
     p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", DEFAULT_LIB))
     p.add_argument("--models", default=",".join(MODELS), help="comma-separated suite names or hf:<Class>:k=v,...; "
                    "separate several hf: specs with ';'")
-    p.add_argument("--recipe", default="fp32", help="comma-separated recipes (or all): " + ", ".join(recipes.RECIPES))
+    p.add_argument("--recipe", default="fp32", help="comma-separated recipes (all: every single-process one): "
+                   + ", ".join(recipes.RECIPES) + ", and across ranks " + ", ".join(DISTRIBUTED))
+    p.add_argument("--world_size", type=int, default=2, help="ranks of the ddp and fsdp recipes")
     p.add_argument("--json", default=None, help="write the results here")
     p.add_argument("--autocompare", action="store_true", help="check every DIOPI call against eager CPU ATen")
     p.add_argument("--autocompare_dir", default=os.path.join(ROOT, "reports", "autocompare"),
@@ -426,13 +432,28 @@ def main(argv=None):
     models = [parse_model(s.strip()) for s in specs]
     chosen = []
     names = list(recipes.RECIPES) if args.recipe.strip() == "all" else [r.strip() for r in args.recipe.split(",") if r.strip()]
+    distributed = [n for n in names if n in DISTRIBUTED]
     for name in names:
+        if name in DISTRIBUTED:
+            continue
         if name not in recipes.RECIPES:
             import difflib
-            close = difflib.get_close_matches(name, list(recipes.RECIPES), n=1)
+            known = list(recipes.RECIPES) + list(DISTRIBUTED)
+            close = difflib.get_close_matches(name, known, n=1)
             p.error(f"unknown recipe {name!r}" + (f"; did you mean {close[0]}?" if close else "")
-                    + f" (known: {', '.join(recipes.RECIPES)})")
+                    + f" (known: {', '.join(known)})")
         chosen.append(recipes.RECIPES[name])
+    if distributed:
+        # Across ranks: diopi_torch.dist_suite launches the ranks and compares with one CPU process.
+        from diopi_torch import dist_suite
+        if chosen:
+            p.error("run the ddp and fsdp recipes apart from the single-process ones (they launch their own ranks)")
+        argv2 = ["--impl_lib", args.impl_lib, "--recipes", ",".join(distributed), "--world_size", str(args.world_size)]
+        if args.models != ",".join(MODELS):
+            argv2 += ["--models", args.models]
+        if args.json:
+            argv2 += ["--json", args.json]
+        return dist_suite.main(argv2)
     if any(r.device_index for r in chosen) and not os.environ.get("DIOPI_HOST_DEVICES"):
         # The host runtime exposes one device unless told otherwise (a vendor's runtime has its own count).
         os.environ["DIOPI_HOST_DEVICES"] = "2"
