@@ -33,11 +33,11 @@ WORLD = "world"
 
 
 # ---------------------------------------------------------------- the rank process
-def _rank_main(conn, key, parent_pid, impl_path, runtime_path, rank, world_size):
+def _rank_main(conn, key, parent_pid, impl_path, runtime_path, rank, world_size, capture_fd):
     from .collective_rank import Missing, Rank
 
     fd = conn.fileno()
-    capture = sandbox.isolate(parent_pid, [fd])
+    capture = sandbox.isolate(parent_pid, [fd], capture_fd)
 
     def send(*msg):
         channel.send(fd, key, msg)
@@ -95,10 +95,15 @@ class Ranks:
         mpctx = mp.get_context("fork")
         self.world_size = world_size
         self.procs, self.conns, self.readers, self.keys = [], [], [], []
+        # Each rank's output file is made here and kept open, so that what a rank printed before it died stays
+        # readable (sandbox.capture_file).
+        self.capture_fds = []
         for r in range(world_size):
             key = channel.new_key()
             parent, child = mpctx.Pipe()
-            p = mpctx.Process(target=_rank_main, args=(child, key, os.getpid(), impl_path, runtime_path, r, world_size), daemon=True)
+            self.capture_fds.append(sandbox.capture_file())
+            p = mpctx.Process(target=_rank_main, args=(child, key, os.getpid(), impl_path, runtime_path, r, world_size,
+                                                        self.capture_fds[-1]), daemon=True)
             p.start()
             child.close()
             self.procs.append(p)
@@ -143,7 +148,13 @@ class Ranks:
         return [got[r][1] if want == "ready" else got[r] for r in ranks]
 
     def output(self):
-        return ""
+        """The last lines each rank printed (a dying rank's message among them)."""
+        parts = []
+        for r, fd in enumerate(self.capture_fds):
+            text = sandbox.last_lines(sandbox.read_capture(fd)) if fd is not None else ""
+            if text:
+                parts.append(f"rank {r}: {text}")
+        return "\n".join(parts)
 
     def kill(self):
         for p in self.procs:
@@ -155,6 +166,10 @@ class Ranks:
         for p, c in zip(self.procs, self.conns):
             p.join(timeout=5)
             c.close()
+        for i, fd in enumerate(self.capture_fds):
+            if fd is not None:
+                os.close(fd)
+                self.capture_fds[i] = None
 
     def stop(self):
         for r in range(self.world_size):
