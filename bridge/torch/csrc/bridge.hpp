@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "device_runtime.hpp"
+#include "tools.hpp"
 
 // The caller-side objects behind the opaque handles of diopirt.h.
 struct diopiTensor {
@@ -36,8 +37,10 @@ struct OpInfo {
     const char* aten;   // "add.Tensor"
     const char* diopi;  // "diopiAdd"
     const char* where;  // "aten_to_diopi.yaml:12"
+    const char* params;  // the DIOPI parameters after the context, comma-separated (names in the call log)
     mutable std::atomic<uint64_t> calls{0};
     mutable std::atomic<bool> listed{false};
+    mutable std::atomic<uint32_t> namedGen{0};  // named fallback, cached: generation << 1 | named
 };
 
 /// The address of `name` in the loaded vendor library, or nullptr when the
@@ -277,8 +280,38 @@ inline bool present(None) { return false; }
 /// call's arguments point to until the call returns.
 class Call {
 public:
-    explicit Call(const OpInfo& info) : info_(info) { ctx_.stream = currentNativeStream(); }
+    explicit Call(const OpInfo& info) : info_(info) {
+        ctx_.stream = currentNativeStream();
+        tool.mask = tools::activeForCall();
+        if (C10_UNLIKELY(tool.mask & tools::kTimer)) tool.t0 = tools::now();
+    }
     Call(const Call&) = delete;
+    ~Call() {
+        if (C10_UNLIKELY(tool.mask & tools::kTimer)) tools::finish(*this);
+    }
+
+    /// Calls the vendor's `fn` with the converted arguments. With a tool on
+    /// (tools.hpp) the call is also a profiler event, timed, logged, or not
+    /// made at all when its operator falls back by name (named() then says so).
+    template <class Fn, class... Args>
+    diopiError_t run(Fn fn, Args... args) {
+        if (C10_LIKELY(!tool.mask)) return fn(args...);
+        const tools::Arg views[] = {tools::view(args)...};
+        auto invoke = [&] { return fn(args...); };
+        return tools::run(*this, tool.mask, views, sizeof...(Args),
+                          [](void* c) -> diopiError_t { return (*static_cast<decltype(invoke)*>(c))(); }, &invoke);
+    }
+    /// Whether run() declined the call because its operator falls back by name.
+    bool named() const { return tool.named; }
+    /// Entries of a tensor array this call built (ins/outs), or -1 for another pointer.
+    int64_t arrayLength(const void* p) const;
+    /// What the tools keep about this call.
+    struct ToolState {
+        unsigned mask = 0;
+        bool named = false, ran = false;
+        int8_t phase = 0;
+        int64_t t0 = 0;
+    } tool;
 
     const OpInfo& info() const { return info_; }
     diopiContextHandle_t ctx() { return &ctx_; }
