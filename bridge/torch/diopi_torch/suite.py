@@ -1,7 +1,7 @@
 """Real model code on the `diopi` device, compared with eager CPU.
 
     python -m diopi_torch.suite [--impl_lib PATH] [--models bert,gpt2,...|hf:Class:k=v,...]
-                                [--recipe fp32,bf16,...] [--json FILE] [--autocompare] [--bench]
+                                [--recipe fp32,bf16,...] [--json FILE] [--autocompare] [--time] [--bench] [--bench_tools]
 
 Each model is built from a configuration with random weights (fixed seed,
 nothing downloaded), then run under each recipe (diopi_torch.recipes: fp32,
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import copy
 import dataclasses
 import json
@@ -274,7 +275,7 @@ def vendor_tolerances(info):
     return out
 
 
-def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
+def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, time_ops=False):
     """One model under one recipe, on the CPU and on the device; one result row."""
     import contextlib
 
@@ -304,7 +305,8 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
         from diopi_torch import autocompare as ac
         # Its module hooks go on `base`; the device side's deep copy keeps them.
         watch = ac.AutoCompare(base, model.name, tol)
-    with watch as watcher:
+    timer = diopi_torch.op_timer() if time_ops else contextlib.nullcontext()
+    with watch as watcher, timer:
         if recipe.generate:
             dev = recipes.generate(base, batches[0], device)
         else:
@@ -339,7 +341,13 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
                seconds_cpu=t_cpu, seconds_diopi=t_dev)
     if report is not None:
         row["autocompare"] = report
+    if time_ops:
+        row["op_timer"] = timer.rows
+        row["op_timer_table"] = timer.table(limit=TIMER_ROWS)
     return row
+
+
+TIMER_ROWS = 12  # rows of each model's op timer table printed by --time (the JSON has them all)
 
 
 def bench(models, repeats=21, autocast=None):
@@ -382,6 +390,44 @@ def bench(models, repeats=21, autocast=None):
     return rows
 
 
+def bench_tools(models, repeats=21, log_dir=None):
+    """The cost of the op timer and of the call log: forward+backward per model
+    on the device with no tool, under op_timer() and under log_calls(), run
+    in turn `repeats` times each and compared by their medians."""
+    import statistics
+    import tempfile
+
+    import torch
+    log_dir = log_dir or tempfile.mkdtemp(prefix="diopi-bench-log-")
+    rows = []
+    for model in models:
+        m = build(model).to(diopi_torch.BACKEND)
+        b = {k: v.to(diopi_torch.BACKEND) for k, v in inputs(model, build(model)).items()}
+
+        def once(m=m, b=b):
+            if isinstance(m, torch.nn.Sequential):
+                loss = torch.nn.functional.cross_entropy(m(b["pixel_values"]), b["labels"])
+            else:
+                loss = m(**b).loss
+            loss.backward()
+            loss.item()
+        for _ in range(3):
+            once()
+        log = os.path.join(log_dir, f"{model.name}.log")
+        variants = {"none": contextlib.nullcontext, "timer": diopi_torch.op_timer, "log": lambda: diopi_torch.log_calls(log)}
+        times = {k: [] for k in variants}
+        for _ in range(repeats):
+            for k, ctx in variants.items():
+                with ctx():
+                    t0 = time.perf_counter()
+                    once()
+                    times[k].append(time.perf_counter() - t0)
+        med = {k: statistics.median(v) for k, v in times.items()}
+        rows.append({"name": model.name, "none_ms": med["none"] * 1e3, "timer_ms": med["timer"] * 1e3, "log_ms": med["log"] * 1e3,
+                     "timer_ratio": med["timer"] / med["none"], "log_ratio": med["log"] / med["none"]})
+    return rows
+
+
 def print_table(rows, info, tols):
     print(f"library: {info['library']} (vendor {info['vendor']}, {info['version']}; runtime {info.get('runtime', '?')})")
     print("tolerances: " + "; ".join(f"{k} {v[0]:g} ({v[1]})" for k, v in tols.items()))
@@ -420,7 +466,11 @@ def main(argv=None):
     p.add_argument("--autocompare", action="store_true", help="check every DIOPI call against eager CPU ATen")
     p.add_argument("--autocompare_dir", default=os.path.join(ROOT, "reports", "autocompare"),
                    help="where a differing call is saved as a replayable case")
+    p.add_argument("--time", action="store_true", help="time every DIOPI call on the device (diopi_torch.op_timer) and "
+                   "print each model's slowest operators")
     p.add_argument("--bench", action="store_true", help="time forward+backward on diopi vs eager CPU")
+    p.add_argument("--bench_tools", action="store_true", help="time forward+backward on diopi with no tool, under the op "
+                   "timer and under the call log")
     args = p.parse_args(argv)
     specs = [s for s in (args.models.split(";") if "hf:" in args.models else args.models.split(",")) if s]
     models = [parse_model(s.strip()) for s in specs]
@@ -448,7 +498,7 @@ def main(argv=None):
             if not recipes.applies(recipe, model):
                 continue
             try:
-                rows.append(run_model(model, recipe, tols, args.autocompare))
+                rows.append(run_model(model, recipe, tols, args.autocompare, time_ops=args.time))
             except Exception as e:  # a model that cannot run is a failed model, reported, not a crash
                 rows.append({"name": model.name, "recipe": recipe.name, "class": model.cls, "parameters": 0,
                              "forward_match": False, "backward_match": False, "step_match": False,
@@ -464,6 +514,9 @@ def main(argv=None):
             print(f"autocompare {r['name']}: first differing call {a['aten']} -> {a['diopi']} in {a['module']} "
                   f"shapes {a['shapes']} dtypes {a['dtypes']}: max abs diff {a['max_abs_diff']:.3g}; "
                   f"saved {a.get('case_file', '-')}")
+    for r in rows:
+        if r.get("op_timer_table"):
+            print(f"\n{r['name']} / {r['recipe']}: " + r.pop("op_timer_table"))
     result = {"library": info, "tolerances": tols, "recipes": [r.name for r in chosen], "models": rows}
     if args.bench:
         import math
@@ -480,6 +533,19 @@ def main(argv=None):
             g = math.exp(sum(math.log(b["ratio"]) for b in rows_b) / len(rows_b))
             result["bench_geomean" + suffix] = g
             print(f"geometric mean diopi/cpu ({what}): {g:.2f}x")
+    if args.bench_tools:
+        import math
+        rows_t = bench_tools(models)
+        result["bench_tools"] = rows_t
+        print(f"\n{'model':<10} {'no tool ms':>10} {'timer ms':>9} {'ratio':>6} {'log ms':>9} {'ratio':>6}   "
+              "(diopi, forward+backward, median of 21, in turn)")
+        for b in rows_t:
+            print(f"{b['name'][:10]:<10} {b['none_ms']:>10.2f} {b['timer_ms']:>9.2f} {b['timer_ratio']:>5.2f}x "
+                  f"{b['log_ms']:>9.2f} {b['log_ratio']:>5.2f}x")
+        for k in ("timer", "log"):
+            g = math.exp(sum(math.log(b[f"{k}_ratio"]) for b in rows_t) / len(rows_t))
+            result[f"bench_tools_geomean_{k}"] = g
+            print(f"geometric mean {k}/no tool: {g:.2f}x")
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:

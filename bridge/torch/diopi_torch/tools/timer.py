@@ -71,7 +71,7 @@ class OpTimer:
                    f"{'ATen operator -> DIOPI function':<{w}}  shapes of the slowest call")
         for r in rows:
             out.append(f"{r['total_ms']:>9.3f} {r['share']:>6.1%} {r['calls']:>6} {r['mean_us']:>9.1f} {r['max_us']:>9.1f} "
-                       f"{r['kernel_ms']:>9.3f} {r['phase']:<8} {_op(r):<{w}}  {r['slowest']}")
+                       f"{r['kernel_ms']:>9.3f} {r['phase']:<8} {_op(r):<{w}}  {_clip(r['slowest'])}")
         if limit and len(self.rows) > limit:
             out.append(f"... {len(self.rows) - limit} more rows (to_csv() has them all)")
         return "\n".join(out)
@@ -98,6 +98,11 @@ class OpTimer:
             with open(path, "w", newline="") as f:
                 f.write(buf.getvalue())
         return buf.getvalue()
+
+
+def _clip(text, width=110):
+    """Long argument lists (an optimizer step over every parameter) end in "..." in the table."""
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _op(r):
