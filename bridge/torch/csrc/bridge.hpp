@@ -282,7 +282,7 @@ class Call {
 public:
     explicit Call(const OpInfo& info) : info_(info) {
         ctx_.stream = currentNativeStream();
-        tool.mask = tools::activeForCall();
+        tool.mask = tools::active();
         if (C10_UNLIKELY(tool.mask & tools::kTimer)) tool.t0 = tools::now();
     }
     Call(const Call&) = delete;
@@ -295,16 +295,25 @@ public:
     /// made at all when its operator falls back by name (named() then says so).
     template <class Fn, class... Args>
     diopiError_t run(Fn fn, Args... args) {
-        if (C10_LIKELY(!tool.mask)) return fn(args...);
-        const tools::Arg views[] = {tools::view(args)...};
-        auto invoke = [&] { return fn(args...); };
-        return tools::run(*this, tool.mask, views, sizeof...(Args),
-                          [](void* c) -> diopiError_t { return (*static_cast<decltype(invoke)*>(c))(); }, &invoke);
+        if (C10_LIKELY(!tool.mask)) {
+            // The profiler's check, as the dispatcher makes it for every operator.
+            auto step = at::getStepCallbacksUnlessEmpty(at::RecordScope::FUNCTION);
+            if (C10_LIKELY(!step)) return fn(args...);
+            return tooled(std::move(step), fn, args...);
+        }
+        return tooled(std::nullopt, fn, args...);
     }
     /// Whether run() declined the call because its operator falls back by name.
     bool named() const { return tool.named; }
     /// Entries of a tensor array this call built (ins/outs), or -1 for another pointer.
     int64_t arrayLength(const void* p) const;
+    template <class Fn, class... Args>
+    diopiError_t tooled(std::optional<at::StepCallbacks> step, Fn fn, Args... args) {
+        const tools::Arg views[] = {tools::view(args)...};
+        auto invoke = [&] { return fn(args...); };
+        return tools::run(*this, tool.mask, std::move(step), views, sizeof...(Args),
+                          [](void* c) -> diopiError_t { return (*static_cast<decltype(invoke)*>(c))(); }, &invoke);
+    }
     /// What the tools keep about this call.
     struct ToolState {
         unsigned mask = 0;

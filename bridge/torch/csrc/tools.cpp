@@ -379,13 +379,8 @@ void logLine(const char* aten, const std::string& target, const std::string& arg
 
 }  // namespace
 
-unsigned activeForCall() {
-    unsigned m = active();
-    if (C10_UNLIKELY(at::hasCallbacks())) m |= kProfiler;
-    return m;
-}
-
-diopiError_t run(Call& call, unsigned mask, const Arg* args, size_t n, diopiError_t (*invoke)(void*), void* closure) {
+diopiError_t run(Call& call, unsigned mask, std::optional<at::StepCallbacks> step, const Arg* args, size_t n,
+                 diopiError_t (*invoke)(void*), void* closure) {
     const OpInfo& info = call.info();
     if ((mask & kNamed) && isNamed(info)) {
         call.tool.named = true;
@@ -394,8 +389,8 @@ diopiError_t run(Call& call, unsigned mask, const Arg* args, size_t n, diopiErro
     // The profiler's event: the DIOPI function under its ATen operator, with the call's tensors as inputs.
     std::vector<c10::IValue> inputs;
     std::optional<at::RecordFunction> event;
-    if (mask & kProfiler) {
-        auto step = at::getStepCallbacksUnlessEmpty(at::RecordScope::FUNCTION);
+    if (!step) step = at::getStepCallbacksUnlessEmpty(at::RecordScope::FUNCTION);
+    {
         if (step) {
             event.emplace(std::move(*step));
             if (event->needsInputs()) {

@@ -2,10 +2,12 @@
 // named fallback; diopi_torch/tools/ in Python). Call::run hands every
 // argument to the tools as an `Arg`, a tagged value that needs no template
 // beyond this file, and only when a tool is on: with none on, a call costs
-// one relaxed atomic load and one check of the profiler's callbacks more.
+// one relaxed atomic load and the profiler's check the dispatcher makes for
+// every operator (at::getStepCallbacksUnlessEmpty) more.
 #pragma once
 
 #include <ATen/core/stack.h>
+#include <ATen/record_function.h>
 #include <diopi/diopirt.h>
 
 #include <atomic>
@@ -24,15 +26,12 @@ enum : unsigned {
     kLog = 2u,          // DIOPI_LOG_CALLS / log_calls(): one line per call
     kNamed = 4u,        // fallback(ops=...): some operators go to the CPU by name
     kDeviceTrace = 8u,  // the profiler's PrivateUse1 activity is recording
-    kProfiler = 16u,    // set per call: RecordFunction callbacks are registered
 };
 
 extern std::atomic<unsigned> gActive;
 
 /// The tools switched on now (kTimer | kLog | kNamed | kDeviceTrace).
 inline unsigned active() { return gActive.load(std::memory_order_relaxed); }
-/// active(), plus kProfiler when the profiler (or any RecordFunction observer) is on.
-unsigned activeForCall();
 
 /// One argument of a DIOPI call, as the tools read it.
 struct Arg {
@@ -82,9 +81,11 @@ Arg view(const T&) {
     return {Arg::Other};
 }
 
-/// The tooled path of Call::run: named fallback, profiler event, timing and
+/// The tooled path of Call::run: named fallback, profiler event (`step`: the
+/// profiler's callbacks when the caller already asked for them), timing and
 /// log line around `invoke` (which makes the vendor call).
-diopiError_t run(Call& call, unsigned mask, const Arg* args, size_t n, diopiError_t (*invoke)(void*), void* closure);
+diopiError_t run(Call& call, unsigned mask, std::optional<at::StepCallbacks> step, const Arg* args, size_t n,
+                 diopiError_t (*invoke)(void*), void* closure);
 /// Called when a timed Call ends: adds the kernel's whole time to the timer.
 void finish(Call& call);
 /// Monotonic nanoseconds.
