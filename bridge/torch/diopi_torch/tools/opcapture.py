@@ -18,8 +18,11 @@ beside them the outputs the library produced on the device
 against). Provenance per case (`captured`): module path (with `model=`),
 forward or backward, ATen operator, DIOPI function, mapping entry, library.
 `ops` takes the names fallback(ops=) takes; None captures every DIOPI call
-up to `max_calls`. Calls the harness cannot replay as captured (random
-operators, dtype arguments) are listed in the manifest, not saved.
+up to `max_calls`. The parts of operators the device runs through ATen's
+composite kernels (`_safe_softmax` -> `_softmax`, ...) are watched as
+the device dispatches them. Calls the harness cannot replay as captured
+(random operators, dtype arguments) are listed in the manifest, not
+saved; the device's own copies (`_copy_from`) are not watched.
 
 The capture watches the step through a TorchDispatchMode and copies the
 chosen calls' tensors to the host, so a step under it is slow; calls of
@@ -134,8 +137,20 @@ class OpCapture:
         torch = self.torch
         name = self.schemas.overload_name(func)
         on_device = lambda x: isinstance(x, torch.Tensor) and x.device.type == diopi_torch.BACKEND  # noqa: E731
-        if self._full() or name not in self.mapped or not (self.watch_all or name in self.watched) or \
-                not any(on_device(x) for x in tree_flatten((args, kwargs))[0]):
+        device_arg = lambda x: on_device(x) or (isinstance(x, torch.device) and x.type == diopi_torch.BACKEND)  # noqa: E731
+        if self._full() or not any(device_arg(x) for x in tree_flatten((args, kwargs))[0]):
+            return func(*args, **kwargs)
+        if name not in self.mapped:
+            key = _composite_key(torch, func)
+            if key is None:
+                return func(*args, **kwargs)
+            # The device runs ATen's composite kernel of this operator: its parts are dispatched
+            # again, and watched, as the device sees them (_safe_softmax -> _softmax, zeros -> zero_, ...).
+            with self._mode:
+                if key == "CompositeImplicitAutograd":
+                    return func.decompose(*args, **kwargs)
+                return func.redispatch(torch._C.DispatchKeySet(getattr(torch._C.DispatchKey, key)), *args, **kwargs)
+        if not (self.watch_all or name in self.watched):
             return func(*args, **kwargs)
         to_host = lambda x: x.detach().cpu().clone() if on_device(x) else (  # noqa: E731
             torch.device("cpu") if isinstance(x, torch.device) and x.type == diopi_torch.BACKEND else x)
@@ -312,6 +327,25 @@ class OpCapture:
         for s in self.skipped:
             lines.append(f"  not saved: aten::{s['aten']} -> {s['diopi']}: {s['why']}")
         return "\n".join(lines)
+
+
+def _composite_key(torch, func):
+    """The composite kernel the device runs for an operator it has no kernel of its own for, else None
+    (views, copies and allocations: no DIOPI call of an operator inside)."""
+    from diopi_torch import capture as model_capture
+    from diopi_torch import schemas
+
+    name = func.name()
+    overload = schemas.overload_name(func)
+    if overload in model_capture.COPY_OPS | model_capture.SYNC_OPS | model_capture.CROSS_DEVICE | model_capture.ALLOC or \
+            any(r.alias_info is not None for r in func._schema.returns):
+        return None
+    if torch._C._dispatch_has_kernel_for_dispatch_key(name, "PrivateUse1"):
+        return None
+    for key in ("CompositeImplicitAutograd", "CompositeExplicitAutogradNonFunctional", "CompositeExplicitAutograd"):
+        if torch._C._dispatch_has_kernel_for_dispatch_key(name, key):
+            return key
+    return None
 
 
 def _snake(diopi):
