@@ -135,8 +135,9 @@ def print_table(result, stream, against, data_dir, impl):
           f"{lib.get('version')} ({impl}), against the {'capturing library' if against == 'captured' else 'eager CPU reference'}"
           f"; {len(differ)} differ", file=stream)
     w = max([len(f"{r['case']} {r['output']}") for r in rows] + [20])
-    print(f"{'case output':<{w}} {'max abs':>10} {'of scale':>10} {'max rel':>10} {'differing':>14}  first index: got / expected"
-          f"   (aten, module)", file=stream)
+    other = "captured" if against == "captured" else "reference"
+    print(f"{'case output':<{w}} {'max abs':>10} {'of scale':>10} {'max rel':>10} {'differing':>14}  first index: this library / "
+          f"{other}   (aten, module)", file=stream)
     for r in rows:
         label = f"{r['case']} {r['output']}".strip()
         where = f"(aten::{r['aten']}, {r['module'] or r['phase']})"
