@@ -184,6 +184,11 @@ def test_capture_replays_in_the_harness(session, planted, tmp_path):
     assert rows["diopiRsqrt"].rstrip().endswith("x") and "failed, not timed" in rows["diopiSilu"], bench.stdout
 
 
+def test_capture_sees_the_parts_of_composite_operators(session):
+    cases = report(session)["capture_softmax"]["cases"]
+    assert [(c["aten"], c["diopi"]) for c in cases] == [("_softmax", "diopiSoftmax")] * 2, cases  # one per attention layer
+
+
 def test_replay_without_torch_in_the_process(session):
     """run_test on a capture imports no torch (the vendor's machine may have none)."""
     code = textwrap.dedent(f"""

@@ -99,6 +99,10 @@ with diopi_torch.op_capture(os.path.join(out, "capture"), ops=["silu", "rsqrt", 
     step(dev, db)
 report["capture"] = cap.summary()
 report["capture_text"] = str(cap)
+# softmax -> _softmax, which the device reaches inside ATen's composite _safe_softmax (attention).
+with diopi_torch.op_capture(os.path.join(out, "capture_softmax"), ops=["softmax"], max_calls=10) as cap:
+    step(dev, db)
+report["capture_softmax"] = cap.summary()
 
 with open(os.path.join(out, "report.json"), "w") as f:
     json.dump(report, f, indent=1, default=str)
