@@ -151,8 +151,27 @@ def print_table(result, stream, against, data_dir, impl):
               f"{str(r['differing']) + '/' + str(r['total']):>14}  {first}   {where}", file=stream)
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one `error: ...` line (exit 2), with a did-you-mean for a mistyped option or choice."""
+
+    def error(self, message):
+        import difflib
+        import re
+        hint = ""
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            close = difflib.get_close_matches(m.group(1), re.findall(r"'([^']*)'", m.group(2)), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+        m = re.search(r"unrecognized arguments: (\S+)", message)
+        if m and m.group(1).startswith("-"):
+            close = difflib.get_close_matches(m.group(1).split("=")[0], list(self._option_string_actions), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+        print(f"error: {message}{hint} (--help lists the options)", file=sys.stderr)
+        sys.exit(2)
+
+
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m diopi_torch.tools.precision", description=__doc__.splitlines()[0])
+    p = _Parser(prog="python -m diopi_torch.tools.precision", description=__doc__.splitlines()[0])
     p.add_argument("capture", help="a folder op_capture wrote")
     p.add_argument("--impl_lib", required=True, help="the libdiopi_impl.so to replay the capture on")
     p.add_argument("--runtime_lib", default=None, help="test runtime (default: libdiopirt.so beside --impl_lib, else build/torch/lib)")
@@ -171,6 +190,10 @@ def main(argv=None):
     runtime = args.runtime_lib or os.path.join(os.path.dirname(impl), "libdiopirt.so")
     if not os.path.exists(runtime):
         runtime = os.path.join(ROOT, "build", "torch", "lib", "libdiopirt.so")
+    if not os.path.exists(os.path.join(args.capture, store.MANIFEST)):
+        print(f"error: {args.capture} holds no capture (no {store.MANIFEST}); diopi_torch.op_capture(dir) writes one",
+              file=sys.stderr)
+        return 3
     try:
         store.read_manifest(args.capture)
     except store.BaselineError as e:
