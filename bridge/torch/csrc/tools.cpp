@@ -120,8 +120,13 @@ void describe(std::string& o, const Arg& a, const Call& call, bool full) {
         case Arg::Tensor: return describeTensor(o, a.p ? tensorOf(a.p) : at::Tensor(), full);
         case Arg::TensorArray: {
             int64_t n = call.arrayLength(a.p);
-            if (n < 0) {
-                o += a.p ? "<allocated by the library>" : "NULL";
+            if (n < 0) {  // the slot of an output the library allocates: after the call, its tensor
+                const void* h = a.p ? *static_cast<const void* const*>(a.p) : nullptr;
+                if (h) {
+                    describeTensor(o, tensorOf(h), full);
+                } else {
+                    o += a.p ? "<not allocated>" : "NULL";
+                }
                 return;
             }
             o += '(';
@@ -565,11 +570,11 @@ __attribute__((visibility("default"))) int diopi_torch_log_start(const char* pat
     using namespace diopi_torch::tools;
     try {
         std::string why;
+        gLogSeq = 0;
         if (!logSink().start(path ? path : "", why)) {
             diopi_torch::setError(why);
             return 1;
         }
-        gLogSeq = 0;
         setBit(kLog, true);
         return 0;
     } catch (const std::exception& e) {

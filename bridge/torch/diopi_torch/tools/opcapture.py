@@ -171,7 +171,6 @@ class OpCapture:
 
     # -- one call as a harness case
     def _record(self, func, name, diopi, args, kwargs, before, out, phase, module):
-        import diopi_torch
         from torch.utils._pytree import tree_flatten, tree_map
 
         from diopi_torch import capture as model_capture
@@ -179,7 +178,6 @@ class OpCapture:
 
         torch = self.torch
         store, enums, _, model_cases = conformance_modules()
-        on_device = lambda x: isinstance(x, torch.Tensor) and x.device.type == diopi_torch.BACKEND  # noqa: E731
         host_args, host_kwargs = before
         ref_args, ref_kwargs = tree_map(lambda x: x.clone() if isinstance(x, torch.Tensor) else x, (host_args, host_kwargs))
         t0 = time.perf_counter()
