@@ -5,8 +5,8 @@
     print(t)                                   # rows sorted by time, slowest first
     t.to_json("timer.json"); t.to_csv("timer.csv")
 
-One row per ATen operator, DIOPI function and phase (forward, or backward
-while autograd evaluates a node): calls, total, mean and largest time of
+One row per ATen operator, DIOPI function and phase (backward while
+autograd evaluates a node, forward otherwise, an optimizer step included): calls, total, mean and largest time of
 the DIOPI function itself, the time of the whole device kernel around it
 (argument conversion, result allocation, the call), and the shapes of the
 slowest call. Operators that ran on the CPU fallback are rows too, with
