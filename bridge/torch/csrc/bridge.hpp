@@ -307,13 +307,6 @@ public:
     bool named() const { return tool.named; }
     /// Entries of a tensor array this call built (ins/outs), or -1 for another pointer.
     int64_t arrayLength(const void* p) const;
-    template <class Fn, class... Args>
-    diopiError_t tooled(std::optional<at::StepCallbacks> step, Fn fn, Args... args) {
-        const tools::Arg views[] = {tools::view(args)...};
-        auto invoke = [&] { return fn(args...); };
-        return tools::run(*this, tool.mask, std::move(step), views, sizeof...(Args),
-                          [](void* c) -> diopiError_t { return (*static_cast<decltype(invoke)*>(c))(); }, &invoke);
-    }
     /// What the tools keep about this call.
     struct ToolState {
         unsigned mask = 0;
@@ -400,6 +393,15 @@ public:
     at::Tensor owned(diopiTensorHandle_t h);
 
 private:
+    /// run() with a tool on: the arguments as the tools read them, and the call as a closure.
+    template <class Fn, class... Args>
+    diopiError_t tooled(std::optional<at::StepCallbacks> step, Fn fn, Args... args) {
+        const tools::Arg views[] = {tools::view(args)...};
+        auto invoke = [&] { return fn(args...); };
+        return tools::run(*this, tool.mask, std::move(step), views, sizeof...(Args),
+                          [](void* c) -> diopiError_t { return (*static_cast<decltype(invoke)*>(c))(); }, &invoke);
+    }
+
     const OpInfo& info_;
     diopiContext ctx_;
     std::deque<diopiScalar_t> scalars_;
