@@ -437,7 +437,7 @@ def bench_tools(models, repeats=21, log_dir=None):
     return rows
 
 
-def bench_tool_calls(rounds=7, n=3000):
+def bench_tool_calls(rounds=15, n=1500):
     """Microseconds per call of small operators (add, mul, relu of 64x64 float32 from Python) on the
     device with no tool, under the op timer, the call log, the profiler (CPU events) and the profiler
     with the device's activity: the best of `rounds` rounds of `n` calls each, the variants in turn."""
@@ -589,7 +589,7 @@ def main(argv=None):
         per_call = bench_tool_calls()
         result["bench_tool_calls"] = per_call
         us = per_call["us_per_call"]
-        print("\nper call (add, mul, relu of 64x64 float32 from Python; best of 7 rounds): "
+        print("\nper call (add, mul, relu of 64x64 float32 from Python; best of 15 rounds): "
               + ", ".join(f"{k} {v:.2f} us ({v / us['none']:.2f}x)" for k, v in us.items())
               + f"; call log {per_call['log_bytes_per_line']:.0f} bytes per line")
     if args.json:
