@@ -44,6 +44,7 @@ class EntryCode:
     uses_result: bool    # the result is allocated from ATen's meta shapes before the call
     args: tuple          # C++ argument expressions after ctx
     allocated: str = ""  # a single output the library allocates: "result", or the out= argument it is copied into
+    params: str = ""     # DIOPI parameter names after the context, comma-separated (the tools name arguments by them)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,7 +157,8 @@ def _kernel(aten, f, mapping, functions):
                 raise mapping_mod.MappingError(f"{e.where}: {aten} returns nothing; `result` cannot be used")
             if uses_result and (fs.name.name.inplace or fs.is_out_fn()):
                 raise mapping_mod.MappingError(f"{e.where}: {aten} writes its arguments; map them instead of `result`")
-            codes.append(EntryCode(e.diopi, e.where, cond, " and ".join(e.when), uses_result, tuple(args), allocated))
+            params = ",".join(p.name for p in fn.params if p.kind != "context")
+            codes.append(EntryCode(e.diopi, e.where, cond, " and ".join(e.when), uses_result, tuple(args), allocated, params))
         return Kernel(
             aten=aten, schema=schema.text, cpp_name=cpp_name, op=f"at::_ops::{fs.name.unambiguous_name()}",
             out_arg=_out_arg(fs, first.where), decl=sig.decl(name=cpp_name),

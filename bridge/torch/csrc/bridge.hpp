@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "device_runtime.hpp"
+#include "tools.hpp"
 
 // The caller-side objects behind the opaque handles of diopirt.h.
 struct diopiTensor {
@@ -36,8 +37,10 @@ struct OpInfo {
     const char* aten;   // "add.Tensor"
     const char* diopi;  // "diopiAdd"
     const char* where;  // "aten_to_diopi.yaml:12"
+    const char* params;  // the DIOPI parameters after the context, comma-separated (names in the call log)
     mutable std::atomic<uint64_t> calls{0};
     mutable std::atomic<bool> listed{false};
+    mutable std::atomic<uint32_t> namedGen{0};  // named fallback, cached: generation << 1 | named
 };
 
 /// The address of `name` in the loaded vendor library, or nullptr when the
@@ -277,8 +280,40 @@ inline bool present(None) { return false; }
 /// call's arguments point to until the call returns.
 class Call {
 public:
-    explicit Call(const OpInfo& info) : info_(info) { ctx_.stream = currentNativeStream(); }
+    explicit Call(const OpInfo& info) : info_(info) {
+        ctx_.stream = currentNativeStream();
+        tool.mask = tools::active();
+        if (C10_UNLIKELY(tool.mask & tools::kTimer)) tool.t0 = tools::now();
+    }
     Call(const Call&) = delete;
+    ~Call() {
+        if (C10_UNLIKELY(tool.mask & tools::kTimer)) tools::finish(*this);
+    }
+
+    /// Calls the vendor's `fn` with the converted arguments. With a tool on
+    /// (tools.hpp) the call is also a profiler event, timed, logged, or not
+    /// made at all when its operator falls back by name (named() then says so).
+    template <class Fn, class... Args>
+    diopiError_t run(Fn fn, Args... args) {
+        if (C10_LIKELY(!tool.mask)) {
+            // The profiler's check, as the dispatcher makes it for every operator.
+            auto step = at::getStepCallbacksUnlessEmpty(at::RecordScope::FUNCTION);
+            if (C10_LIKELY(!step)) return fn(args...);
+            return tooled(std::move(step), fn, args...);
+        }
+        return tooled(std::nullopt, fn, args...);
+    }
+    /// Whether run() declined the call because its operator falls back by name.
+    bool named() const { return tool.named; }
+    /// Entries of a tensor array this call built (ins/outs), or -1 for another pointer.
+    int64_t arrayLength(const void* p) const;
+    /// What the tools keep about this call.
+    struct ToolState {
+        unsigned mask = 0;
+        bool named = false, ran = false;
+        int8_t phase = 0;
+        int64_t t0 = 0;
+    } tool;
 
     const OpInfo& info() const { return info_; }
     diopiContextHandle_t ctx() { return &ctx_; }
@@ -358,6 +393,15 @@ public:
     at::Tensor owned(diopiTensorHandle_t h);
 
 private:
+    /// run() with a tool on: the arguments as the tools read them, and the call as a closure.
+    template <class Fn, class... Args>
+    diopiError_t tooled(std::optional<at::StepCallbacks> step, Fn fn, Args... args) {
+        const tools::Arg views[] = {tools::view(args)...};
+        auto invoke = [&] { return fn(args...); };
+        return tools::run(*this, tool.mask, std::move(step), views, sizeof...(Args),
+                          [](void* c) -> diopiError_t { return (*static_cast<decltype(invoke)*>(c))(); }, &invoke);
+    }
+
     const OpInfo& info_;
     diopiContext ctx_;
     std::deque<diopiScalar_t> scalars_;

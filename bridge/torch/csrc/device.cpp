@@ -269,7 +269,7 @@ void transfer(void* dst, const void* src, size_t n, bool toDevice, c10::DeviceIn
 
 bool dense(const at::Tensor& t) { return t.is_contiguous() && t.is_non_overlapping_and_dense(); }
 
-const OpInfo kCopyInfo{"_copy_from", "diopiCopyInp", "bridge/torch/csrc/device.cpp (device-to-device copy)"};
+const OpInfo kCopyInfo{"_copy_from", "diopiCopyInp", "bridge/torch/csrc/device.cpp (device-to-device copy)", "src,dest"};
 
 // dst <- src on the device through the vendor's diopiCopyInp (broadcast and
 // dtype conversion included); false when the library cannot do it. Both on one device.
@@ -279,7 +279,7 @@ bool deviceCopy(const at::Tensor& src, const at::Tensor& dst) {
     if (!fn) return false;
     c10::DeviceGuard guard(dst.device());
     Call call(kCopyInfo);
-    diopiError_t st = fn(call.ctx(), call.in(src), call.out(dst));
+    diopiError_t st = call.run(fn, call.ctx(), call.in(src), call.out(dst));
     if (Call::fallbackReason(st)) return false;
     call.check(st);
     countDiopi(kCopyInfo);

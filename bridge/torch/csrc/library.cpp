@@ -152,7 +152,8 @@ void checkFallbackDevices(const c10::OperatorHandle& op, const torch::jit::Stack
 }
 
 void noteFallback(const std::string& name, const char* reason) {
-    TORCH_CHECK(!gFallbackError.load(), "aten::", name, " would run on the CPU (", reason,
+    // A fallback asked for by name (diopi_torch.fallback(ops=...)) is allowed under DIOPI_FALLBACK=error too.
+    TORCH_CHECK(!gFallbackError.load() || std::strcmp(reason, "named") == 0, "aten::", name, " would run on the CPU (", reason,
                 ") and DIOPI_FALLBACK=error forbids fallbacks");
     countFallback(name.c_str(), reason);
 }
@@ -161,7 +162,18 @@ void cpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack, const 
     std::string name = opName(op);
     checkFallbackDevices(op, *stack, name);
     noteFallback(name, reason);
+    const unsigned tooled = tools::active() & (tools::kTimer | tools::kLog);
+    if (C10_LIKELY(!tooled)) {
+        at::native::cpu_fallback(op, stack, /*error_on_views=*/false);
+        return;
+    }
+    // Timed and logged like a DIOPI call; the arguments are read before the results replace them.
+    const size_t first = stack->size() - std::min(op.schema().arguments().size(), stack->size());
+    std::string shapes = tools::describeStack(*stack, first, false);
+    std::string full = (tooled & tools::kLog) ? tools::describeStack(*stack, first, true) : "";
+    const int64_t t0 = tools::now();
     at::native::cpu_fallback(op, stack, /*error_on_views=*/false);
+    tools::fallbackDone(name, reason, shapes, full, tools::now() - t0);
 }
 
 void unmappedFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
@@ -203,6 +215,14 @@ diopiConstTensorHandle_t* Call::ins(const at::ITensorListRef& ts) {
     auto& v = constArrays_.emplace_back();
     for (const at::Tensor& t : ts) v.push_back(tensor(t));
     return v.empty() ? nullptr : v.data();
+}
+
+int64_t Call::arrayLength(const void* p) const {
+    for (const auto& v : constArrays_)
+        if (!v.empty() && static_cast<const void*>(v.data()) == p) return static_cast<int64_t>(v.size());
+    for (const auto& v : arrays_)
+        if (!v.empty() && static_cast<const void*>(v.data()) == p) return static_cast<int64_t>(v.size());
+    return -1;
 }
 
 diopiTensorHandle_t* Call::outs(at::TensorList ts) {

@@ -12,6 +12,11 @@ diopiNoImplement / diopiDtypeNotSupported, run on the CPU and are counted as
 fallbacks. DIOPI_FALLBACK=error (or set_fallback("error")) turns a fallback
 into a RuntimeError naming the operator.
 
+The tools of bringing a model up (diopi_torch/tools/): op_timer(),
+fallback(ops=[...]) and DIOPI_FALLBACK_OPS, log_calls(path) and
+DIOPI_LOG_CALLS, op_capture(dir, ops=[...]); every DIOPI call is also a
+torch.profiler event under its ATen operator.
+
 Importing this package does not load anything; `mapping` and `schemas` are
 usable without the C++ extension.
 """
@@ -23,6 +28,9 @@ import json
 import os
 import sys
 import types
+
+from .tools import calllog as tools_calllog
+from .tools import named as tools_named
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(_HERE)))
@@ -114,6 +122,12 @@ def load(impl_lib: str | None = None, hooks: str | None = None):
     _register_backend()
     from . import distributed; distributed.register()  # torch.distributed backend "diccl" for diopi tensors
     set_fallback(os.environ.get("DIOPI_FALLBACK", "cpu"))
+    if os.environ.get("DIOPI_FALLBACK_OPS"):
+        try:
+            tools_named.set_named(os.environ["DIOPI_FALLBACK_OPS"].split(","))
+        except ValueError as e:
+            raise DiopiError(f"DIOPI_FALLBACK_OPS: {e}") from None
+    tools_calllog.start_from_environment()
     return info()
 
 
@@ -122,12 +136,42 @@ def info() -> dict:
     return json.loads(_open_extension().diopi_torch_info().decode())
 
 
-def set_fallback(mode: str):
+def set_fallback(mode: str, ops=None):
     """"cpu" (default): operators without a DIOPI kernel run on the CPU and are
-    counted; "error": they raise a RuntimeError naming the operator."""
+    counted; "error": they raise a RuntimeError naming the operator.
+    `ops` (ATen operators or DIOPI functions) also run on the CPU from now on,
+    counted with reason "named" (an empty list clears them); see fallback()."""
     if mode not in ("cpu", "error"):
         raise ValueError(f"fallback mode must be 'cpu' or 'error', not {mode!r}")
     _open_extension().diopi_torch_set_fallback_error(1 if mode == "error" else 0)
+    if ops is not None:
+        tools_named.set_named(ops)
+
+
+def fallback(ops):
+    """`with diopi_torch.fallback(ops=["gelu", "diopiSoftmax"]):` the named
+    operators run on the CPU inside the block (diopi_torch/tools/named.py)."""
+    return tools_named.fallback(ops)
+
+
+def op_timer():
+    """Per ATen operator and DIOPI function: calls, times, forward and
+    backward apart (diopi_torch/tools/timer.py)."""
+    from .tools import timer
+    return timer.op_timer()
+
+
+def log_calls(path):
+    """`with diopi_torch.log_calls("calls.log"):` one line per DIOPI call
+    (diopi_torch/tools/calllog.py)."""
+    return tools_calllog.log_calls(path)
+
+
+def op_capture(out_dir, ops=None, max_calls=100, model=None):
+    """`with diopi_torch.op_capture(dir, ops=[...]):` the real inputs and
+    outputs of chosen calls as harness baselines (diopi_torch/tools/opcapture.py)."""
+    from .tools import opcapture
+    return opcapture.op_capture(out_dir, ops=ops, max_calls=max_calls, model=model)
 
 
 def stats() -> dict:

@@ -1,7 +1,7 @@
 """Real model code on the `diopi` device, compared with eager CPU.
 
     python -m diopi_torch.suite [--impl_lib PATH] [--models bert,gpt2,...|hf:Class:k=v,...]
-                                [--recipe fp32,bf16,...] [--json FILE] [--autocompare] [--bench]
+                                [--recipe fp32,bf16,...] [--json FILE] [--autocompare] [--time] [--bench] [--bench_tools]
 
 Each model is built from a configuration with random weights (fixed seed,
 nothing downloaded), then run under each recipe (diopi_torch.recipes: fp32,
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import copy
 import dataclasses
 import json
@@ -274,7 +275,7 @@ def vendor_tolerances(info):
     return out
 
 
-def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
+def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, time_ops=False):
     """One model under one recipe, on the CPU and on the device; one result row."""
     import contextlib
 
@@ -304,7 +305,17 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
         from diopi_torch import autocompare as ac
         # Its module hooks go on `base`; the device side's deep copy keeps them.
         watch = ac.AutoCompare(base, model.name, tol)
-    with watch as watcher:
+    timer = contextlib.nullcontext()
+    if time_ops:
+        # The first call of each kernel pays for its set-up (in the library too): a run untimed first.
+        if recipe.generate:
+            recipes.generate(base, batches[0], device)
+        else:
+            recipes.train(recipe, base, batches, device)
+        diopi_torch.reset_stats()
+        timer = diopi_torch.op_timer()
+        t0 = time.perf_counter()
+    with watch as watcher, timer:
         if recipe.generate:
             dev = recipes.generate(base, batches[0], device)
         else:
@@ -339,7 +350,13 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
                seconds_cpu=t_cpu, seconds_diopi=t_dev)
     if report is not None:
         row["autocompare"] = report
+    if time_ops:
+        row["op_timer"] = timer.rows
+        row["op_timer_table"] = timer.table(limit=TIMER_ROWS)
     return row
+
+
+TIMER_ROWS = 12  # rows of each model's op timer table printed by --time (the JSON has them all)
 
 
 def bench(models, repeats=21, autocast=None):
@@ -380,6 +397,75 @@ def bench(models, repeats=21, autocast=None):
         rows.append({"name": model.name, "cpu_ms": med["cpu"] * 1e3, "diopi_ms": med["diopi"] * 1e3,
                      "ratio": med["diopi"] / med["cpu"]})
     return rows
+
+
+def bench_tools(models, repeats=21, log_dir=None):
+    """The cost of the op timer and of the call log: forward+backward per model
+    on the device with no tool, under op_timer() and under log_calls(), run
+    in turn `repeats` times each and compared by their medians."""
+    import statistics
+    import tempfile
+
+    import torch
+    log_dir = log_dir or tempfile.mkdtemp(prefix="diopi-bench-log-")
+    rows = []
+    for model in models:
+        m = build(model).to(diopi_torch.BACKEND)
+        b = {k: v.to(diopi_torch.BACKEND) for k, v in inputs(model, build(model)).items()}
+
+        def once(m=m, b=b):
+            if isinstance(m, torch.nn.Sequential):
+                loss = torch.nn.functional.cross_entropy(m(b["pixel_values"]), b["labels"])
+            else:
+                loss = m(**b).loss
+            loss.backward()
+            loss.item()
+        for _ in range(3):
+            once()
+        log = os.path.join(log_dir, f"{model.name}.log")
+        variants = {"none": contextlib.nullcontext, "timer": diopi_torch.op_timer, "log": lambda: diopi_torch.log_calls(log)}
+        times = {k: [] for k in variants}
+        for _ in range(repeats):
+            for k, ctx in variants.items():
+                with ctx():
+                    t0 = time.perf_counter()
+                    once()
+                    times[k].append(time.perf_counter() - t0)
+        med = {k: statistics.median(v) for k, v in times.items()}
+        rows.append({"name": model.name, "none_ms": med["none"] * 1e3, "timer_ms": med["timer"] * 1e3, "log_ms": med["log"] * 1e3,
+                     "timer_ratio": med["timer"] / med["none"], "log_ratio": med["log"] / med["none"]})
+    return rows
+
+
+def bench_tool_calls(rounds=15, n=1500):
+    """Microseconds per call of small operators (add, mul, relu of 64x64 float32 from Python) on the
+    device with no tool, under the op timer, the call log, the profiler (CPU events) and the profiler
+    with the device's activity: the best of `rounds` rounds of `n` calls each, the variants in turn."""
+    import tempfile
+
+    import torch
+    x = torch.randn(64, 64, device=diopi_torch.BACKEND)
+    y = torch.randn(64, 64, device=diopi_torch.BACKEND)
+
+    def calls(k):
+        t0 = time.perf_counter()
+        for _ in range(k):
+            torch.relu((x + y) * y)
+        return (time.perf_counter() - t0) / (3 * k) * 1e6
+    log = os.path.join(tempfile.mkdtemp(prefix="diopi-bench-log-"), "calls.log")
+    act = torch.profiler.ProfilerActivity
+    variants = {"none": contextlib.nullcontext, "timer": diopi_torch.op_timer, "log": lambda: diopi_torch.log_calls(log),
+                "profiler": lambda: torch.profiler.profile(activities=[act.CPU]),
+                "profiler+device": lambda: torch.profiler.profile(activities=[act.CPU, act.PrivateUse1])}
+    calls(500)
+    best = {k: float("inf") for k in variants}
+    for _ in range(rounds):
+        for k, ctx in variants.items():
+            with ctx():  # the profiler keeps every event: fewer calls per round under it
+                best[k] = min(best[k], calls(n // 3 if k.startswith("profiler") else n))
+    with open(log) as f:
+        lines = sum(1 for _ in f)
+    return {"us_per_call": best, "log_bytes_per_line": os.path.getsize(log) / max(lines, 1)}
 
 
 def print_table(rows, info, tols):
@@ -426,7 +512,11 @@ def main(argv=None):
     p.add_argument("--autocompare", action="store_true", help="check every DIOPI call against eager CPU ATen")
     p.add_argument("--autocompare_dir", default=os.path.join(ROOT, "reports", "autocompare"),
                    help="where a differing call is saved as a replayable case")
+    p.add_argument("--time", action="store_true", help="run each recipe on the device once more, timing every DIOPI call "
+                   "(diopi_torch.op_timer), and print each model's slowest operators")
     p.add_argument("--bench", action="store_true", help="time forward+backward on diopi vs eager CPU")
+    p.add_argument("--bench_tools", action="store_true", help="time forward+backward on diopi with no tool, under the op "
+                   "timer and under the call log")
     args = p.parse_args(argv)
     specs = [s for s in (args.models.split(";") if "hf:" in args.models else args.models.split(",")) if s]
     models = [parse_model(s.strip()) for s in specs]
@@ -469,7 +559,7 @@ def main(argv=None):
             if not recipes.applies(recipe, model):
                 continue
             try:
-                rows.append(run_model(model, recipe, tols, args.autocompare))
+                rows.append(run_model(model, recipe, tols, args.autocompare, time_ops=args.time))
             except Exception as e:  # a model that cannot run is a failed model, reported, not a crash
                 rows.append({"name": model.name, "recipe": recipe.name, "class": model.cls, "parameters": 0,
                              "forward_match": False, "backward_match": False, "step_match": False,
@@ -485,6 +575,9 @@ def main(argv=None):
             print(f"autocompare {r['name']}: first differing call {a['aten']} -> {a['diopi']} in {a['module']} "
                   f"shapes {a['shapes']} dtypes {a['dtypes']}: max abs diff {a['max_abs_diff']:.3g}; "
                   f"saved {a.get('case_file', '-')}")
+    for r in rows:
+        if r.get("op_timer_table"):
+            print(f"\n{r['name']} / {r['recipe']}: " + r.pop("op_timer_table"))
     result = {"library": info, "tolerances": tols, "recipes": [r.name for r in chosen], "models": rows}
     if args.bench:
         import math
@@ -501,6 +594,25 @@ def main(argv=None):
             g = math.exp(sum(math.log(b["ratio"]) for b in rows_b) / len(rows_b))
             result["bench_geomean" + suffix] = g
             print(f"geometric mean diopi/cpu ({what}): {g:.2f}x")
+    if args.bench_tools:
+        import math
+        rows_t = bench_tools(models)
+        result["bench_tools"] = rows_t
+        print(f"\n{'model':<10} {'no tool ms':>10} {'timer ms':>9} {'ratio':>6} {'log ms':>9} {'ratio':>6}   "
+              "(diopi, forward+backward, median of 21, in turn)")
+        for b in rows_t:
+            print(f"{b['name'][:10]:<10} {b['none_ms']:>10.2f} {b['timer_ms']:>9.2f} {b['timer_ratio']:>5.2f}x "
+                  f"{b['log_ms']:>9.2f} {b['log_ratio']:>5.2f}x")
+        for k in ("timer", "log"):
+            g = math.exp(sum(math.log(b[f"{k}_ratio"]) for b in rows_t) / len(rows_t))
+            result[f"bench_tools_geomean_{k}"] = g
+            print(f"geometric mean {k}/no tool: {g:.2f}x")
+        per_call = bench_tool_calls()
+        result["bench_tool_calls"] = per_call
+        us = per_call["us_per_call"]
+        print("\nper call (add, mul, relu of 64x64 float32 from Python; best of 15 rounds): "
+              + ", ".join(f"{k} {v:.2f} us ({v / us['none']:.2f}x)" for k, v in us.items())
+              + f"; call log {per_call['log_bytes_per_line']:.0f} bytes per line")
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:

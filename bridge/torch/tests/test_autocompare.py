@@ -15,15 +15,6 @@ pytestmark = pytest.mark.skipif(not (os.path.exists(os.path.join(TORCH_LIB, "lib
                                 reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
 
 
-@pytest.fixture(scope="module")
-def planted(tmp_path_factory):
-    out = tmp_path_factory.mktemp("planted") / "libplanted.so"
-    subprocess.run(["cc", "-shared", "-fPIC", "-O1", os.path.join(HERE, "planted", "planted.c"), "-o", str(out),
-                    "-I", os.path.join(ROOT, "proto", "include"), "-L", TORCH_LIB, "-Wl,--no-as-needed", "-ldiopi_impl",
-                    f"-Wl,-rpath,{TORCH_LIB}", "-Wl,--allow-shlib-undefined", "-ldl"], check=True)
-    return str(out)
-
-
 def test_autocompare_names_the_planted_call(planted, tmp_path):
     out = tmp_path / "out.json"
     proc = subprocess.run([sys.executable, "-m", "diopi_torch.suite", "--impl_lib", planted, "--models", "llama",
