@@ -192,16 +192,16 @@ def classify(node, amap: mapping.AtenMapping, exported) -> Lowering:
         env[mapping.RESULT] = result_value(node)
         for e in entries:
             if e.diopi not in exported:
-                tried.append(f"{e.diopi} ({e.where}) not exported by the library")
+                tried.append(f"{e.diopi} ({entry_where(e)}) not exported by the library")
                 continue
             try:
                 ok = e.applies(env)
             except Exception as ex:  # a condition these arguments cannot answer: the entry does not apply
                 ok = False
-                tried.append(f"{e.where}: {type(ex).__name__}")
+                tried.append(f"{entry_where(e)}: {type(ex).__name__}")
             if ok:
                 return Lowering(node, CALL, name, e)
-            tried.append(f"{e.diopi} ({e.where}) conditions not met")
+            tried.append(f"{e.diopi} ({entry_where(e)}) conditions not met")
     if name in ALLOC_OPS:
         return Lowering(node, ALLOC, name)
     if aliased_argument(node) is not None:
