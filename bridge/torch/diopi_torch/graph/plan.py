@@ -60,6 +60,7 @@ class Step:
     module: str = ""           # the model's module that produced the node
     source: str = ""           # the user's source line
     values: tuple = ()         # TensorValues the step reads or writes (liveness)
+    bookkeeping: bool = False  # the plan's own copy of an output the library allocated into its buffer
 
 
 @dataclasses.dataclass
@@ -184,7 +185,8 @@ class Planner:
                 raise PlanError(f"{node.name}: {node.op} nodes are not planned")
         outputs = []
         out_refs = []
-        for v in (out_node.args[0] if out_node is not None else []):
+        returned = out_node.args[0] if out_node is not None else []
+        for v in (returned if isinstance(returned, (list, tuple)) else [returned]):
             val = self.value(v) if isinstance(v, torch.fx.Node) else v
             if isinstance(val, lower.TensorValue):
                 outputs.append(("ref", len(out_refs)))
@@ -282,7 +284,9 @@ class Planner:
             v = bound[p.name]
             if p.kind == "tensor_array_out" and p.ctype == "diopiTensorHandle_t*" and isinstance(v, lower.TensorValue):
                 # The library allocates this output (its shape may depend on the data): a cell, copied into the plan's buffer.
-                allocated = (self.cells, v)
+                # Copied into the result's buffer by the plan alone (the eager kernel returns the library's
+                # tensor); into an out= argument, the eager kernel copies too.
+                allocated = (self.cells, v, e.expression(p.name) == mapping.RESULT)
                 args.append(("cell", self.cells))
                 self.cells += 1
                 continue
@@ -292,13 +296,13 @@ class Planner:
             k: meta[k] for k in ("module", "source")}))
         self._touch(touched)
         if allocated is not None:
-            cell, dest = allocated
+            cell, dest, bookkeeping = allocated
             fn_copy = self.functions["diopiCopyInp"]
             args = [("cellref", cell) if p.name == "src" else ("t", self.ref(dest)) for p in fn_copy.params
                     if p.kind != "context"]
             self.steps.append(Step("diopiCopyInp", args, low.aten, meta["where"], node.name,
                                    ("copy_", "-", True, [("T", self.ref(dest)), ("T", self.ref(dest)), ("B", 0)], []),
-                                   meta["module"], meta["source"], values=(dest,)))
+                                   meta["module"], meta["source"], values=(dest,), bookkeeping=bookkeeping))
             self._touch([dest])
 
     def _copy_step(self, src, dest, meta):
