@@ -356,7 +356,8 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
 def compile_row(graph, breaks_cpu):
     """What the compile route did for one model (diopi_torch.graph.stats)."""
     keys = ("graphs", "graph_breaks", "partitions", "compiled_nodes", "view_nodes", "diopi_steps", "diopi_calls",
-            "fallback_nodes", "fallback_reasons", "fallback_list", "replanned", "fused", "compile_seconds", "cache")
+            "fallback_nodes", "fallback_reasons", "fallback_list", "host_nodes", "transfer_nodes", "replanned", "fused",
+            "compile_seconds", "cache")
     row = {k: graph.get(k) for k in keys}
     row["graph_breaks_cpu"] = breaks_cpu
     return row

@@ -66,6 +66,11 @@ def backend(gm, example_inputs, options=None, **kwargs):
         opts[k] = v
     t0 = time.perf_counter()
     lowered_before = stats.snapshot_seconds()
+    if opts["fusion"]:
+        from . import fusion
+        from .compiler import context
+        for pattern, n in fusion.rewrite(gm, context()[2]).items():
+            stats.record_fused(pattern, n)
     aot = aot_autograd(fw_compiler=_compiler("forward", opts), bw_compiler=_compiler("backward", opts),
                        inference_compiler=_compiler("inference", opts), decompositions=decompositions(),
                        keep_inference_input_mutations=True)

@@ -94,13 +94,14 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, stage: str, name: st
         for n, why in forced.items():
             lowerings[n] = lower.Lowering(lowerings[n].node, lower.UNSERVED, lowerings[n].aten, reason=why)
         unserved = [lw for lw in lowerings.values() if lw.kind == lower.UNSERVED]
+        outside = [lw for lw in lowerings.values() if lw.kind in (lower.UNSERVED, lower.HOST, lower.TRANSFER)]
         if unserved and _fallback_error():
             lw = unserved[0]
             raise RuntimeError(f"diopi graph: node {lw.node.name} ({lw.aten or lw.node.target}) is not served: {lw.reason}; "
                                f"from {lower.source_line(lw.node)}; DIOPI_FALLBACK=error forbids running it on the "
                                "eager device")
         try:
-            if not unserved:
+            if not outside:
                 fn, parts = _whole(gm, amap, functions, exported, lowerings, name or stage)
             else:
                 fn, parts = _split(gm, amap, functions, exported, lowerings, name or stage)

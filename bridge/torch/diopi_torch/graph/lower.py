@@ -12,6 +12,8 @@ Every `call_function` node of an aot_autograd graph is one of:
   item      `getitem` of a node with several results
   unserved  none of these: the node stays on the eager device (the graph is
             split around it), with the reason
+  host      only CPU tensors (a constant the model makes on the host): runs there
+  transfer  a copy between the host and the device: the device runtime's copy
 
 Entries are chosen exactly as the eager device's generated kernels choose
 them: in file order, the first whose function the library exports and whose
@@ -28,6 +30,10 @@ import torch
 from .. import mapping, schemas
 
 CALL, VIEW, ALLOC, ITEM, UNSERVED = "call", "view", "alloc", "item", "unserved"
+# Nodes a plan leaves to the eager device that are not fallbacks: work on host tensors only (a constant
+# made on the CPU), and copies between the host and the device.
+HOST, TRANSFER = "host", "transfer"
+_COPIES = {"_to_copy", "copy_", "copy", "_copy_from", "lift_fresh_copy"}
 # Operators that only allocate: their result is a buffer of the plan.
 ALLOC_OPS = {"empty.memory_format", "empty_strided", "new_empty", "new_empty_strided", "empty_like"}
 
@@ -102,6 +108,8 @@ def aten_name(node):
     t = node.target
     if isinstance(t, torch._ops.OpOverload) and t.namespace == "aten":
         return schemas.overload_name(t)
+    if isinstance(t, torch._ops.OpOverload) and t.namespace == "diopi":  # the fused operators (fused.py)
+        return "diopi::" + schemas.overload_name(t)
     return ""
 
 
@@ -183,7 +191,12 @@ def classify(node, amap: mapping.AtenMapping, exported) -> Lowering:
     if any(isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool)) for x in flat) or \
             any(isinstance(x, torch.Tensor) and any(isinstance(s, torch.SymInt) for s in x.shape) for x in flat):
         return Lowering(node, UNSERVED, name, reason="symbolic sizes (the plan is made for static shapes)")
-    if any(isinstance(x, torch.Tensor) and x.device.type != "diopi" for x in flat):
+    devices = {x.device.type for x in flat if isinstance(x, torch.Tensor)}
+    if devices == {"cpu"}:
+        return Lowering(node, HOST, name, reason="host tensors only")
+    if devices - {"diopi"}:
+        if name.split(".")[0] in _COPIES and devices == {"cpu", "diopi"}:
+            return Lowering(node, TRANSFER, name, reason="a copy between the host and the device")
         return Lowering(node, UNSERVED, name, reason="a tensor on another device")
     entries = amap.for_op(name)
     tried = []

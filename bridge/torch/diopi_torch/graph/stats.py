@@ -7,7 +7,8 @@
     partitions        native plans made (one per graph when nothing is split off)
     compiled_nodes    nodes lowered to DIOPI calls; view_nodes: views resolved in plans
     diopi_steps       DIOPI calls in the plans (one run of each)
-    fallback_nodes    nodes left to the eager device, with their reasons
+    fallback_nodes    nodes left to the eager device, with their reasons (not counted: host_nodes, work on
+                      CPU tensors only, and transfer_nodes, copies between host and device)
     replanned         plan steps re-run on the eager device after the library refused them
     compile_seconds   by stage: backend (dynamo and aot_autograd tracing), lower (lowering and planning), cc (C compiler)
     cache             compiled libraries: hits, misses (built), rebuilt (corrupt or stale entries), compiler invocations
@@ -26,6 +27,7 @@ def _fresh():
     return {"graphs": 0, "graph_breaks": 0, "compiled_graphs": collections.Counter(), "partitions": 0,
             "compiled_nodes": 0, "view_nodes": 0, "diopi_steps": 0, "fused": collections.Counter(),
             "fallback_nodes": 0, "fallback_reasons": collections.Counter(), "fallback_list": [],
+            "host_nodes": 0, "transfer_nodes": 0,
             "compile_seconds": collections.Counter(),
             "cache": collections.Counter()}
 
@@ -61,6 +63,10 @@ def record_compile(stage, lowerings, natives, seconds):
                 _stats["compiled_nodes"] += 1
             elif lw.kind == lower.VIEW:
                 _stats["view_nodes"] += 1
+            elif lw.kind == lower.HOST:
+                _stats["host_nodes"] += 1
+            elif lw.kind == lower.TRANSFER:
+                _stats["transfer_nodes"] += 1
             elif lw.kind == lower.UNSERVED:
                 _stats["fallback_nodes"] += 1
                 _stats["fallback_reasons"][f"{lw.aten or lw.node.target}: {lw.reason}"] += 1
