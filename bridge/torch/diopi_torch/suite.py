@@ -307,7 +307,12 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
     diopi_torch.reset_stats()
     t0 = time.perf_counter()
     watch = contextlib.nullcontext()
-    if autocompare:
+    graph_compare = None
+    if autocompare and recipe.compile:
+        # Compiled graphs are checked node by node by the compile route itself (diopi_torch.graph.autocompare).
+        from diopi_torch.graph import autocompare as graph_compare
+        graph_compare.enable(os.environ.get("DIOPI_AUTOCOMPARE_DIR", "autocompare"), model.name, tol)
+    elif autocompare:
         from diopi_torch import autocompare as ac
         # Its module hooks go on `base`; the device side's deep copy keeps them.
         watch = ac.AutoCompare(base, model.name, tol)
@@ -316,7 +321,12 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
             dev = recipes.generate(base, batches[0], device)
         else:
             dev = recipes.train(recipe, base, batches, device)
-    if autocompare:
+    compared = None
+    if graph_compare is not None:
+        report = graph_compare.first()
+        compared = graph_compare.compared()
+        graph_compare.disable()
+    elif autocompare:
         report = watcher.first
     t_dev = time.perf_counter() - t0
     all_stats = diopi_torch.stats()
@@ -350,6 +360,8 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0):
         row["compile"] = compile_row(graph or {}, cpu_graph_breaks(model, base, batches[0]))
     if report is not None:
         row["autocompare"] = report
+    if compared is not None:
+        row["autocompare_nodes_compared"] = compared
     return row
 
 
@@ -576,7 +588,8 @@ def main(argv=None):
     for r in rows:
         if r.get("autocompare"):
             a = r["autocompare"]
-            print(f"autocompare {r['name']}: first differing call {a['aten']} -> {a['diopi']} in {a['module']} "
+            where = f" (graph node {a['node']}, mapping {a['mapping']})" if "node" in a else ""
+            print(f"autocompare {r['name']}: first differing call {a['aten']} -> {a['diopi']} in {a['module']}{where} "
                   f"shapes {a['shapes']} dtypes {a['dtypes']}: max abs diff {a['max_abs_diff']:.3g}; "
                   f"saved {a.get('case_file', '-')}")
     result = {"library": info, "tolerances": tols, "recipes": [r.name for r in chosen], "models": rows}

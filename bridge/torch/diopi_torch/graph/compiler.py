@@ -119,6 +119,11 @@ def _plan(gm, amap, functions, exported, lowerings):
 
 
 def _whole(gm, amap, functions, exported, lowerings, name):
+    from . import autocompare
+    checker = None
+    if autocompare.enabled():  # every node's result kept and compared with eager CPU after each run
+        gm, n_outputs, kept = autocompare.keep_everything(gm)
+        lowerings = dict(lowerings)
     plan = _plan(gm, amap, functions, exported, lowerings)
     native = _native(plan, name, functions, exported)
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
@@ -126,11 +131,17 @@ def _whole(gm, amap, functions, exported, lowerings, name):
     take = [position[n] for n in plan.inputs]
     outputs = plan.outputs
     run = native.run
+    if autocompare.enabled():
+        checker = autocompare.Checker(gm, plan, n_outputs, kept)
 
     def compiled(args):
         results = run([args[i] for i in take])
+        results = [results[i] if kind == "ref" else i for kind, i in outputs]
+        if checker is not None:
+            checker.check(list(args), results)
+            results = results[:checker.n_outputs]
         args.clear()  # boxed calling convention: inputs are not kept alive longer than the call
-        return [results[i] if kind == "ref" else i for kind, i in outputs]
+        return results
     compiled._boxed_call = True
     compiled.natives = [native]
     return compiled, [native]
