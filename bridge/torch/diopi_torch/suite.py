@@ -376,16 +376,23 @@ def compile_row(graph, breaks_cpu):
 
 
 def cpu_graph_breaks(model: Model, base, batch):
-    """Graph breaks TorchDynamo makes in the same step of the model on the CPU (torch._dynamo.explain)."""
+    """Graph breaks TorchDynamo reports for the same step of the model on the CPU (backend "eager", the same
+    counter and the same dropout handling as the device side)."""
     import torch
     import torch._dynamo
+    from torch._dynamo.utils import counters
+
+    from diopi_torch import recipes
     m = copy.deepcopy(base).train()
+    before = sum(counters["graph_break"].values())
     try:
-        if isinstance(m, torch.nn.Sequential):
-            out = torch._dynamo.explain(m)(batch["pixel_values"])
-        else:
-            out = torch._dynamo.explain(m)(**batch)
-        return out.graph_break_count
+        step = torch.compile(m, backend="eager")
+        with recipes.NoDropoutPatched():
+            if isinstance(m, torch.nn.Sequential):
+                step(batch["pixel_values"])
+            else:
+                step(**batch)
+        return sum(counters["graph_break"].values()) - before
     finally:
         torch._dynamo.reset()
 
