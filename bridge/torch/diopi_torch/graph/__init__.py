@@ -58,7 +58,8 @@ OPTIONS = {"fusion": os.environ.get("DIOPI_GRAPH_FUSION", "1") != "0"}
 
 def backend(gm, example_inputs, options=None, **kwargs):
     """The dynamo backend: aot_autograd with the diopi compilers for forward, backward and
-    inference graphs. torch.compile(..., options={"fusion": False}) keeps the graph unfused."""
+    inference graphs. torch.compile(..., options={"fusion": False}) keeps the graph unfused; a list of
+    fusion.PATTERNS names applies only those."""
     from torch._dynamo.backends.common import aot_autograd
 
     opts = dict(OPTIONS)
@@ -71,7 +72,8 @@ def backend(gm, example_inputs, options=None, **kwargs):
     if opts["fusion"]:
         from . import fusion
         from .compiler import context
-        for pattern, n in fusion.rewrite(gm, context()[2]).items():
+        patterns = opts["fusion"] if isinstance(opts["fusion"], (list, tuple, set)) else None
+        for pattern, n in fusion.rewrite(gm, context()[2], patterns).items():
             stats.record_fused(pattern, n)
     aot = aot_autograd(fw_compiler=_compiler("forward", opts), bw_compiler=_compiler("backward", opts),
                        inference_compiler=_compiler("inference", opts), decompositions=decompositions(),

@@ -317,12 +317,13 @@ _REWRITES = {"rms_norm": _rms_norm, "rotary": _rotary, "attention": _attention, 
              "cross_entropy": _cross_entropy}
 
 
-def rewrite(gm: torch.fx.GraphModule, exported) -> collections.Counter:
-    """Rewrites every match of every pattern whose functions `exported` holds; returns the counts."""
+def rewrite(gm: torch.fx.GraphModule, exported, patterns=None) -> collections.Counter:
+    """Rewrites every match of every pattern (of `patterns`, default all) whose functions `exported`
+    holds; returns the counts."""
     from . import fused  # noqa: F401  (the custom operators)
     done = collections.Counter()
     for name, fns in PATTERNS.items():
-        if not all(f in exported for f in fns):
+        if (patterns is not None and name not in patterns) or not all(f in exported for f in fns):
             continue
         fn = _REWRITES[name]
         for node in list(gm.graph.nodes):
