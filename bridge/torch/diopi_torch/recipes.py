@@ -253,11 +253,13 @@ def train(recipe: Recipe, model, batches, device: torch.device):
     scaler = torch.amp.GradScaler(device.type, init_scale=2.0 ** 10) if recipe.scaler else None
     first, grads = None, {}
     compiling = recipe.compile and device.type != "cpu"
-    step_model = torch.compile(model, backend="diopi") if compiling else model
+    step_model = None
     with (NoDropoutPatched() if compiling else NoDropout()):
         for i, batch in enumerate(_feed(recipe, batches, device)):
             if recipe.resume_after and i == recipe.resume_after and device.type != "cpu":
                 model, opt, scaler = _resume(model, opt, scaler, device)
+            if step_model is None or getattr(step_model, "_orig_mod", step_model) is not model:  # new after resume
+                step_model = torch.compile(model, backend="diopi") if compiling else model
             opt.zero_grad(set_to_none=True)
             with torch.autocast(device.type, dtype=recipe.autocast, enabled=recipe.autocast is not None):
                 logits, loss = _loss(step_model, batch)
