@@ -118,3 +118,36 @@ def test_cache_warm_corrupt_no_compiler_and_the_generated_c(tmp_path):
                         DIOPI_GRAPH_COMPILE="sync"))
     assert interp["match"] == [True, True]
     assert interp["graph"]["cache"] == {"no_compiler": 2}, interp["graph"]["cache"]
+
+
+INFER = """
+    import json, sys, copy, torch, diopi_torch
+    from diopi_torch import suite, graph
+    graph.register()
+    diopi_torch.load(sys.argv[1])
+    out = {}
+    for name in ("llama", "resnet"):
+        model = suite.MODELS[name]
+        m = suite.build(model).eval()
+        b = suite.inputs(model, m)
+        with torch.no_grad():
+            seq = isinstance(m, torch.nn.Sequential)
+            ref = m(b["pixel_values"]) if seq else m(**b).logits
+            step = torch.compile(copy.deepcopy(m).to("diopi"), backend="diopi")
+            bd = {k: v.to("diopi") for k, v in b.items()}
+            got = (step(bd["pixel_values"]) if seq else step(**bd).logits).cpu()
+        g = diopi_torch.stats()["graph"]
+        out[name] = {"diff": (got - ref).abs().max().item(), "graphs": g["compiled_graphs"], "fallback": g["fallback_nodes"]}
+        diopi_torch.reset_stats()
+        torch._dynamo.reset()
+    print(json.dumps(out))
+"""
+
+
+def test_inference_graphs(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(INFER), LIB], capture_output=True, text=True, cwd=ROOT,
+                          timeout=600, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
+    out = result(proc)
+    for name, r in out.items():
+        assert r["graphs"] == {"inference": 1} and r["fallback"] == 0, (name, r)
+        assert r["diff"] <= 1e-4, (name, r)  # evaluation batch norm and a fused llama, against eager CPU

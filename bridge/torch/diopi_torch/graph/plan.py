@@ -17,7 +17,6 @@ uses) and encoded once per plan.
 from __future__ import annotations
 
 import dataclasses
-import operator
 
 import torch
 
@@ -549,7 +548,3 @@ def _eager_words(a):
     if k == "S":
         return ["S", _hex(a[1])]
     raise ValueError(k)
-
-
-def is_getitem(node):
-    return node.op == "call_function" and node.target is operator.getitem
