@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds a vendor library and the test runtime with AddressSanitizer and
-# UndefinedBehaviorSanitizer, replays the conformance suite on it and fails
+# UndefinedBehaviorSanitizer, replays the conformance suite on it (and, for
+# impl/cpu, runs the compiled model suite of the diopi device on it) and fails
 # if a sanitizer reported anything (a report also ends its case as
 # `crashed`, since recovery is off).
 #   bash scripts/sanitize.sh cpu [extra run_test arguments]
@@ -23,6 +24,14 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan
 rc=0
 (cd "$root/diopi_test/python" && python3 main.py --mode run_test --jobs "$(nproc)" --timeout 60 \
   --impl_lib "$build/lib/libdiopi_impl.so" --report_dir "$root/reports/$vendor-sanitize" "$@") || rc=$?
+# The compile route on the instrumented library: every suite model's compiled step, its generated C
+# built before the first run. (libstdc++ preloaded too: Python does not link it, and ASan's
+# interceptor of C++ throws must find it when PyTorch raises.)
+if [ "$vendor" = cpu ] && python3 -c "import torch, transformers" 2>/dev/null; then
+  LD_PRELOAD="$asan $(${CXX:-g++} -print-file-name=libstdc++.so)" DIOPI_GRAPH_COMPILE=sync \
+    python3 -m diopi_torch.suite --compile --impl_lib "$build/lib/libdiopi_impl.so" \
+    --json "$root/reports/$vendor-sanitize/models-compile.json" || rc=$?
+fi
 unset LD_PRELOAD
 if compgen -G "$logs/*" >/dev/null; then
   echo "sanitizer reports in $logs:" >&2

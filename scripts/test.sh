@@ -2,9 +2,9 @@
 # Everything CI checks, from a fresh clone:
 #   1. the README's main job (scripts/demo.sh: impl/torch build, gen_data, run_test), then fuzz the C ABI
 #      and check the collective interface on 2 ranks;
-#   2. the PyTorch `diopi` device: build it, run the model suite on impl/torch;
+#   2. the PyTorch `diopi` device: build it, run the model suite on impl/torch, eager and compiled;
 #      replay two captured model case sets (llama2_7b, resnet50) on impl/torch;
-#   3. impl/cpu (through the adaptor): build, the model suite on it, replay the
+#   3. impl/cpu (through the adaptor): build, the model suite on it (eager and compiled), replay the
 #      same baselines in a virtual environment without torch, fuzz it, and
 #      replay once more with AddressSanitizer + UndefinedBehaviorSanitizer;
 #   4. the headers' HTML reference (Doxygen), then the unit and integration
@@ -46,6 +46,8 @@ stage "collective conformance impl/torch" harness $py main.py --mode collective 
 stage "build diopi device" bash "$root/scripts/build_bridge.sh"
 # Every recipe (fp32, bf16, fp16, bf16-cast, checkpoint, resume, loader, generate, device1) on every suite model.
 stage "models on diopi/impl/torch" bash "$root/scripts/models.sh" --recipe all --json "$root/reports/models-torch.json"
+# The compile route: every suite model's step through torch.compile(backend="diopi"), fused where the library allows.
+stage "compiled models on impl/torch" bash "$root/scripts/models.sh" --compile --json "$root/reports/models-compile-torch.json"
 # Captured model case sets (an LLM, a vision model): replay exactly their calls on impl/torch.
 model_cases() {
   local m
@@ -61,6 +63,8 @@ stage "models on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$roo
 # Across ranks: DDP and FSDP2 on 2 ranks, impl/cpu has no collective interface, so the diccl backend stages over Gloo.
 stage "ddp/fsdp on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
   --recipe ddp,fsdp --world_size 2 --json "$root/reports/models-dist-cpu.json"
+stage "compiled models on impl/cpu" bash "$root/scripts/models.sh" --compile --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
+  --json "$root/reports/models-compile-cpu.json"
 stage "run_test impl/cpu (no torch)" bash "$root/scripts/replay_without_torch.sh" cpu
 stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
   --report_dir "$root/reports/fuzz-cpu"

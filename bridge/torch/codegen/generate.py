@@ -45,6 +45,7 @@ class EntryCode:
     args: tuple          # C++ argument expressions after ctx
     allocated: str = ""  # a single output the library allocates: "result", or the out= argument it is copied into
     params: str = ""     # DIOPI parameter names after the context, comma-separated (the tools name arguments by them)
+    inits: tuple = ()    # C++ statements copying arguments into results before the call (`init:`)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,6 +93,8 @@ def build_kernels(mapping, functions):
     natives = native_functions()
     kernels = []
     for aten in mapping.aten_ops:
+        if "::" in aten:  # a fused operator of compiled graphs (diopi::rms_norm): no eager kernel
+            continue
         f = natives.get(aten)
         if f is None:
             first = mapping.for_op(aten)[0]
@@ -152,13 +155,15 @@ def _kernel(aten, f, mapping, functions):
                     arg = f"const_cast<diopiScalar_t*>({arg})"
                 args.append(arg)
             cond = " && ".join(f"({tr.condition(c)})" for c in e.when)
-            uses_result = e.uses_result and allocated != mapping_mod.RESULT
+            uses_result = (e.uses_result or bool(e.init)) and allocated != mapping_mod.RESULT
+            inits = tuple(f"{tr.condition(t)}.copy_({tr.condition(src)});" for t, src in e.init)
             if uses_result and not fs.returns:
                 raise mapping_mod.MappingError(f"{e.where}: {aten} returns nothing; `result` cannot be used")
             if uses_result and (fs.name.name.inplace or fs.is_out_fn()):
                 raise mapping_mod.MappingError(f"{e.where}: {aten} writes its arguments; map them instead of `result`")
             params = ",".join(p.name for p in fn.params if p.kind != "context")
-            codes.append(EntryCode(e.diopi, e.where, cond, " and ".join(e.when), uses_result, tuple(args), allocated, params))
+            codes.append(EntryCode(e.diopi, e.where, cond, " and ".join(e.when), uses_result, tuple(args), allocated,
+                                   params=params, inits=inits))
         return Kernel(
             aten=aten, schema=schema.text, cpp_name=cpp_name, op=f"at::_ops::{fs.name.unambiguous_name()}",
             out_arg=_out_arg(fs, first.where), decl=sig.decl(name=cpp_name),

@@ -260,6 +260,7 @@ std::vector<int64_t> concat(const A& a, const B& b) {
 inline int64_t toInt(int64_t v) { return v; }
 inline int64_t toInt(const c10::SymInt& v) { return v.expect_int(); }
 inline int64_t toInt(const std::optional<int64_t>& v) { return v.value_or(0); }
+inline int64_t toInt(const std::optional<c10::SymInt>& v) { return v.has_value() ? v->expect_int() : 0; }  // slice_scatter's start/end
 inline double toDouble(double v) { return v; }
 inline double toDouble(const at::Scalar& v) { return v.toDouble(); }
 inline double toDouble(const std::optional<double>& v) { return v.value_or(0.0); }
@@ -365,6 +366,7 @@ public:
     const int64_t* intPtr(std::optional<int64_t> v);
     const int64_t* intPtr(None) { return nullptr; }
     const double* doublePtr(std::optional<double> v);
+    const double* doublePtr(const at::Scalar& v) { return doublePtr(std::optional<double>(v.toDouble())); }  // constant_pad_nd's value
     const double* doublePtr(None) { return nullptr; }
     const bool* boolPtr(std::optional<bool> v);
     const bool* boolPtr(None) { return nullptr; }

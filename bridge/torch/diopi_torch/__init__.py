@@ -176,18 +176,43 @@ def op_capture(out_dir, ops=None, max_calls=100, model=None):
 
 def stats() -> dict:
     """Per ATen operator: {"diopi": n, "fallback": n, "view": n, "copy": n,
-    "functions": {DIOPI function: n}, "reasons": {fallback reason: n}}."""
-    return json.loads(_open_extension().diopi_torch_stats().decode())
+    "functions": {DIOPI function: n}, "reasons": {fallback reason: n}}.
+    Once torch.compile(backend="diopi") has been used, the DIOPI calls of
+    compiled graphs are counted under their ATen operators too, and the key
+    "graph" holds the compile route's own counters (diopi_torch.graph.stats)."""
+    st = json.loads(_open_extension().diopi_torch_stats().decode())
+    graph = sys.modules.get(__name__ + ".graph")
+    if graph is not None:
+        from .graph import runtime
+        calls, _ = runtime.op_counts()
+        for (aten, fn), n in calls.items():
+            if not n:
+                continue
+            c = st.setdefault(aten, {"diopi": 0, "fallback": 0, "view": 0, "copy": 0, "functions": {}, "reasons": {}})
+            c["diopi"] += n
+            c["functions"][fn] = c["functions"].get(fn, 0) + n
+        from .graph import stats as graph_stats
+        st[GRAPH_KEY] = graph_stats.snapshot()
+    return st
+
+
+GRAPH_KEY = "graph"
 
 
 def reset_stats():
     _open_extension().diopi_torch_reset_stats()
+    graph = sys.modules.get(__name__ + ".graph")
+    if graph is not None:
+        from .graph import runtime, stats as graph_stats
+        runtime.reset_counts()
+        graph_stats.reset()
 
 
 def summary(st: dict | None = None) -> dict:
     """Totals of stats(): aten_calls (= diopi_calls + fallback_calls), view_calls,
     copy_calls and the fallback operators with their counts."""
     st = stats() if st is None else st
+    st = {k: v for k, v in st.items() if k != GRAPH_KEY}
     d = sum(v["diopi"] for v in st.values())
     f = sum(v["fallback"] for v in st.values())
     return {"aten_calls": d + f, "diopi_calls": d, "fallback_calls": f,

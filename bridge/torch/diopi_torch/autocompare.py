@@ -122,41 +122,45 @@ class AutoCompare(TorchDispatchMode):
         self.first["case_file"] = self._save(func, name, diopi, cpu_args, cpu_kwargs, ref)
 
     def _save(self, func, name, diopi, cpu_args, cpu_kwargs, ref):
-        """The differing call as data: the ATen call with its inputs and CPU
-        results (case.pt) and, described in the mapping's terms, the DIOPI call
-        it became (case.json), with the command that replays it."""
-        os.makedirs(self.out_dir, exist_ok=True)
-        stem = os.path.join(self.out_dir, f"{self.model_name}.{name}")
-        bound = {}
-        schema = func._schema
-        for i, a in enumerate(schema.arguments):
-            bound[a.name] = cpu_args[i] if i < len(cpu_args) else cpu_kwargs.get(a.name, a.default_value)
-        bound[mapping.RESULT] = ref
-        desc = {}
-        try:
-            entry = mapping.load().select(name, bound)
-            if entry is not None:
-                desc = {"entry": entry.where, "args": {k: _describe(v) for k, v in entry.bind(bound).items()}}
-        except Exception as e:  # the description is a help, never a reason to lose the case
-            desc = {"error": str(e)}
-        torch.save({"aten": name, "args": cpu_args, "kwargs": cpu_kwargs, "expected": ref}, stem + ".pt")
-        # The same call as a harness case set: the conformance harness replays it against any library.
-        set_name = f"autocompare_{self.model_name}"
-        harness_replay = ""
-        try:
-            from diopi_torch import capture
-            cs = capture.single_call_set(set_name, func, cpu_args, cpu_kwargs, ref,
-                                         note=f"first call of {self.model_name} that differed from eager CPU ({self._module()})")
-            capture.write(cs, self.out_dir)
-            harness_replay = (f"cd diopi_test/python && export DIOPI_MODEL_CASES={os.path.abspath(self.out_dir)} && "
-                              f"python main.py --mode gen_data --model_name {set_name} && "
-                              f"python main.py --mode run_test --model_name {set_name} --impl_lib <libdiopi_impl.so>")
-        except Exception as e:  # the .pt replay still works
-            harness_replay = f"(no harness case: {e})"
-        with open(stem + ".json", "w") as f:
-            json.dump({"model": self.model_name, "aten": name, "schema": str(schema), "diopi": diopi,
-                       "diopi_call": desc, "inputs": stem + ".pt",
-                       "replay": f"python -m diopi_torch.replay {stem}.pt --impl_lib <libdiopi_impl.so>",
-                       "harness_case_set": os.path.join(self.out_dir, f"{set_name}.yaml"),
-                       "harness_replay": harness_replay}, f, indent=1)
-        return stem + ".json"
+        return save_case(self.out_dir, self.model_name, func, name, diopi, cpu_args, cpu_kwargs, ref, self._module())
+
+
+def save_case(out_dir, model_name, func, name, diopi, cpu_args, cpu_kwargs, ref, module, extra=None):
+    """A differing call as data: the ATen call with its inputs and CPU results (.pt) and, described in
+    the mapping's terms, the DIOPI call it became (.json), with the commands that replay it (also used
+    by the compile route's autocompare, diopi_torch.graph.autocompare)."""
+    os.makedirs(out_dir, exist_ok=True)
+    stem = os.path.join(out_dir, f"{model_name}.{name}")
+    bound = {}
+    schema = func._schema
+    for i, a in enumerate(schema.arguments):
+        bound[a.name] = cpu_args[i] if i < len(cpu_args) else cpu_kwargs.get(a.name, a.default_value)
+    bound[mapping.RESULT] = ref
+    desc = {}
+    try:
+        entry = mapping.load().select(name, bound)
+        if entry is not None:
+            desc = {"entry": entry.where, "args": {k: _describe(v) for k, v in entry.bind(bound).items()}}
+    except Exception as e:  # the description is a help, never a reason to lose the case
+        desc = {"error": str(e)}
+    torch.save({"aten": name, "args": cpu_args, "kwargs": cpu_kwargs, "expected": ref}, stem + ".pt")
+    # The same call as a harness case set: the conformance harness replays it against any library.
+    set_name = f"autocompare_{model_name}"
+    harness_replay = ""
+    try:
+        from diopi_torch import capture
+        cs = capture.single_call_set(set_name, func, cpu_args, cpu_kwargs, ref,
+                                     note=f"first call of {model_name} that differed from eager CPU ({module})")
+        capture.write(cs, out_dir)
+        harness_replay = (f"cd diopi_test/python && export DIOPI_MODEL_CASES={os.path.abspath(out_dir)} && "
+                          f"python main.py --mode gen_data --model_name {set_name} && "
+                          f"python main.py --mode run_test --model_name {set_name} --impl_lib <libdiopi_impl.so>")
+    except Exception as e:  # the .pt replay still works
+        harness_replay = f"(no harness case: {e})"
+    with open(stem + ".json", "w") as f:
+        json.dump({"model": model_name, "aten": name, "schema": str(schema), "diopi": diopi,
+                   "diopi_call": desc, "inputs": stem + ".pt",
+                   "replay": f"python -m diopi_torch.replay {stem}.pt --impl_lib <libdiopi_impl.so>",
+                   "harness_case_set": os.path.join(out_dir, f"{set_name}.yaml"),
+                   "harness_replay": harness_replay, **(extra or {})}, f, indent=1)
+    return stem + ".json"

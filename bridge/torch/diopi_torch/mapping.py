@@ -24,6 +24,15 @@ and `+` of a literal list and an integer list: `[1] + stride`). Parameters not
 listed in `args` are mapped implicitly: by the same name, `input` from
 `self`, and `out` from `result`.
 
+`init: {"result[3]": running_mean}` serves a functional operator by a DIOPI
+function that updates a tensor in place: the named result starts as a copy of
+the argument, and the call updates it.
+
+Items of the form `- decompose: slice_backward` are not entries: they name the
+ATen overloads a compiled graph (torch.compile(backend="diopi")) breaks into
+parts through PyTorch's own decompositions before lowering; the eager device
+does not read them (ATen decomposes such operators itself).
+
 Everything here is plain Python plus PyYAML and the header model; the ATen
 schemas come from a lookup the caller passes in (torch is not imported).
 """
@@ -51,7 +60,8 @@ METHODS = {"dim": 0, "numel": 0, "is_contiguous": 0, "unsqueeze": 1}
 ATTRIBUTES = ("dtype", "device")
 FUNCTIONS = {"len": 1}
 RESULT = "result"
-_ENTRY_KEYS = {"aten", "diopi", "args", "when", "note"}
+_ENTRY_KEYS = {"aten", "diopi", "args", "when", "note", "init"}
+_DECOMPOSE_KEYS = {"decompose", "note"}
 
 
 class MappingError(Exception):
@@ -99,6 +109,7 @@ class Entry:
     file: str
     line: int
     note: str = ""
+    init: tuple = ()          # ((result expression, argument expression), ...): copies made before the call
 
     @property
     def where(self):
@@ -132,11 +143,29 @@ class Entry:
         `result`) in `env`. Used by capture; the device renders C++ instead."""
         return {p: evaluate(e, env) for p, e, _ in self.args}
 
+    def bind_init(self, env):
+        """[(result value, argument value)] to copy before the call (`init:`)."""
+        return [(evaluate(t, env), evaluate(s, env)) for t, s in self.init]
+
+
+@dataclasses.dataclass(frozen=True)
+class Decomposition:
+    """`- decompose: name.overload`: a compiled graph breaks this operator into parts."""
+    aten: str
+    file: str
+    line: int
+    note: str = ""
+
+    @property
+    def where(self):
+        return f"{self.file}:{self.line}"
+
 
 @dataclasses.dataclass(frozen=True)
 class AtenMapping:
     entries: tuple
     path: str
+    decompositions: tuple = ()   # Decomposition, in file order
 
     def for_op(self, aten):
         """Entries for one ATen overload, in file order (the first that applies wins)."""
@@ -375,10 +404,33 @@ def load(path: str = DEFAULT_PATH, functions: Mapping | None = None,
         return AtenMapping((), path)
     if not isinstance(root, yaml.SequenceNode):
         raise MappingError(f"{rel}:{_node_line(root)}: the mapping is a list of entries (`- aten: ...`)")
-    entries = []
+    entries, decompositions = [], []
     for node in root.value:
-        entries.append(_entry(node, rel, functions, schema_of))
-    return AtenMapping(tuple(entries), path)
+        if isinstance(node, yaml.MappingNode) and any(k.value == "decompose" for k, _ in node.value):
+            decompositions.append(_decomposition(node, rel, schema_of))
+        else:
+            entries.append(_entry(node, rel, functions, schema_of))
+    mapped = {e.aten: e for e in entries}
+    for d in decompositions:
+        if d.aten in mapped:
+            raise MappingError(f"{d.where}: {d.aten} has a mapping entry ({mapped[d.aten].where}); an operator is "
+                               "either served by a DIOPI function or decomposed, not both")
+    return AtenMapping(tuple(entries), path, tuple(decompositions))
+
+
+def _decomposition(node, rel, schema_of):
+    where = f"{rel}:{_node_line(node)}"
+    raw = {}
+    for k, v in node.value:
+        if k.value not in _DECOMPOSE_KEYS:
+            raise MappingError(f"{rel}:{_node_line(k)}: unknown key {k.value!r} in a decomposition; allowed: "
+                               f"{', '.join(sorted(_DECOMPOSE_KEYS))}")
+        raw[k.value] = v
+    aten = _scalar(raw["decompose"], where, "decompose")
+    if schema_of is not None and schema_of(aten) is None:
+        raise MappingError(f"{where}: ATen has no operator overload {aten!r} to decompose")
+    note = _scalar(raw["note"], where, "note") if "note" in raw else ""
+    return Decomposition(aten, rel, _node_line(node), note)
 
 
 def _scalar(node, where, what):
@@ -457,7 +509,21 @@ def _entry(node, rel, functions, schema_of):
             _check_names(cond, schema, wwhere, diopi, "when")
             whens.append(_normalise(cond))
     note = _scalar(raw["note"], where, "note") if "note" in raw else ""
-    return Entry(aten, diopi, tuple(args), tuple(whens), rel, line, note)
+    inits = []
+    if "init" in raw:
+        inode = raw["init"]
+        if not isinstance(inode, yaml.MappingNode):
+            raise MappingError(f"{rel}:{lines['init']}: init is a mapping result expression -> argument expression")
+        for k, v in inode.value:
+            iwhere = f"{rel}:{_node_line(k)}"
+            target, source = _scalar(k, iwhere, "init target"), _scalar(v, iwhere, "init source")
+            parse_expression(target, iwhere)
+            parse_expression(source, iwhere)
+            if names_in(_normalise(target)) != {RESULT}:
+                raise MappingError(f"{iwhere}: an init target is a result (`result[i]`), not {target!r}")
+            _check_names(source, schema, iwhere, diopi, "init")
+            inits.append((_normalise(target), _normalise(source)))
+    return Entry(aten, diopi, tuple(args), tuple(whens), rel, line, note, tuple(inits))
 
 
 def _normalise(expr):

@@ -53,6 +53,46 @@ class NoDropout(torch.overrides.TorchFunctionMode):
         return func(*args, **kwargs)
 
 
+class NoDropoutPatched:
+    """NoDropout for compiled steps: the dropout functions themselves are
+    replaced by ones that call them with p=0 while the step runs. TorchDynamo
+    traces through a TorchFunctionMode, but resuming after a graph break under
+    one (Mixtral's routing breaks the graph) hands the model wrong values, on
+    the CPU as on the device; functions it simply inlines."""
+
+    _NAMES = ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout")
+
+    def __enter__(self):
+        import functools
+        F = torch.nn.functional
+        self._saved = [(F, n, getattr(F, n)) for n in self._NAMES]
+        self._saved += [(torch, n, getattr(torch, n)) for n in ("dropout", "alpha_dropout", "feature_dropout",
+                                                                 "feature_alpha_dropout")]
+        self._saved.append((F, "scaled_dot_product_attention", F.scaled_dot_product_attention))
+        for owner, name, fn in self._saved:
+            if name == "scaled_dot_product_attention":
+                @functools.wraps(fn)
+                def sdpa(*args, _fn=fn, **kwargs):
+                    if "dropout_p" in kwargs:
+                        kwargs["dropout_p"] = 0.0
+                    elif len(args) > 4:
+                        args = tuple(args[:4]) + (0.0,) + tuple(args[5:])
+                    return _fn(*args, **kwargs)
+                setattr(owner, name, sdpa)
+            else:
+                @functools.wraps(fn)
+                def no_drop(input, *args, _fn=fn, **kwargs):
+                    kwargs.pop("p", None)
+                    return _fn(input, 0.0, *args[1:], **kwargs)
+                setattr(owner, name, no_drop)
+        return self
+
+    def __exit__(self, *exc):
+        for owner, name, fn in self._saved:
+            setattr(owner, name, fn)
+        return False
+
+
 @dataclasses.dataclass(frozen=True)
 class Recipe:
     name: str
@@ -66,6 +106,7 @@ class Recipe:
     loader: bool = False
     generate: bool = False
     device_index: int = 0
+    compile: bool = False            # device side: torch.compile(model, backend="diopi")
     doc: str = ""
 
 
@@ -85,6 +126,11 @@ GENERATE_TOKENS = 16
 LR, EPS, WEIGHT_DECAY = 1e-2, 1e-3, 0.01
 
 
+def compiled(recipe: Recipe) -> Recipe:
+    """The recipe with its device side compiled (models.sh --compile)."""
+    return dataclasses.replace(recipe, name=recipe.name + "+compile", compile=True)
+
+
 def in_float32(recipe: Recipe) -> Recipe:
     """The same recipe without its 16-bit parts: the float32 result a 16-bit run is measured against."""
     return dataclasses.replace(recipe, precision="fp32", autocast=None, scaler=False, cast=None)
@@ -98,7 +144,7 @@ def applies(recipe: Recipe, model) -> bool:
 
 
 def _loss(m, batch):
-    if isinstance(m, torch.nn.Sequential):
+    if isinstance(getattr(m, "_orig_mod", m), torch.nn.Sequential):  # a compiled module keeps the model as _orig_mod
         logits = m(batch["pixel_values"])
         return logits, torch.nn.functional.cross_entropy(logits.float(), batch["labels"])
     out = m(**batch)
@@ -206,13 +252,17 @@ def train(recipe: Recipe, model, batches, device: torch.device):
     # on one side only. The growth and back-off of the scale still run (and run on DIOPI).
     scaler = torch.amp.GradScaler(device.type, init_scale=2.0 ** 10) if recipe.scaler else None
     first, grads = None, {}
-    with NoDropout():
+    compiling = recipe.compile and device.type != "cpu"
+    step_model = None
+    with (NoDropoutPatched() if compiling else NoDropout()):
         for i, batch in enumerate(_feed(recipe, batches, device)):
             if recipe.resume_after and i == recipe.resume_after and device.type != "cpu":
                 model, opt, scaler = _resume(model, opt, scaler, device)
+            if step_model is None or getattr(step_model, "_orig_mod", step_model) is not model:  # new after resume
+                step_model = torch.compile(model, backend="diopi") if compiling else model
             opt.zero_grad(set_to_none=True)
             with torch.autocast(device.type, dtype=recipe.autocast, enabled=recipe.autocast is not None):
-                logits, loss = _loss(model, batch)
+                logits, loss = _loss(step_model, batch)
             (scaler.scale(loss) if scaler else loss).backward()
             if scaler:
                 scaler.unscale_(opt)

@@ -23,7 +23,13 @@ def schema_of(aten: str) -> AtenSchema | None:
     import torch
 
     base, _, ov = aten.partition(".")
-    packet = getattr(torch.ops.aten, base, None)
+    namespace = torch.ops.aten
+    if "::" in base:  # an operator of another library: the fused operators of compiled graphs (diopi::rms_norm)
+        ns, base = base.split("::", 1)
+        if ns == "diopi":
+            from .graph import fused  # noqa: F401  (registers them)
+        namespace = getattr(torch.ops, ns)
+    packet = getattr(namespace, base, None)
     if packet is None:
         return None
     try:

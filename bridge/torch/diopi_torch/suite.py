@@ -2,6 +2,7 @@
 
     python -m diopi_torch.suite [--impl_lib PATH] [--models bert,gpt2,...|hf:Class:k=v,...]
                                 [--recipe fp32,bf16,...] [--json FILE] [--autocompare] [--time] [--bench] [--bench_tools]
+                                [--compile]
 
 Each model is built from a configuration with random weights (fixed seed,
 nothing downloaded), then run under each recipe (diopi_torch.recipes: fp32,
@@ -11,6 +12,10 @@ backward (every parameter's gradient), the AdamW step (every updated
 parameter) and generated tokens are compared with the vendor's tolerance for
 the recipe's precision; the device's counters say how many ATen calls DIOPI
 served and which fell back to the CPU.
+With --compile the device side runs through torch.compile(model,
+backend="diopi") (diopi_torch.graph) and each row also reports the compile
+route's counters; --bench --compile times eager CPU, eager diopi, compiled
+and compiled with fusion.
 Exit status 1 when any model does not match under any recipe.
 """
 from __future__ import annotations
@@ -298,10 +303,18 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
         if recipe.precision != "fp32":
             truth = recipes.train(recipes.in_float32(recipe), base, batches, torch.device("cpu"))
     t_cpu = time.perf_counter() - t0
+    if recipe.compile:
+        import torch._dynamo
+        torch._dynamo.reset()  # this model's graphs only, compiled afresh (the disk cache may still answer)
     diopi_torch.reset_stats()
     t0 = time.perf_counter()
     watch = contextlib.nullcontext()
-    if autocompare:
+    graph_compare = None
+    if autocompare and recipe.compile:
+        # Compiled graphs are checked node by node by the compile route itself (diopi_torch.graph.autocompare).
+        from diopi_torch.graph import autocompare as graph_compare
+        graph_compare.enable(os.environ.get("DIOPI_AUTOCOMPARE_DIR", "autocompare"), model.name, tol)
+    elif autocompare:
         from diopi_torch import autocompare as ac
         # Its module hooks go on `base`; the device side's deep copy keeps them.
         watch = ac.AutoCompare(base, model.name, tol)
@@ -320,10 +333,17 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
             dev = recipes.generate(base, batches[0], device)
         else:
             dev = recipes.train(recipe, base, batches, device)
-    if autocompare:
+    compared = None
+    if graph_compare is not None:
+        report = graph_compare.first()
+        compared = graph_compare.compared()
+        graph_compare.disable()
+    elif autocompare:
         report = watcher.first
     t_dev = time.perf_counter() - t0
-    st = diopi_torch.summary()
+    all_stats = diopi_torch.stats()
+    graph = all_stats.pop(diopi_torch.GRAPH_KEY, None)
+    st = diopi_torch.summary(all_stats)
     row = {"name": model.name, "recipe": recipe.name, "class": model.cls or "torch.nn.Sequential",
            "parameters": sum(p.numel() for p in base.parameters()), "tolerance": tol}
     if recipe.generate:
@@ -346,17 +366,53 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
                    worst={"forward": fwd_w, "backward": bwd_w, "step": stp_w})
     row.update(aten_calls=st["aten_calls"], diopi_calls=st["diopi_calls"], fallback_calls=st["fallback_calls"],
                view_calls=st["view_calls"], copy_calls=st["copy_calls"], fallback_ops=st["fallback_ops"],
-               fallback_reasons={op: v["reasons"] for op, v in diopi_torch.stats().items() if v["fallback"]},
+               fallback_reasons={op: v["reasons"] for op, v in all_stats.items() if v["fallback"]},
                seconds_cpu=t_cpu, seconds_diopi=t_dev)
+    if recipe.compile:
+        row["compile"] = compile_row(graph or {}, cpu_graph_breaks(model, base, batches[0]))
     if report is not None:
         row["autocompare"] = report
     if time_ops:
         row["op_timer"] = timer.rows
         row["op_timer_table"] = timer.table(limit=TIMER_ROWS)
+    if compared is not None:
+        row["autocompare_nodes_compared"] = compared
     return row
 
 
 TIMER_ROWS = 12  # rows of each model's op timer table printed by --time (the JSON has them all)
+
+
+def compile_row(graph, breaks_cpu):
+    """What the compile route did for one model (diopi_torch.graph.stats)."""
+    keys = ("graphs", "graph_breaks", "partitions", "compiled_nodes", "view_nodes", "diopi_steps", "diopi_calls",
+            "fallback_nodes", "fallback_reasons", "fallback_list", "host_nodes", "transfer_nodes", "replanned", "fused",
+            "compile_seconds", "cache")
+    row = {k: graph.get(k) for k in keys}
+    row["graph_breaks_cpu"] = breaks_cpu
+    return row
+
+
+def cpu_graph_breaks(model: Model, base, batch):
+    """Graph breaks TorchDynamo reports for the same step of the model on the CPU (backend "eager", the same
+    counter and the same dropout handling as the device side)."""
+    import torch
+    import torch._dynamo
+    from torch._dynamo.utils import counters
+
+    from diopi_torch import recipes
+    m = copy.deepcopy(base).train()
+    before = sum(counters["graph_break"].values())
+    try:
+        step = torch.compile(m, backend="eager")
+        with recipes.NoDropoutPatched():
+            if isinstance(m, torch.nn.Sequential):
+                step(batch["pixel_values"])
+            else:
+                step(**batch)
+        return sum(counters["graph_break"].values()) - before
+    finally:
+        torch._dynamo.reset()
 
 
 def bench(models, repeats=21, autocast=None):
@@ -468,6 +524,69 @@ def bench_tool_calls(rounds=15, n=1500):
     return {"us_per_call": best, "log_bytes_per_line": os.path.getsize(log) / max(lines, 1)}
 
 
+def bench_compile(models, repeats=21):
+    """Forward+backward time per model: eager CPU, eager diopi, compiled (torch.compile(backend="diopi")
+    without fusion) and compiled with fusion; one thread, the four variants alternating, medians.
+    Timing starts after compilation, once the compiled libraries are attached; a recompilation
+    during timing is reported."""
+    import statistics
+
+    import torch
+    import torch._dynamo
+    from torch._dynamo.utils import counters
+
+    from diopi_torch import graph as graph_mod
+    from diopi_torch.graph import cache
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    rows = []
+    try:
+        for model in models:
+            torch._dynamo.reset()
+            diopi_torch.reset_stats()
+            m = build(model)
+            batch = inputs(model, m)
+            variants = {"cpu": ("cpu", None), "diopi": ("diopi", None), "compiled": ("diopi", {"fusion": False}),
+                        "fused": ("diopi", {"fusion": True})}
+            steps, t_compile = {}, {}
+            for name, (device, options) in variants.items():
+                mm = copy.deepcopy(m).to(device)
+                b = {k: v.to(device) for k, v in batch.items()}
+                fwd = torch.compile(mm, backend=graph_mod.NAME, options=options) if options is not None else mm
+
+                def once(fwd=fwd, b=b):
+                    if isinstance(getattr(fwd, "_orig_mod", fwd), torch.nn.Sequential):
+                        loss = torch.nn.functional.cross_entropy(fwd(b["pixel_values"]).float(), b["labels"])
+                    else:
+                        loss = fwd(**b).loss
+                    loss.backward()
+                    loss.item()
+                t0 = time.perf_counter()
+                once()  # compiles (cold)
+                cache.wait()
+                t_compile[name] = time.perf_counter() - t0
+                for _ in range(3):  # warm up: allocator, result-shape cache, compiled libraries attached
+                    once()
+                steps[name] = once
+            frames = counters["stats"]["unique_graphs"]
+            times = {k: [] for k in steps}
+            for _ in range(repeats):
+                for k, f in steps.items():
+                    t0 = time.perf_counter()
+                    f()
+                    times[k].append(time.perf_counter() - t0)
+            med = {k: statistics.median(ts) * 1e3 for k, ts in times.items()}
+            g = diopi_torch.stats().get(diopi_torch.GRAPH_KEY, {})
+            rows.append({"name": model.name, "cpu_ms": med["cpu"], "diopi_ms": med["diopi"], "compiled_ms": med["compiled"],
+                         "fused_ms": med["fused"], "compile_s_compiled": t_compile["compiled"],
+                         "compile_s_fused": t_compile["fused"], "recompiled_during_timing":
+                         counters["stats"]["unique_graphs"] - frames, "fused_patterns": g.get("fused", {}),
+                         "cache": g.get("cache", {})})
+    finally:
+        torch.set_num_threads(threads)
+    return rows
+
+
 def print_table(rows, info, tols):
     print(f"library: {info['library']} (vendor {info['vendor']}, {info['version']}; runtime {info.get('runtime', '?')})")
     print("tolerances: " + "; ".join(f"{k} {v[0]:g} ({v[1]})" for k, v in tols.items()))
@@ -484,6 +603,16 @@ def print_table(rows, info, tols):
         print(f"{r['name'][:10]:<10} {r.get('recipe', '')[:10]:<10} {r['parameters']:>8} {ok(r['forward_match']):>4} "
               f"{ok(r['backward_match']):>4} {ok(r['step_match']):>4} {r['max_abs_diff']:>9.2e} {r['aten_calls']:>6} "
               f"{r['diopi_calls']:>6} {share:>7.1%} {r['view_calls']:>6}  {top}")
+    for r in rows:
+        c = r.get("compile")
+        if c:
+            secs = c.get("compile_seconds") or {}
+            print(f"  {r['name']} compiled: {c['graphs']} graphs, {c['graph_breaks']} breaks (CPU: {c['graph_breaks_cpu']}), "
+                  f"{c['partitions']} partitions, {c['compiled_nodes']} nodes -> {c['diopi_calls']} DIOPI calls, "
+                  f"{c['fallback_nodes']} fallback nodes, fused {c.get('fused') or '-'}; compile "
+                  + ", ".join(f"{k} {v:.1f} s" for k, v in secs.items()))
+            for f in (c.get("fallback_list") or [])[:5]:
+                print(f"    fallback {f['node']} ({f['aten']}): {f['reason']}; {f['source']}")
     total = sum(r["aten_calls"] for r in rows)
     served = sum(r["diopi_calls"] for r in rows)
     if total:
@@ -517,6 +646,8 @@ def main(argv=None):
     p.add_argument("--bench", action="store_true", help="time forward+backward on diopi vs eager CPU")
     p.add_argument("--bench_tools", action="store_true", help="time forward+backward on diopi with no tool, under the op "
                    "timer and under the call log")
+    p.add_argument("--compile", action="store_true",
+                   help="run the device side through torch.compile(model, backend='diopi') (training recipes)")
     args = p.parse_args(argv)
     specs = [s for s in (args.models.split(";") if "hf:" in args.models else args.models.split(",")) if s]
     models = [parse_model(s.strip()) for s in specs]
@@ -532,7 +663,8 @@ def main(argv=None):
             close = difflib.get_close_matches(name, known, n=1)
             p.error(f"unknown recipe {name!r}" + (f"; did you mean {close[0]}?" if close else "")
                     + f" (known: {', '.join(known)})")
-        chosen.append(recipes.RECIPES[name])
+        r = recipes.RECIPES[name]
+        chosen.append(recipes.compiled(r) if args.compile and not r.generate else r)
     if distributed:
         # Across ranks: diopi_torch.dist_suite launches the ranks and compares with one CPU process.
         from diopi_torch import dist_suite
@@ -551,6 +683,9 @@ def main(argv=None):
     torch.set_num_threads(max(1, torch.get_num_threads()))
     info = diopi_torch.load(args.impl_lib)
     tols = vendor_tolerances(info)
+    if args.compile:
+        from diopi_torch import graph as graph_mod
+        graph_mod.register()  # also when this checkout is not installed (the entry point names it otherwise)
     if args.autocompare:
         os.environ["DIOPI_AUTOCOMPARE_DIR"] = args.autocompare_dir
     rows = []
@@ -572,14 +707,36 @@ def main(argv=None):
     for r in rows:
         if r.get("autocompare"):
             a = r["autocompare"]
-            print(f"autocompare {r['name']}: first differing call {a['aten']} -> {a['diopi']} in {a['module']} "
+            where = f" (graph node {a['node']}, mapping {a['mapping']})" if "node" in a else ""
+            print(f"autocompare {r['name']}: first differing call {a['aten']} -> {a['diopi']} in {a['module']}{where} "
                   f"shapes {a['shapes']} dtypes {a['dtypes']}: max abs diff {a['max_abs_diff']:.3g}; "
                   f"saved {a.get('case_file', '-')}")
     for r in rows:
         if r.get("op_timer_table"):
             print(f"\n{r['name']} / {r['recipe']}: " + r.pop("op_timer_table"))
     result = {"library": info, "tolerances": tols, "recipes": [r.name for r in chosen], "models": rows}
-    if args.bench:
+    if args.bench and args.compile:
+        import math
+        rows_c = bench_compile(models)
+        result["bench_compile"] = rows_c
+        print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'compiled':>9} {'+fused':>8} {'diopi/cpu':>9} "
+              f"{'eager/comp':>10} {'comp/fused':>10} {'compile s':>9}   (float32, forward+backward, one thread, "
+              "median of 21, alternating)")
+        for b in rows_c:
+            print(f"{b['name'][:10]:<10} {b['cpu_ms']:>8.2f} {b['diopi_ms']:>9.2f} {b['compiled_ms']:>9.2f} "
+                  f"{b['fused_ms']:>8.2f} {b['diopi_ms'] / b['cpu_ms']:>8.2f}x {b['diopi_ms'] / b['compiled_ms']:>9.2f}x "
+                  f"{b['compiled_ms'] / b['fused_ms']:>9.2f}x {b['compile_s_compiled']:>9.1f}"
+                  + (f"  (recompiled {b['recompiled_during_timing']} during timing)" if b["recompiled_during_timing"] else ""))
+
+        def geo(key_a, key_b):
+            return math.exp(sum(math.log(b[key_a] / b[key_b]) for b in rows_c) / len(rows_c))
+        result["bench_compile_geomean"] = {"eager_over_compiled": geo("diopi_ms", "compiled_ms"),
+                                           "compiled_over_cpu": geo("compiled_ms", "cpu_ms"),
+                                           "compiled_over_fused": geo("compiled_ms", "fused_ms")}
+        g = result["bench_compile_geomean"]
+        print(f"geometric mean: eager diopi / compiled {g['eager_over_compiled']:.2f}x; compiled / eager CPU "
+              f"{g['compiled_over_cpu']:.2f}x; compiled / compiled+fused {g['compiled_over_fused']:.2f}x")
+    elif args.bench:
         import math
         # float32, and bfloat16 under autocast when the bf16 recipe was asked for
         variants = [("", None)] + ([("_bf16", torch.bfloat16)] if any(r.name == "bf16" for r in chosen) else [])

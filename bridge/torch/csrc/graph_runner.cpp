@@ -1,0 +1,625 @@
+// The plan runner of compiled graphs (torch.compile(backend="diopi"),
+// bridge/torch/diopi_torch/graph): one call runs a whole partition of a
+// graph as a table of DIOPI calls.
+//
+// A plan (made in Python, diopi_torch/graph/plan.py, and handed over as
+// text) lists tensor references -- a base (graph input, arena, output
+// buffer, constant), a byte offset, dtype, sizes and strides, all resolved
+// when the plan is made, views included -- and steps: a DIOPI function with
+// its arguments prepared once. Each reference owns one DIOPI handle for the
+// plan's lifetime; a run only points the handles at this run's memory (the
+// inputs, one arena allocation for every intermediate, one allocation per
+// output) and walks the steps, through the compiled library of the plan
+// (generated C, diopi_torch/graph/emit.py) when one is attached, else
+// through the interpreter below (the thunks generated from the header).
+// Neither goes through ATen's dispatcher or Python per step.
+//
+// A step whose function returns diopiNoImplement / diopiDtypeNotSupported /
+// diopiForceFallbackToCPU is re-planned: it runs its ATen operator on the
+// eager device (the counted fallback) now and on every later run.
+#include <dlfcn.h>
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/library.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include "allocator.hpp"
+#include "bridge.hpp"
+#include "device_runtime.hpp"
+#include "graph.hpp"
+#include "state.hpp"
+
+namespace diopi_torch::graph {
+namespace {
+
+constexpr c10::DeviceType kDiopi = c10::DeviceType::PrivateUse1;
+
+enum class Base { Input, Arena, Output, Const };
+
+struct Ref {
+    Base base = Base::Arena;
+    int index = 0;
+    int64_t byteOffset = 0;  // from the start of the base (for inputs: from the input's first element)
+    at::ScalarType dtype = at::kFloat;
+    std::vector<int64_t> sizes, strides;
+    diopiTensor handle;      // the handle every step is given; its tensor is pointed at each run's memory
+};
+
+// An argument of the ATen operator a step re-runs on the eager device.
+struct EagerArg {
+    enum Kind { Tensor, None, Int, Double, Bool, IntList, TensorList, OptTensorList, DoubleList, BoolList, Dtype, Device, Layout,
+                MemoryFormat, String } kind = None;
+    int64_t i = 0;
+    double d = 0.0;
+    std::vector<int64_t> ints;  // ref ids (-1: None) for tensor lists
+    std::vector<double> doubles;
+    std::string s;
+};
+
+struct Step {
+    std::string fn, aten, where, node;
+    GenericFn f = nullptr;
+    Thunk thunk = nullptr;
+    std::vector<Arg> args;
+    std::vector<int> generatorArgs;  // args given the current device's generator at each run
+    std::vector<int> cells;          // cells (library-allocated outputs) reset before the call
+    std::vector<std::pair<int, int>> cellReads;  // (argument, cell): a handle the library allocated in an earlier step
+    // The ATen operator of the node, for the eager re-run.
+    std::string opName, overload;
+    std::vector<EagerArg> eagerArgs;
+    std::vector<int> eagerResults;   // ref written by each result (flattened), -1 when unused
+    bool inplaceOnly = false;        // the eager operator writes its argument (copy_): no results to copy
+    std::atomic<uint64_t> eagerRuns{0};
+};
+
+struct Plan {
+    std::mutex mu;
+    int inputs = 0;
+    int64_t arenaBytes = 0;
+    std::vector<int64_t> outputBytes;
+    std::vector<at::Tensor> consts;
+    std::deque<Ref> refs;
+    std::vector<diopiTensorHandle_t> handles;
+    std::vector<diopiTensorHandle_t> cells;
+    std::deque<Step> steps;
+    std::vector<GenericFn> fns;
+    std::vector<unsigned char> eager;
+    std::vector<int> outputs;          // ref per output
+    // Storage the prepared arguments point to.
+    std::deque<diopiScalar_t> scalars;
+    std::deque<std::vector<int64_t>> ints;
+    std::deque<diopiSize_t> sizes;
+    std::deque<std::vector<diopiConstTensorHandle_t>> arrays;
+    std::deque<std::string> strings;
+    std::deque<int64_t> int64s;
+    std::deque<double> doubles;
+    std::deque<char> bools;
+    // The compiled library, when attached.
+    void* library = nullptr;
+    CompiledRun compiled = nullptr;
+    std::atomic<uint64_t> runs{0}, compiledRuns{0};
+};
+
+std::mutex gPlansMu;
+std::unordered_map<int64_t, std::unique_ptr<Plan>> gPlans;
+int64_t gNextPlan = 1;
+
+Plan& planOf(int64_t id) {
+    std::lock_guard<std::mutex> g(gPlansMu);
+    auto it = gPlans.find(id);
+    TORCH_CHECK(it != gPlans.end(), "diopi graph: no plan ", id);
+    return *it->second;
+}
+
+c10::Storage emptyStorage() {
+    return c10::Storage(c10::Storage::use_byte_size_t(), 0, deviceAllocator(), /*resizable=*/false);
+}
+
+// ---------------------------------------------------------------- parsing
+
+class Reader {
+public:
+    explicit Reader(const std::string& text) : in_(text) {}
+    std::string word() {
+        std::string w;
+        TORCH_CHECK(in_ >> w, "diopi graph: the plan ends early");
+        return w;
+    }
+    void expect(const char* w) {
+        std::string got = word();
+        TORCH_CHECK(got == w, "diopi graph: malformed plan: expected '", w, "', got '", got, "'");
+    }
+    int64_t integer() { return std::stoll(word()); }
+    double real() { return std::strtod(word().c_str(), nullptr); }  // hexadecimal floats, inf and nan included
+    std::string hex() {
+        std::string h = word(), out;
+        if (h == "-") return out;
+        for (size_t i = 0; i + 1 < h.size(); i += 2) out.push_back(static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16)));
+        return out;
+    }
+    std::vector<int64_t> ints() {
+        int64_t n = integer();
+        std::vector<int64_t> v(n);
+        for (auto& x : v) x = integer();
+        return v;
+    }
+
+private:
+    std::istringstream in_;
+};
+
+void parseArg(Plan& p, Step& s, Reader& r) {
+    Arg a;
+    std::string k = r.word();
+    if (k == "t") {
+        int64_t ref = r.integer();
+        TORCH_CHECK(ref >= 0 && ref < static_cast<int64_t>(p.refs.size()), "diopi graph: bad tensor reference ", ref);
+        a.p = &p.refs[ref].handle;
+    } else if (k == "n") {
+        a.p = nullptr;
+    } else if (k == "ta") {
+        auto refs = r.ints();
+        auto& v = p.arrays.emplace_back();
+        for (auto ref : refs) v.push_back(ref < 0 ? nullptr : &p.refs.at(ref).handle);
+        a.p = v.empty() ? nullptr : const_cast<diopiConstTensorHandle_t*>(v.data());
+    } else if (k == "sc") {
+        diopiScalar_t sc{};
+        std::string t = r.word();
+        if (t == "f") {
+            sc.stype = diopi_dtype_float64;
+            sc.fval = r.real();
+        } else if (t == "i") {
+            sc.stype = diopi_dtype_int64;
+            sc.ival = r.integer();
+        } else {
+            sc.stype = diopi_dtype_bool;
+            sc.ival = r.integer();
+        }
+        p.scalars.push_back(sc);
+        a.p = &p.scalars.back();
+    } else if (k == "z") {
+        auto& v = p.ints.emplace_back(r.ints());
+        a.z = diopiSize_t{v.empty() ? nullptr : v.data(), static_cast<int64_t>(v.size())};
+    } else if (k == "zp") {
+        auto& v = p.ints.emplace_back(r.ints());
+        p.sizes.push_back(diopiSize_t{v.empty() ? nullptr : v.data(), static_cast<int64_t>(v.size())});
+        a.p = &p.sizes.back();
+    } else if (k == "i") {
+        a.i = r.integer();
+    } else if (k == "d") {
+        a.d = r.real();
+    } else if (k == "b") {
+        a.b = r.integer() != 0;
+    } else if (k == "s") {
+        p.strings.push_back(r.hex());
+        a.p = const_cast<char*>(p.strings.back().c_str());
+    } else if (k == "g") {
+        s.generatorArgs.push_back(static_cast<int>(s.args.size()));
+    } else if (k == "ip") {
+        p.int64s.push_back(r.integer());
+        a.p = &p.int64s.back();
+    } else if (k == "dp") {
+        p.doubles.push_back(r.real());
+        a.p = &p.doubles.back();
+    } else if (k == "bp") {
+        p.bools.push_back(static_cast<char>(r.integer() != 0));
+        a.p = &p.bools.back();
+    } else if (k == "cell") {
+        int64_t c = r.integer();
+        TORCH_CHECK(c >= 0 && c < static_cast<int64_t>(p.cells.size()), "diopi graph: bad cell ", c);
+        a.p = &p.cells[c];
+        s.cells.push_back(static_cast<int>(c));
+    } else if (k == "cellref") {  // read by the copy that follows a library-allocated output
+        int64_t c = r.integer();
+        TORCH_CHECK(c >= 0 && c < static_cast<int64_t>(p.cells.size()), "diopi graph: bad cell ", c);
+        s.cellReads.emplace_back(static_cast<int>(s.args.size()), static_cast<int>(c));
+    } else {
+        TORCH_CHECK(false, "diopi graph: unknown argument kind '", k, "'");
+    }
+    s.args.push_back(a);
+}
+
+EagerArg parseEagerArg(Reader& r) {
+    EagerArg e;
+    std::string k = r.word();
+    if (k == "T") {
+        e.kind = EagerArg::Tensor;
+        e.i = r.integer();
+    } else if (k == "N") {
+        e.kind = EagerArg::None;
+    } else if (k == "I") {
+        e.kind = EagerArg::Int;
+        e.i = r.integer();
+    } else if (k == "D") {
+        e.kind = EagerArg::Double;
+        e.d = r.real();
+    } else if (k == "B") {
+        e.kind = EagerArg::Bool;
+        e.i = r.integer();
+    } else if (k == "IL") {
+        e.kind = EagerArg::IntList;
+        e.ints = r.ints();
+    } else if (k == "TL" || k == "OTL") {
+        e.kind = k == "TL" ? EagerArg::TensorList : EagerArg::OptTensorList;
+        e.ints = r.ints();
+    } else if (k == "DL") {
+        e.kind = EagerArg::DoubleList;
+        int64_t n = r.integer();
+        for (int64_t j = 0; j < n; ++j) e.doubles.push_back(r.real());
+    } else if (k == "BL") {
+        e.kind = EagerArg::BoolList;
+        e.ints = r.ints();
+    } else if (k == "DT") {
+        e.kind = EagerArg::Dtype;
+        e.i = r.integer();
+    } else if (k == "DEV") {
+        e.kind = EagerArg::Device;
+        e.i = r.integer();  // 1: the diopi device of the run, 0: the CPU
+    } else if (k == "LAY") {
+        e.kind = EagerArg::Layout;
+        e.i = r.integer();
+    } else if (k == "MF") {
+        e.kind = EagerArg::MemoryFormat;
+        e.i = r.integer();
+    } else if (k == "S") {
+        e.kind = EagerArg::String;
+        e.s = r.hex();
+    } else {
+        TORCH_CHECK(false, "diopi graph: unknown eager argument kind '", k, "'");
+    }
+    return e;
+}
+
+std::unique_ptr<Plan> parse(const std::string& text, std::vector<at::Tensor> consts) {
+    auto p = std::make_unique<Plan>();
+    Reader r(text);
+    r.expect("diopi-plan");
+    TORCH_CHECK(r.integer() == 1, "diopi graph: plan format version mismatch");
+    r.expect("inputs");
+    p->inputs = static_cast<int>(r.integer());
+    r.expect("arena");
+    p->arenaBytes = r.integer();
+    r.expect("outbufs");
+    p->outputBytes = r.ints();
+    r.expect("consts");
+    TORCH_CHECK(r.integer() == static_cast<int64_t>(consts.size()), "diopi graph: constant count mismatch");
+    p->consts = std::move(consts);
+    r.expect("cells");
+    p->cells.assign(r.integer(), nullptr);
+    r.expect("refs");
+    int64_t nrefs = r.integer();
+    c10::Storage empty = emptyStorage();
+    for (int64_t i = 0; i < nrefs; ++i) {
+        Ref& ref = p->refs.emplace_back();
+        std::string base = r.word();
+        ref.base = base == "i" ? Base::Input : base == "a" ? Base::Arena : base == "o" ? Base::Output : Base::Const;
+        ref.index = static_cast<int>(r.integer());
+        ref.byteOffset = r.integer();
+        ref.dtype = toATen(static_cast<diopiDtype_t>(r.integer()));
+        ref.sizes = r.ints();
+        ref.strides = r.ints();
+        TORCH_CHECK(ref.sizes.size() == ref.strides.size(), "diopi graph: sizes and strides differ in rank");
+        TORCH_CHECK(ref.byteOffset % static_cast<int64_t>(c10::elementSize(ref.dtype)) == 0,
+                    "diopi graph: a reference is not aligned to its element size");
+        ref.handle.t = at::detail::make_tensor<c10::TensorImpl>(c10::Storage(empty), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
+                                                                caffe2::TypeMeta::fromScalarType(ref.dtype));
+        ref.handle.t.unsafeGetTensorImpl()->set_sizes_and_strides(ref.sizes, ref.strides);
+        p->handles.push_back(&ref.handle);
+    }
+    r.expect("steps");
+    int64_t nsteps = r.integer();
+    const auto& table = thunks();
+    for (int64_t i = 0; i < nsteps; ++i) {
+        Step& s = p->steps.emplace_back();
+        r.expect("step");
+        s.fn = r.word();
+        s.aten = r.word();
+        s.where = r.hex();
+        s.node = r.hex();
+        auto it = table.find(s.fn);
+        TORCH_CHECK(it != table.end(), "diopi graph: ", s.fn, " has no call thunk (not an operator of the header?)");
+        s.thunk = it->second;
+        s.f = reinterpret_cast<GenericFn>(symbol(s.fn.c_str()));
+        TORCH_CHECK(s.f, "diopi graph: the vendor library does not export ", s.fn);
+        int64_t nargs = r.integer();
+        for (int64_t j = 0; j < nargs; ++j) parseArg(*p, s, r);
+        r.expect("eager");
+        s.opName = r.word();
+        s.overload = r.word();
+        if (s.overload == "-") s.overload.clear();
+        s.inplaceOnly = r.integer() != 0;
+        int64_t neager = r.integer();
+        for (int64_t j = 0; j < neager; ++j) s.eagerArgs.push_back(parseEagerArg(r));
+        auto results = r.ints();
+        s.eagerResults.assign(results.begin(), results.end());
+        p->fns.push_back(s.f);
+    }
+    r.expect("outputs");
+    auto outs = r.ints();
+    for (auto o : outs) {
+        TORCH_CHECK(o >= 0 && o < nrefs, "diopi graph: bad output reference ", o);
+        p->outputs.push_back(static_cast<int>(o));
+    }
+    r.expect("end");
+    p->eager.assign(p->steps.size(), 0);
+    return p;
+}
+
+// ---------------------------------------------------------------- running
+
+c10::Storage allocate(int64_t nbytes) {
+    return c10::Storage(c10::Storage::use_byte_size_t(), nbytes, deviceAllocator(), /*resizable=*/false);
+}
+
+at::Tensor viewOf(const c10::Storage& storage, const Ref& ref, int64_t elemOffset) {
+    at::Tensor t = at::detail::make_tensor<c10::TensorImpl>(c10::Storage(storage), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
+                                                            caffe2::TypeMeta::fromScalarType(ref.dtype));
+    t.unsafeGetTensorImpl()->set_sizes_and_strides(ref.sizes, ref.strides, elemOffset);
+    return t;
+}
+
+c10::IValue eagerValue(Plan& p, const EagerArg& e) {
+    auto tensorOf = [&](int64_t ref) { return p.refs.at(ref).handle.t; };
+    switch (e.kind) {
+        case EagerArg::Tensor: return tensorOf(e.i);
+        case EagerArg::None: return c10::IValue();
+        case EagerArg::Int: return e.i;
+        case EagerArg::Double: return e.d;
+        case EagerArg::Bool: return e.i != 0;
+        case EagerArg::IntList: return c10::IValue(e.ints);
+        case EagerArg::TensorList: {
+            std::vector<at::Tensor> ts;
+            for (auto ref : e.ints) ts.push_back(tensorOf(ref));
+            return c10::IValue(ts);
+        }
+        case EagerArg::OptTensorList: {
+            c10::List<std::optional<at::Tensor>> ts;
+            for (auto ref : e.ints) ts.push_back(ref < 0 ? std::optional<at::Tensor>() : std::optional<at::Tensor>(tensorOf(ref)));
+            return c10::IValue(ts);
+        }
+        case EagerArg::DoubleList: return c10::IValue(e.doubles);
+        case EagerArg::BoolList: {
+            c10::List<bool> bs;
+            for (auto b : e.ints) bs.push_back(b != 0);
+            return c10::IValue(bs);
+        }
+        case EagerArg::Dtype: return static_cast<int64_t>(toATen(static_cast<diopiDtype_t>(e.i)));
+        case EagerArg::Device: return e.i ? c10::IValue(currentDevice()) : c10::IValue(c10::Device(c10::kCPU));
+        case EagerArg::Layout: return c10::IValue(static_cast<int64_t>(e.i));
+        case EagerArg::MemoryFormat: return c10::IValue(static_cast<int64_t>(e.i));
+        case EagerArg::String: return c10::IValue(e.s);
+    }
+    return c10::IValue();
+}
+
+/// The step's ATen operator on the eager device, its results copied into the plan's buffers.
+void runEager(Plan& p, Step& s) {
+    auto op = c10::Dispatcher::singleton().findSchemaOrThrow(("aten::" + s.opName).c_str(), s.overload.c_str());
+    torch::jit::Stack stack;
+    for (const auto& e : s.eagerArgs) stack.push_back(eagerValue(p, e));
+    op.callBoxed(&stack);
+    if (s.inplaceOnly) return;
+    std::vector<at::Tensor> results;
+    for (const auto& v : stack) {
+        if (v.isTensor()) {
+            results.push_back(v.toTensor());
+        } else if (v.isTensorList()) {
+            for (const at::Tensor& t : v.toTensorVector()) results.push_back(t);
+        } else {
+            results.emplace_back();
+        }
+    }
+    for (size_t i = 0; i < s.eagerResults.size() && i < results.size(); ++i) {
+        int ref = s.eagerResults[i];
+        if (ref >= 0 && results[i].defined()) p.refs.at(ref).handle.t.copy_(results[i]);
+    }
+    s.eagerRuns.fetch_add(1, std::memory_order_relaxed);
+}
+
+diopiError_t interpret(Plan& p, diopiContextHandle_t ctx, int start, int* stop) {
+    const int n = static_cast<int>(p.steps.size());
+    for (int k = start; k < n; ++k) {
+        if (p.eager[k]) {
+            *stop = k;
+            return diopiSuccess;
+        }
+        Step& s = p.steps[k];
+        for (int c : s.cells) p.cells[c] = nullptr;
+        for (auto [arg, c] : s.cellReads) s.args[arg].p = p.cells[c];
+        diopiError_t st = s.thunk(s.f, ctx, s.args.data());
+        if (st != diopiSuccess) {
+            *stop = k;
+            return st;
+        }
+    }
+    *stop = n;
+    return diopiSuccess;
+}
+
+std::string describe(const Step& s) {
+    return s.fn + " serving aten::" + s.aten + " (graph node " + s.node + ", mapping " + s.where + ")";
+}
+
+std::vector<at::Tensor> run(int64_t id, const std::vector<at::Tensor>& inputs) {
+    Plan& p = planOf(id);
+    std::lock_guard<std::mutex> lock(p.mu);
+    TORCH_CHECK(static_cast<int>(inputs.size()) == p.inputs, "diopi graph: the plan takes ", p.inputs, " inputs, got ", inputs.size());
+    std::optional<c10::Device> device;
+    for (const auto& t : inputs) {
+        if (t.defined() && t.device().type() == kDiopi) {
+            device = t.device();
+            break;
+        }
+    }
+    c10::OptionalDeviceGuard guard(device);
+    c10::Storage arena = allocate(p.arenaBytes);
+    std::vector<c10::Storage> outs;
+    outs.reserve(p.outputBytes.size());
+    for (auto n : p.outputBytes) outs.push_back(allocate(n));
+    auto elemOffset = [](const Ref& ref, int64_t bytes) { return bytes / static_cast<int64_t>(c10::elementSize(ref.dtype)); };
+    for (auto& ref : p.refs) {
+        const c10::Storage* storage = nullptr;
+        int64_t bytes = ref.byteOffset;
+        switch (ref.base) {
+            case Base::Input: {
+                const at::Tensor& in = inputs[ref.index];
+                storage = &in.storage();
+                bytes += in.storage_offset() * static_cast<int64_t>(in.element_size());
+                break;
+            }
+            case Base::Arena: storage = &arena; break;
+            case Base::Output: storage = &outs[ref.index]; break;
+            case Base::Const: {
+                const at::Tensor& c = p.consts[ref.index];
+                storage = &c.storage();
+                bytes += c.storage_offset() * static_cast<int64_t>(c.element_size());
+                break;
+            }
+        }
+        auto* impl = ref.handle.t.unsafeGetTensorImpl();
+        impl->set_storage_keep_dtype(*storage);
+        impl->set_storage_offset(elemOffset(ref, bytes));
+    }
+    diopiContext ctx;
+    ctx.stream = currentNativeStream();
+    void* runtime[1] = {generatorHandle(std::nullopt)};
+    const int n = static_cast<int>(p.steps.size());
+    if (!p.compiled) {  // the interpreter's arguments that change per run
+        for (auto& s : p.steps) {
+            for (int g : s.generatorArgs) s.args[g].p = runtime[0];
+        }
+    }
+    int k = 0;
+    while (k < n) {
+        int stop = n;
+        diopiError_t st;
+        if (p.compiled) {
+            st = p.compiled(&ctx, p.handles.data(), p.cells.data(), reinterpret_cast<void (*const*)(void)>(p.fns.data()), runtime,
+                            p.eager.data(), k, &stop);
+        } else {
+            st = interpret(p, &ctx, k, &stop);
+        }
+        if (stop >= n) break;
+        Step& s = p.steps[stop];
+        if (st != diopiSuccess) {
+            const char* why = Call::fallbackReason(st);
+            if (!why) {
+                std::string vendor = lastVendorError();
+                TORCH_CHECK(false, describe(s), " failed (status ", static_cast<int>(st), "): ",
+                            vendor.empty() ? "the library gave no message" : vendor);
+            }
+            // Re-planned: this step runs on the eager device from now on.
+            p.eager[stop] = 1;
+            noteFallback(s.aten, (s.fn + " returned " + why + " in a compiled graph").c_str());
+        }
+        runEager(p, s);
+        k = stop + 1;
+    }
+    p.runs.fetch_add(1, std::memory_order_relaxed);
+    if (p.compiled) p.compiledRuns.fetch_add(1, std::memory_order_relaxed);
+    std::vector<at::Tensor> results;
+    results.reserve(p.outputs.size());
+    for (int o : p.outputs) {
+        const Ref& ref = p.refs[o];
+        const auto* impl = ref.handle.t.unsafeGetTensorImpl();
+        results.push_back(viewOf(impl->storage(), ref, impl->storage_offset()));
+    }
+    // Let go of this run's memory: the handles keep no input, arena or output alive.
+    c10::Storage empty = emptyStorage();
+    for (auto& ref : p.refs) ref.handle.t.unsafeGetTensorImpl()->set_storage_keep_dtype(empty);
+    return results;
+}
+
+int64_t create(c10::string_view text, std::vector<at::Tensor> consts) {
+    auto plan = parse(std::string(text), std::move(consts));
+    std::lock_guard<std::mutex> g(gPlansMu);
+    int64_t id = gNextPlan++;
+    gPlans.emplace(id, std::move(plan));
+    return id;
+}
+
+void destroy(int64_t id) {
+    std::unique_ptr<Plan> p;
+    {
+        std::lock_guard<std::mutex> g(gPlansMu);
+        auto it = gPlans.find(id);
+        if (it == gPlans.end()) return;
+        p = std::move(it->second);
+        gPlans.erase(it);
+    }
+    std::lock_guard<std::mutex> lock(p->mu);
+    if (p->library) dlclose(p->library);
+}
+
+/// Attaches the compiled library of a plan; "" on success, else why it cannot be used
+/// (the caller rebuilds it: a corrupt or stale cache entry).
+std::string attach(int64_t id, c10::string_view path, c10::string_view key) {
+    Plan& p = planOf(id);
+    void* lib = dlopen(std::string(path).c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char* e = dlerror();
+        return std::string("cannot load: ") + (e ? e : "unknown error");
+    }
+    auto* k = reinterpret_cast<const char*>(dlsym(lib, "diopi_graph_key"));
+    auto* n = reinterpret_cast<const int*>(dlsym(lib, "diopi_graph_steps"));
+    auto fn = reinterpret_cast<CompiledRun>(dlsym(lib, "diopi_graph_run"));
+    std::string why;
+    if (!k || !fn || !n) {
+        why = "does not export diopi_graph_run, diopi_graph_steps and diopi_graph_key";
+    } else if (std::string(k) != std::string(key)) {
+        why = "was built for another plan (key " + std::string(k) + ")";
+    } else if (*n != static_cast<int>(p.steps.size())) {
+        why = "has " + std::to_string(*n) + " steps, the plan " + std::to_string(p.steps.size());
+    }
+    if (!why.empty()) {
+        dlclose(lib);
+        return why;
+    }
+    std::lock_guard<std::mutex> lock(p.mu);
+    if (p.library) dlclose(p.library);
+    p.library = lib;
+    p.compiled = fn;
+    return "";
+}
+
+/// [runs, runs through the compiled library, then per step: eager re-runs].
+std::vector<int64_t> counts(int64_t id) {
+    Plan& p = planOf(id);
+    std::vector<int64_t> out{static_cast<int64_t>(p.runs.load()), static_cast<int64_t>(p.compiledRuns.load())};
+    for (const auto& s : p.steps) out.push_back(static_cast<int64_t>(s.eagerRuns.load()));
+    return out;
+}
+
+void resetCounts(int64_t id) {
+    Plan& p = planOf(id);
+    p.runs = 0;
+    p.compiledRuns = 0;
+    for (auto& s : p.steps) s.eagerRuns = 0;
+}
+
+/// Marks a step eager before any run (a test plants a refusal this way) or back.
+void setEager(int64_t id, int64_t step, bool on) {
+    Plan& p = planOf(id);
+    std::lock_guard<std::mutex> lock(p.mu);
+    p.eager.at(step) = on ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace diopi_torch::graph
+
+TORCH_LIBRARY(diopi_graph, m) {
+    using namespace diopi_torch::graph;
+    m.def("create(str plan, Tensor[] consts) -> int", &create);
+    m.def("run(int plan, Tensor[] inputs) -> Tensor[]", &run);
+    m.def("attach(int plan, str path, str key) -> str", &attach);
+    m.def("destroy(int plan) -> ()", &destroy);
+    m.def("counts(int plan) -> int[]", &counts);
+    m.def("reset_counts(int plan) -> ()", &resetCounts);
+    m.def("set_eager(int plan, int step, bool on) -> ()", &setEager);
+}
