@@ -25,9 +25,7 @@ import diopi_header  # noqa: E402
 
 _PRELUDE = r'''
 #define _GNU_SOURCE
-#include <diopi/diopirt.h>
-#include <diopi/functions.h>
-#include <diopi/functions_ext.h>
+@INCLUDES@
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -126,7 +124,8 @@ def _log_lines(fn):
 
 def source(omit=(), refuse=(), log=False):
     fns = diopi_header.load()
-    lines = [_PRELUDE]
+    # every header the model parses, so each declared function has its types
+    lines = [_PRELUDE.replace("@INCLUDES@", "\n".join(f"#include <diopi/{h}>" for h in diopi_header.HEADER_NAMES))]
     for name, fn in fns.items():
         if name in omit:
             continue

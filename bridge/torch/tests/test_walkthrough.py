@@ -21,8 +21,8 @@ def walkthrough_blocks():
     with open(os.path.join(ROOT, "README.md")) as f:
         text = f.read()
     start = text.index(SECTION)
-    end = text.find("\n## ", start)
-    return re.findall(r"```bash\n(.*?)```", text[start:end if end > 0 else None], re.S)
+    nxt = re.compile(r"^#{2,3} ", re.M).search(text, start + len(SECTION))  # the section ends at the next heading
+    return re.findall(r"```bash\n(.*?)```", text[start:nxt.start() if nxt else None], re.S)
 
 
 def test_walkthrough_runs_as_written(tmp_path):
