@@ -23,7 +23,7 @@ stage() {  # stage <label> <command...>
   t0=$(date +%s)
   "$@"
   t1=$(date +%s)
-  timings+=("$(printf '%-28s %5d s' "$label" $((t1 - t0)))")
+  timings+=("$(printf '%-34s %5d s' "$label" $((t1 - t0)))")
   echo "== $label: $((t1 - t0)) s"
 }
 
