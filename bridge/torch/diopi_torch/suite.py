@@ -649,6 +649,15 @@ def main(argv=None):
     p.add_argument("--compile", action="store_true",
                    help="run the device side through torch.compile(model, backend='diopi') (training recipes)")
     args = p.parse_args(argv)
+    if (args.bench or args.bench_tools) and os.environ.get("OMP_NUM_THREADS") != "1" and argv is None:
+        # Timings run on one thread in every thread of the process. torch.set_num_threads(1) reaches
+        # only the caller: the device's autograd thread (where a host vendor's backward runs) keeps
+        # its own OpenMP team, and two teams contending for the cores slow both sides by up to 3x.
+        # OpenMP reads its thread count once, when the process starts, so start again with it set.
+        print("benchmark: restarting with OMP_NUM_THREADS=1 (one thread in the caller and the device's autograd "
+              "thread alike)", flush=True)
+        os.execve(sys.executable, [sys.executable, "-m", "diopi_torch.suite", *sys.argv[1:]],
+                  dict(os.environ, OMP_NUM_THREADS="1"))
     specs = [s for s in (args.models.split(";") if "hf:" in args.models else args.models.split(",")) if s]
     models = [parse_model(s.strip()) for s in specs]
     chosen = []

@@ -116,3 +116,14 @@ def test_loading_a_missing_library_is_a_clear_error():
             print(e)
     """, DIOPI_IMPL_LIB="")
     assert proc.stdout.strip() == "no such library: /nonexistent/libdiopi_impl.so", proc.stdout + proc.stderr
+
+
+def test_the_benchmark_times_one_thread_in_every_thread():
+    # torch.set_num_threads(1) would leave the device's autograd thread two OpenMP threads; the
+    # benchmark restarts itself with OMP_NUM_THREADS=1 and says so, and the restarted run times
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    proc = subprocess.run([sys.executable, "-m", "diopi_torch.suite", "--bench", "--models", "cnn", "--impl_lib", LIB],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.stdout.count("restarting with OMP_NUM_THREADS=1") == 1, proc.stdout
+    assert "geometric mean diopi/cpu (float32)" in proc.stdout, proc.stdout
