@@ -112,6 +112,9 @@ def parse_args(argv):
     p.add_argument("--device_config", default=None, help="run_test: the vendor's device_configs.py (default: "
                    "impl/<vendor name>/device_configs.py when it exists; 'none' for none)")
     p.add_argument("--jobs", type=_at_least_one, default=1, help="run_test: worker processes")
+    p.add_argument("--max_crashes_per_function", type=_at_least_one, default=None, metavar="N",
+                   help="run_test, fuzz: after N crashes of a function, its remaining cases are skipped (with that reason) "
+                   "instead of run (default: every case runs; a crash costs a fork of a loaded worker)")
     p.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT, help="run_test: seconds per case before a timeout verdict "
                    "(plus 1 s per 20 MB of case data)")
     p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test, merge: where the reports go "
@@ -243,7 +246,8 @@ def run_test(args):
             bar.update(result["verdict"])
 
         try:
-            info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result, _load_timeout(args), manifest=manifest)
+            info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result, _load_timeout(args), manifest=manifest,
+                              max_crashes=args.max_crashes_per_function)
         except runner.WorkerFailed as e:
             rep.add(_load_item(), {"verdict": _load_verdict(str(e)), "message": str(e)})
             rep.finish(status="library unusable")
@@ -258,7 +262,7 @@ def run_test(args):
     info = dict(probed, **info)
     if not info.get("memory_judged", True):
         log.info("memory growth is not judged: AddressSanitizer's quarantine keeps freed memory resident (LeakSanitizer finds leaks)")
-    rep.note(workers_started=info.get("workers_started"))
+    rep.note(workers_started=info.get("workers_started"), forked=info.get("forked"))
     if k == 1 and not args.case and not args.filter_dtype:
         checks = [c for c in info.get("checks", []) if expand.matches(c[0], args.fname)]
         for j, (func, verdict, message) in enumerate(checks):
@@ -449,7 +453,8 @@ def fuzz(args):
             bar.update(result["verdict"])
 
         try:
-            info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result, _load_timeout(args))
+            info = runner.run(items, impl, runtime, args.data_dir, args.jobs, on_result, _load_timeout(args),
+                              max_crashes=args.max_crashes_per_function)
         except runner.WorkerFailed as e:
             raise LibraryUnusable(str(e), _load_verdict(str(e))) from None
     print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")

@@ -151,7 +151,7 @@ class Ranks:
         """The last lines each rank printed (a dying rank's message among them)."""
         parts = []
         for r, fd in enumerate(self.capture_fds):
-            text = sandbox.last_lines(sandbox.read_capture(fd)) if fd is not None else ""
+            text = sandbox.error_line(sandbox.read_capture(fd)) if fd is not None else ""
             if text:
                 parts.append(f"rank {r}: {text}")
         return "\n".join(parts)

@@ -17,6 +17,7 @@ import ctypes
 import ctypes.util
 import hashlib
 import os
+import re
 import signal
 import tempfile
 
@@ -66,6 +67,37 @@ def last_lines(text, count=3, limit=300):
     lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()][-count:]
     out = " | ".join(lines)
     return out if len(out) <= limit else "..." + out[-limit:]
+
+
+# Lines of a crash's output that say where, not what: stack frames and the
+# lines that introduce them (libtorch's "frame #36: _start + 0x21", glibc's
+# backtrace, gdb-style "#3 0x...", "Exception raised from ...").
+_FRAME = re.compile(r"^(frame #\d+|#\d+\s+0x|\s*at \S+:\d+|\S*\(\+0x[0-9a-f]+\)|\[0x[0-9a-f]+\]$|0x[0-9a-f]+\b|"
+                    r"Exception raised from |Backtrace:|Stack trace|=+ Backtrace|\*\*\* Begin stack trace|"
+                    r"Memory map:|[0-9a-f]+-[0-9a-f]+ [r-][w-][x-][ps])", re.IGNORECASE)
+# The line that says what went wrong, best first.
+_SAYS = (re.compile(r"what\(\):"), re.compile(r"Assertion .* failed"),
+         re.compile(r"\b(error|fatal|abort|panic|terminate|exception|fault|signal|SIG[A-Z]+)\b", re.IGNORECASE))
+
+
+def error_line(text, limit=300):
+    """The library's own last error line in `text` (a crash's output): the
+    last C++ `what():` line, else the last failed assertion, else the last
+    line naming an error, else the last line that is not a stack frame; on
+    one line, at most `limit` characters ("" for no output)."""
+    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not _FRAME.match(ln) and not ln.startswith("... (")]
+    pick = None
+    for pattern in _SAYS:
+        found = [ln for ln in lines if pattern.search(ln)]
+        if found:
+            pick = found[-1]
+            break
+    if pick is None and lines:
+        pick = lines[-1]
+    if pick is None:
+        return ""
+    return pick if len(pick) <= limit else pick[:limit - 3] + "..."
 
 
 class Capture:
