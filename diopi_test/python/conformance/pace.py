@@ -13,7 +13,8 @@ limit turns that load into false timeouts. `factor()` is the slowdown now:
 The larger of the two, never below 1 and never above CAP: a limit is
 stretched at most CAP times, so a call that never returns is still caught
 in bounded time. The environment variable DIOPI_TIME_SCALE fixes the
-factor (a number >= 1) instead, e.g. for a machine known to be slow.
+factor (a number >= 1) instead, e.g. for a machine known to be slow; no
+waiting time is added then.
 
 `waited(pid, before)` is the time a process's threads spent runnable but waiting
 for a CPU (Linux schedstat): the harness adds it to a case's limit, since

@@ -225,6 +225,11 @@ class Report:
         detail = ", ".join(f"{t[k]} {k}" for k in VERDICTS if k not in (PASSED, SKIPPED))
         implemented = sum(1 for c in self.per_func.values() if c[NOT_IMPLEMENTED] < sum(c.values()))
         print(f"\nfunctions: {len(self.per_func)} ({implemented} implemented), cases: {sum(t.values())} ({detail})", file=stream)
+        if t[SKIPPED]:
+            not_run = sum(1 for _, r in self.rows if r["verdict"] == SKIPPED and r.get("not_run"))
+            print(f"skipped: {t[SKIPPED]} cases, each with its reason in the report ({not_run} not run after earlier "
+                  f"timeouts or crashes of their function, {t[SKIPPED] - not_run} by the device config or "
+                  "not applicable); every other case ran", file=stream)
         # Closing line: "failed" counts every failing verdict; not_implemented is neither.
         print(f"{label}: {t[PASSED]} passed, {sum(t[k] for k in FAILING)} failed, {t[SKIPPED]} skipped", file=stream)
 

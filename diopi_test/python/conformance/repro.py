@@ -45,11 +45,42 @@ class ReproError(Exception):
     """The case cannot be written as a C program (the reason says why)."""
 
 
+_SLUG_LIMIT = 120  # characters of the case name in a folder name (the file name limit is 255 bytes)
+
+
+def _top_level_parts(case):
+    """`case` split at `::` and at commas outside brackets (`seqlens=(64,100)` stays one part)."""
+    parts, depth, cur = [], 0, []
+    for field in case.split("::"):
+        for ch in field:
+            depth += ch in "([{"
+            depth -= ch in ")]}"
+            if ch == "," and depth <= 0:
+                parts.append("".join(cur))
+                cur = []
+            else:
+                cur.append(ch)
+        parts.append("".join(cur))
+        cur, depth = [], 0
+    return parts
+
+
 def slug(case, layout):
-    """A folder name for one case: readable, unique, safe on any filesystem."""
-    safe = re.sub(r"[^A-Za-z0-9.=_-]+", "_", case).strip("_")[:70]
+    """A folder name for one case: readable, unique, safe on any filesystem.
+    The name is cut only between its parts (the `::` fields and the
+    `,`-separated arguments), so every argument value it shows is whole
+    (`reduction=none`, never `reduction=non`); the digest keeps names
+    of cases that differ only in what was left out apart."""
+    parts = [re.sub(r"[^A-Za-z0-9.=_-]+", "_", p).strip("_") for p in _top_level_parts(case)]
+    kept, size = [], 0
+    for p in filter(None, parts):
+        if size + len(p) + 1 > _SLUG_LIMIT and kept:
+            kept.append("etc")
+            break
+        kept.append(p[:_SLUG_LIMIT])
+        size += len(p) + 1
     digest = hashlib.sha1(f"{case}\0{layout}".encode()).hexdigest()[:8]
-    return f"{safe}.{layout}.{digest}"
+    return f"{'_'.join(kept)}.{layout}.{digest}"
 
 
 # ---------------------------------------------------------------- C literals
@@ -297,6 +328,7 @@ def _source(fn, prog, item, result, build, timeout, impl_path):
         " * declaration of the function; edit freely while debugging.",
         " */",
         "#define _POSIX_C_SOURCE 200809L",
+        "#define _XOPEN_SOURCE 700  /* sigaltstack, SA_ONSTACK */",
         "#include <ctype.h>",
         "#include <math.h>",
         "#include <signal.h>",
@@ -337,9 +369,11 @@ def _source(fn, prog, item, result, build, timeout, impl_path):
         f"printf(\"calling {fn.name} ({item.layout})\\n\");",
         "fflush(stdout);",
         "rp_remember_error_string();",
+        "rp_arm();",
         f"alarm({timeout});",
         "diopiError_t rp_rc = rp_fn(" + ", ".join(prog.args) + ");",
         "alarm(0);",
+        "rp_in_call = 0;",
         f"dt_context_sync({prog.ctx});",
         "",
         "char rp_reason[8192];",

@@ -146,13 +146,75 @@ static int rp_error_verdict(diopiError_t rc) {
     return rp_verdict("error", reason);
 }
 
-static void rp_on_signal(int sig) {
-    /* A crash reproduces by crashing: name it, then die of the same signal. */
-    static const char msg[] = "verdict: crashed (signal during the call)\n";
-    if (write(STDOUT_FILENO, msg, sizeof msg - 1) < 0) { /* nothing to do */
+/* A crash reproduces by crashing: the verdict lines are written first (with
+ * write(), which a signal handler may call), then the process dies of the
+ * same signal. The handlers are installed right before the call, after the
+ * library was loaded, since a library may install its own when it loads. */
+static volatile sig_atomic_t rp_in_call;
+
+static void rp_write(const char* s) {
+    size_t n = strlen(s);
+    while (n > 0) {
+        ssize_t w = write(STDOUT_FILENO, s, n);
+        if (w <= 0) return;
+        s += w;
+        n -= (size_t)w;
     }
+}
+
+static const char* rp_signal_name(int sig) {
+    switch (sig) {
+        case SIGSEGV: return "SIGSEGV";
+        case SIGBUS: return "SIGBUS";
+        case SIGFPE: return "SIGFPE";
+        case SIGILL: return "SIGILL";
+        case SIGABRT: return "SIGABRT";
+        case SIGTRAP: return "SIGTRAP";
+        case SIGSYS: return "SIGSYS";
+        default: return "a signal";
+    }
+}
+
+static void rp_crash_lines(const char* how) {
+    rp_write("verdict: crashed\nreason: ");
+    rp_write(how);
+    rp_write(" during the call\nharness verdict: ");
+    rp_write(rp_harness_verdict);
+    rp_write(strcmp(rp_harness_verdict, "crashed") == 0 ? " (reproduced)\n" : " (NOT reproduced)\n");
+}
+
+static void rp_on_signal(int sig) {
+    char how[64] = "killed by ";
+    strncat(how, rp_signal_name(sig), sizeof how - strlen(how) - 1);
+    rp_crash_lines(how);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+static void rp_on_exit(void) {
+    if (rp_in_call) rp_crash_lines("exit() called");
+}
+
+static void rp_arm(void) {
+    static char alt[1 << 16];
+    static int once;
+    stack_t ss;
+    ss.ss_sp = alt;
+    ss.ss_size = sizeof alt;
+    ss.ss_flags = 0;
+    sigaltstack(&ss, NULL); /* a stack overflow still gets its verdict line */
+    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; ++i) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = rp_on_signal;
+        sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+    if (!once) atexit(rp_on_exit);
+    once = 1;
+    rp_in_call = 1;
 }
 
 static const char* rp_timeout_message = "verdict: timeout\n";
@@ -167,11 +229,6 @@ static void rp_on_alarm(int sig) {
 static void rp_init(int argc, char** argv) {
     if (argc > 1) rp_data_dir = argv[1];
     if (dt_init() != 0) rp_fatal("dt_init", dt_last_error());
-    signal(SIGSEGV, rp_on_signal);
-    signal(SIGBUS, rp_on_signal);
-    signal(SIGFPE, rp_on_signal);
-    signal(SIGILL, rp_on_signal);
-    signal(SIGABRT, rp_on_signal);
     signal(SIGALRM, rp_on_alarm);
 }
 

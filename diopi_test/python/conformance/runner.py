@@ -63,7 +63,7 @@ import traceback
 import diopi_header
 
 from . import binding, channel, execute, fuzz, pace, regen, sandbox, store
-from .verdicts import (BASELINE_REFUSED, CRASHED, FAILING, MEMORY_GROWTH, ORDER_DEPENDENT, PASSED, STATE_CHANGED,
+from .verdicts import (BASELINE_REFUSED, CRASHED, FAILING, MEMORY_GROWTH, ORDER_DEPENDENT, PASSED, SKIPPED, STATE_CHANGED,
                        STRAY_WRITE, TIMEOUT, result as make_result)
 
 log = logging.getLogger("conformance")
@@ -520,7 +520,8 @@ class _Worker:
         if now < self.deadline:
             return False
         factor = max(self.factor, pace.factor())
-        allowed = min(self.budget * pace.CAP, self.budget * factor + pace.waited(self.proc.pid, self.waits))
+        waited = pace.waited(self.proc.pid, self.waits) if pace.fixed() is None else 0.0
+        allowed = min(self.budget * pace.CAP, self.budget * factor + waited)
         if now < self.submitted + allowed:
             self.deadline = self.submitted + allowed
             return False
@@ -727,11 +728,12 @@ def _settle(item, res):
     shortest = history[-state["hi"]:]
     again = state["best"]
     exact = state["hi"] - state["lo"] == 1
+    n = len(shortest)
+    calls = f"{n} earlier call{'s' if n != 1 else ''}"
     return make_result(ORDER_DEPENDENT, f"{first['verdict']} after {len(history)} earlier calls in the same worker, passed alone in "
-                                        f"a fresh worker, and {again['verdict']} again in a fresh worker after the "
-                                        f"{'' if exact else 'last '}{len(shortest)} earlier calls "
-                                        f"{'that make it fail' if exact else 'replayed'} ({_names(shortest)}): "
-                                        f"{again.get('message', '')[:300]}",
+                                        f"a fresh worker, and {again['verdict']} again in a fresh worker after "
+                                        f"{'the ' + calls + ' that make it fail' if exact else 'the last ' + calls} "
+                                        f"({_names(shortest)}): {again.get('message', '')[:300]}",
                        earlier=[i.label for i in shortest][-HISTORY:], prefix=[i.label for i in shortest],
                        first=first["verdict"], **{k2: v for k2, v in again.items() if k2 == "output"})
 

@@ -78,7 +78,7 @@ EXPECTED = {
     "diopiSigmoid": {"passed"},  # a cache filled once is no leak
     "diopiErf": {"error_on_success"},
     "diopiErfinv": {"error"},
-    "diopiFloor": {"timeout"},
+    "diopiFloor": {"timeout", "skipped"},  # skipped: not run after two timeouts, with that reason
     "diopiCeil": {"stray_write"},
     "diopiSign": {"passed"},
     "diopiReciprocal": {"failed"},
@@ -179,7 +179,7 @@ def test_an_out_of_bounds_write_from_a_thread_is_the_same_alone(hostile_lib, hos
 def test_a_hanging_function_costs_two_timeouts(hostile_run):
     _, summary, _ = hostile_run
     floor = [c["result"] for c in summary["cases"] if c["function"] == "diopiFloor"]
-    assert len(floor) == 16 and all(r["verdict"] == "timeout" for r in floor)
+    assert len(floor) == 16 and all(r["verdict"] == ("skipped" if r.get("not_run") else "timeout") for r in floor)
     ran = [r for r in floor if not r.get("not_run")]
     # those in flight when the second timeout came (up to one per worker, plus a replacement's) ran; none after
     assert 2 <= len(ran) <= 6, ran
@@ -316,6 +316,7 @@ def _abs_items(data, timeout, limit):
 
 
 def _run_items(items, lib, data, torch_lib_dir, env):
+    # DIOPI_TIME_SCALE=1: these tests are about the limits as given, on a machine taken as idle
     from conformance import runner
     results = []
     old = {k: os.environ.get(k) for k in env}
@@ -333,13 +334,13 @@ def test_a_slow_call_is_given_the_full_limit_before_it_is_charged(hostile_lib, h
     # The quick limit (0.5 s) comes from the reference's own time; the call takes 1.5 s,
     # as on a loaded machine: re-run alone with the full limit (10 s), it passes with a warning.
     items = _abs_items(hostile_data, 0.5, 10.0)
-    results = _run_items(items, hostile_lib, hostile_data, torch_lib_dir, {"DIOPI_HOSTILE_SLOW_MS": "1500"})
+    results = _run_items(items, hostile_lib, hostile_data, torch_lib_dir, {"DIOPI_HOSTILE_SLOW_MS": "1500", "DIOPI_TIME_SCALE": "1"})
     assert [r["verdict"] for r in results] == ["passed"] * len(items), results
     assert all("finished alone within the full 10.0 s" in " ".join(r.get("warnings", [])) for r in results)
 
 
 def test_a_call_beyond_the_full_limit_is_a_timeout(hostile_lib, hostile_data, torch_lib_dir):
     items = _abs_items(hostile_data, 0.3, 0.8)[:1]
-    results = _run_items(items, hostile_lib, hostile_data, torch_lib_dir, {"DIOPI_HOSTILE_SLOW_MS": "3000"})
+    results = _run_items(items, hostile_lib, hostile_data, torch_lib_dir, {"DIOPI_HOSTILE_SLOW_MS": "3000", "DIOPI_TIME_SCALE": "1"})
     (res,) = results
     assert res["verdict"] == "timeout" and "no answer within 0.8 s (the full limit" in res["message"], res

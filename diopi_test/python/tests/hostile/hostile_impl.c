@@ -21,7 +21,7 @@
  *                       keeps (memory held, not leaked)                   -> passed
  *   diopiErf            succeeds and sets an error string                 -> error_on_success
  *   diopiErfinv         returns 12345, which is no diopiError_t           -> error
- *   diopiFloor          never returns                                     -> timeout (twice, then not run)
+ *   diopiFloor          never returns                                     -> timeout (twice, then skipped: not run)
  *   diopiCeil           writes junk into every descriptor from 3 to 255   -> stray_write
  *   diopiSign           correct, prints a line on stdout and stderr       -> passed, output kept
  *   diopiTanh           wrong once any other operator ran in the process  -> order_dependent
