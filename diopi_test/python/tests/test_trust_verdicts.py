@@ -21,7 +21,7 @@ from conformance import expand, gen_data, paths, spec  # noqa: E402
 from conformance.reftorch import torch as T  # noqa: E402
 
 SHAPES = tuple(((n, 3),) for n in range(1, 9))  # 8 cases, 16 replays with the non-contiguous layout
-STATE_CALLS = 10  # diopiAbs hangs from this call on in a process
+STATE_CALLS = 10  # diopiAbs hangs on the next new input once a process saw this many
 SPIKE_AT = 4      # the call of diopiNeg (counted across processes) that hangs once
 SLOPES = ({"negative_slope": 0.01}, {"negative_slope": 0.2}, {"negative_slope": -0.5})  # -0.5 crashes
 OPS = [
@@ -81,7 +81,7 @@ def test_state_left_by_earlier_calls_is_order_dependent_naming_them(planted_run)
     proc, summary, _ = planted_run
     rows = _of(summary, "diopiAbs")
     charged = [c for c in rows if c["result"]["verdict"] != "passed"]
-    # Calls 1..10 of a worker pass; the 11th hangs. The first worker runs 10 cases, then the 11th is charged;
+    # The first 10 different inputs of a worker pass; the 11th hangs. The first worker runs 10 cases, then the 11th is charged;
     # the remaining 5 run in a fresh worker and pass.
     assert len(rows) == 16 and len(charged) == 1, [c["result"] for c in charged]
     (case,) = charged
