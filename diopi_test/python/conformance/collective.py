@@ -8,8 +8,9 @@ rank at once; each rank answers with what it received, and the harness compares 
 
 A rank that crashes, exits or does not answer within --timeout gives the case a `crashed` or `timeout` verdict
 naming the collective, the case and the rank; the ranks are then replaced (and a new world communicator created)
-before the next case. After two timeouts of a function its remaining cases are charged without being run, so a
-library that hangs cannot make the run last longer than a few timeouts. Nothing here loads the vendor library.
+before the next case. After two timeouts of a function its remaining cases are skipped (not run, with that reason),
+so a library that hangs cannot make the run last longer than a few timeouts. Deadlines follow the machine's pace
+(conformance/pace.py). Nothing here loads the vendor library.
 """
 import collections
 import logging
@@ -22,7 +23,7 @@ import traceback
 
 import diopi_header
 
-from . import binding, channel, collective_cases as cc, compare, sandbox
+from . import binding, channel, collective_cases as cc, compare, pace, sandbox
 from .runner import TIMEOUTS_PER_FUNCTION, WorkItem, _death
 from .verdicts import (CRASHED, ERROR, FAILED, NO_MESSAGE, NOT_IMPLEMENTED, PASSED, SKIPPED, STRAY_WRITE, TIMEOUT,
                        result as make_result)
@@ -121,6 +122,7 @@ class Ranks:
     def collect(self, ranks, timeout, what, want=None):
         """{rank: reply} of one message from each of `ranks`; RankFailed when one dies or the time runs out."""
         ranks = list(ranks)
+        timeout = pace.scaled(timeout)  # the limit follows the machine (conformance/pace.py)
         deadline = time.monotonic() + timeout
         got = {}
         while len(got) < len(ranks):
@@ -335,8 +337,9 @@ class World:
         self.info = None
 
     def comm_timeout_ms(self):
-        # The library's own timeout ends a stuck exchange before the harness's deadline does.
-        return int(max(1.0, self.timeout / 2) * 1000)
+        # The library's own timeout ends a stuck exchange before the harness's deadline does (which
+        # follows the machine's pace: so does this one).
+        return int(max(1.0, self.timeout / 2) * pace.factor() * 1000)
 
     def start(self):
         """(init result or None); None means the world communicator is up."""
@@ -486,7 +489,7 @@ def run(impl, runtime, selection, timeout, load_timeout, on_result):
                 report(case, make_result(*down))
                 continue
             if timeouts[case["func"]] >= TIMEOUTS_PER_FUNCTION:
-                report(case, make_result(TIMEOUT, f"not run: {case['func']} timed out {timeouts[case['func']]} times", not_run=True))
+                report(case, make_result(SKIPPED, f"not run: {case['func']} timed out {timeouts[case['func']]} times", not_run=True))
                 continue
             if world.ranks is None:
                 try:

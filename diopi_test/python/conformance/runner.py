@@ -976,6 +976,7 @@ def isolated(target, args, timeout, what):
     proc.start()
     child.close()
     reader = channel.Reader(parent.fileno(), key)
+    timeout = pace.scaled(timeout)
     deadline = time.monotonic() + timeout
     try:
         while True:
