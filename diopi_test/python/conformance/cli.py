@@ -116,7 +116,8 @@ def parse_args(argv):
                    help="run_test, fuzz: after N crashes of a function, its remaining cases are skipped (with that reason) "
                    "instead of run (default: every case runs; a crash costs a fork of a loaded worker)")
     p.add_argument("--timeout", type=_positive_seconds, default=DEFAULT_TIMEOUT, help="run_test: seconds per case before a timeout verdict "
-                   "(plus 1 s per 20 MB of case data)")
+                   "(plus 1 s per 20 MB of case data) on an idle machine; stretched to the machine's slowdown now, at most "
+                   "8x (DIOPI_TIME_SCALE=F fixes the slowdown)")
     p.add_argument("--report_dir", default=paths.DEFAULT_REPORT_DIR, help="run_test, merge: where the reports go "
                    "(error_report.csv, summary.json, junit.xml, report.html)")
     p.add_argument("--compare_report", default=None, metavar="DIR", help="run_test, merge: show the run whose report is in "
@@ -295,7 +296,8 @@ def case_timeout(limit, nbytes, ref_seconds):
     the case is quick: 5 s plus 100 times that. A function that never
     returns then costs seconds per case, not the full limit; a case that
     overruns the quick limit is re-run with the full one before it is
-    charged (conformance/runner.py)."""
+    charged (conformance/runner.py). These are limits on an idle machine:
+    the runner stretches them to the machine's pace (conformance/pace.py)."""
     cap = limit + nbytes / 20e6
     if ref_seconds is None:
         return cap
