@@ -768,14 +768,12 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
     zygote = [None]
     if FORK_SERVER and items:
         _warm()
-        try:
-            z = _Zygote(mpctx, impl_path, runtime_path, data_dir, load_timeout, manifest)
-            started[0] += 1
-            zygote[0] = z if z.forkable else None
-            if not z.forkable:
-                log.debug("the library started threads while loading: workers load it each")
-        except WorkerFailed:
-            zygote[0] = None  # the ordinary worker below says why
+        # The fork server loads the library as a worker would: when that fails, the library is unusable.
+        z = _Zygote(mpctx, impl_path, runtime_path, data_dir, load_timeout, manifest)
+        started[0] += 1
+        zygote[0] = z if z.forkable else None
+        if not z.forkable:
+            log.debug("the library started threads while loading: workers load it each")
 
     def new_worker():
         started[0] += 1

@@ -231,11 +231,13 @@ def test_a_library_without_diopi_functions(tmp_path, torch_lib_dir, hostile_data
 
 
 def _children(pid):
+    """The descendants of `pid`: workers are forked from the fork server, a child of run_test."""
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(p) for p in f.read().split()]
+            kids = [int(p) for p in f.read().split()]
     except OSError:
         return []
+    return kids + [g for k in kids for g in _children(k)]
 
 
 def _alive(pid):
@@ -257,7 +259,7 @@ def _start_hanging_run(lib, data, reports, jobs="2"):
                              str(reports), "--fname", "floor", "abs", "--timeout", "60", "--jobs", jobs],
                             cwd=PYTHON_DIR, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
-    while time.time() < deadline and len(_children(proc.pid)) < int(jobs):
+    while time.time() < deadline and len(_children(proc.pid)) < int(jobs) + 1:  # the fork server and its workers
         time.sleep(0.2)
     while time.time() < deadline and not os.path.exists(os.path.join(reports, "rows.jsonl")):
         time.sleep(0.2)
