@@ -13,7 +13,7 @@ T holds the plan's tensor handles, C the cells of library-allocated outputs,
 F the vendor's functions (one per step), R the run's generator, E the steps
 the runner takes over (re-planned to the eager device). The arguments the
 plan prepared become constants of the file; the runner points the handles at
-each run's memory before the call (csrc/graph_runner.cpp).
+each run's memory before the call (csrc/graph/runner.cpp).
 """
 from __future__ import annotations
 

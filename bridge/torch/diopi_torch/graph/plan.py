@@ -2,7 +2,7 @@
 references resolved before the first run.
 
     plan = Planner(gm, amap, functions, exported).build()
-    plan.text          # what the runner (csrc/graph_runner.cpp) reads
+    plan.text          # what the runner (csrc/graph/runner.cpp) reads
     plan.steps         # Step: DIOPI function, prepared arguments, the node it serves
 
 Each tensor a call sees is a reference: a base (graph input, arena buffer,

@@ -12,9 +12,9 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "bridge.hpp"
-#include "device_runtime.hpp"
-#include "state.hpp"
+#include "aten/bridge.hpp"
+#include "runtime/device_runtime.hpp"
+#include "runtime/state.hpp"
 
 namespace diopi_torch {
 namespace {

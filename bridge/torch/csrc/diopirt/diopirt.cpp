@@ -1,9 +1,9 @@
 // The caller's half of diopirt.h, implemented once over at::Tensor: any
 // vendor library asks the `diopi` device for data pointers, shapes, strides,
 // scratch tensors and generator state through these functions.
-#include "bridge.hpp"
-#include "device_runtime.hpp"
-#include "state.hpp"
+#include "aten/bridge.hpp"
+#include "runtime/device_runtime.hpp"
+#include "runtime/state.hpp"
 
 #include <cstring>
 

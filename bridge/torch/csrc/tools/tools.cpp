@@ -2,7 +2,7 @@
 // timer's table and the call log. Call::run enters here only when one of
 // them is on (tools.hpp); the C functions at the end are what the Python
 // package (diopi_torch/tools/) calls through ctypes.
-#include "tools.hpp"
+#include "tools/tools.hpp"
 
 #include <ATen/record_function.h>
 #include <torch/csrc/autograd/node.h>
@@ -19,8 +19,8 @@
 #include <sstream>
 #include <thread>
 
-#include "bridge.hpp"
-#include "state.hpp"
+#include "aten/bridge.hpp"
+#include "runtime/state.hpp"
 
 namespace diopi_torch {
 namespace tools {

@@ -1,4 +1,4 @@
-# The diopi device's torch.distributed backend ("diccl", csrc/distributed.cpp): a Python extension module next to
+# The diopi device's torch.distributed backend ("diccl", csrc/distributed/distributed.cpp): a Python extension module next to
 # libdiopi_torch.so, because torch.distributed takes backend objects from Python. It links libdiopi_torch.so (the
 # loaded vendor library, tensor handles) and libtorch_python (the Python types of c10d's Store and Backend).
 execute_process(
@@ -9,7 +9,7 @@ if(NOT _rc EQUAL 0)
 endif()
 list(GET _py_info 0 DIOPI_PY_INCLUDE)
 list(GET _py_info 1 DIOPI_PY_EXT_SUFFIX)
-add_library(diopi_torch_distributed MODULE ${CMAKE_CURRENT_SOURCE_DIR}/csrc/distributed.cpp)
+add_library(diopi_torch_distributed MODULE ${CMAKE_CURRENT_SOURCE_DIR}/csrc/distributed/distributed.cpp)
 set_target_properties(diopi_torch_distributed PROPERTIES PREFIX "" OUTPUT_NAME _distributed SUFFIX ${DIOPI_PY_EXT_SUFFIX}
   CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_VISIBILITY_PRESET hidden
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR} BUILD_RPATH "${TORCH_DIR}/lib;${CMAKE_BINARY_DIR}")

@@ -29,11 +29,11 @@
 #include <mutex>
 #include <sstream>
 
-#include "allocator.hpp"
-#include "bridge.hpp"
-#include "device_runtime.hpp"
-#include "graph.hpp"
-#include "state.hpp"
+#include "runtime/allocator.hpp"
+#include "aten/bridge.hpp"
+#include "runtime/device_runtime.hpp"
+#include "graph/graph.hpp"
+#include "runtime/state.hpp"
 
 namespace diopi_torch::graph {
 namespace {

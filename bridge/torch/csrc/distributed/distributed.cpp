@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "bridge.hpp"
-#include "state.hpp"
+#include "aten/bridge.hpp"
+#include "runtime/state.hpp"
 
 namespace diopi_torch {
 namespace {
