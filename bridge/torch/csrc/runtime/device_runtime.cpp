@@ -16,7 +16,7 @@
 #include <mutex>
 #include <vector>
 
-#include "runtime/legacy_hooks.h"
+#include "legacy_hooks.h"
 #include "runtime/state.hpp"
 
 namespace diopi_torch {
