@@ -14,6 +14,7 @@ set_target_properties(diopi_torch_distributed PROPERTIES PREFIX "" OUTPUT_NAME _
   CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_VISIBILITY_PRESET hidden
   LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR} BUILD_RPATH "${TORCH_DIR}/lib;${CMAKE_BINARY_DIR}")
 target_include_directories(diopi_torch_distributed PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/csrc ${ROOT}/proto/include
+  ${ROOT}/proto/support/include
   SYSTEM PRIVATE ${TORCH_DIR}/include ${TORCH_DIR}/include/torch/csrc/api/include ${DIOPI_PY_INCLUDE})
 target_compile_definitions(diopi_torch_distributed PRIVATE _GLIBCXX_USE_CXX11_ABI=${TORCH_CXX11_ABI})
 target_compile_options(diopi_torch_distributed PRIVATE -Wall -Wno-unused-parameter)
