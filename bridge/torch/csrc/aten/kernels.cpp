@@ -269,7 +269,7 @@ void transfer(void* dst, const void* src, size_t n, bool toDevice, c10::DeviceIn
 
 bool dense(const at::Tensor& t) { return t.is_contiguous() && t.is_non_overlapping_and_dense(); }
 
-const OpInfo kCopyInfo{"_copy_from", "diopiCopyInp", "bridge/torch/csrc/runtime/device.cpp (device-to-device copy)", "src,dest"};
+const OpInfo kCopyInfo{"_copy_from", "diopiCopyInp", "bridge/torch/csrc/aten/kernels.cpp (device-to-device copy)", "src,dest"};
 
 // dst <- src on the device through the vendor's diopiCopyInp (broadcast and
 // dtype conversion included); false when the library cannot do it. Both on one device.
