@@ -171,78 +171,54 @@ struct CallerRuntime {
 
 }  // namespace diopi_support
 
+// One exported function of diopirt.h forwarding to CallerRuntime<Traits>.
+#define DIOPI_SUPPORT_FORWARD_(name, impl, params, args) \
+    DIOPI_RT_API diopiError_t name params { return DiopiCallerRuntime_::impl args; }
+
 /// Defines the C functions of diopirt.h's caller half over `Traits` (see the
 /// top of this file). Profiling ranges are accepted and ignored; sparse
 /// accessors answer diopiNoImplement.
-#define DIOPI_SUPPORT_DEFINE_CALLER_RUNTIME(Traits)                                                                                     \
-    extern "C" {                                                                                                                        \
-    using DiopiCallerRuntime_ = ::diopi_support::CallerRuntime<Traits>;                                                                 \
-    DIOPI_RT_API const char* diopiGetVersion(void) { return "1.0.0"; }                                                                  \
-    DIOPI_RT_API diopiError_t diopiGetTensorData(diopiTensorHandle_t th, void** p) { return DiopiCallerRuntime_::tensorData(th, p); }  \
-    DIOPI_RT_API diopiError_t diopiGetTensorDataConst(diopiConstTensorHandle_t th, const void** p) {                                    \
-        return DiopiCallerRuntime_::tensorDataConst(th, p);                                                                             \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetTensorShape(diopiConstTensorHandle_t th, diopiSize_t* s) {                                        \
-        return DiopiCallerRuntime_::tensorShape(th, s);                                                                                 \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetTensorStride(diopiConstTensorHandle_t th, diopiSize_t* s) {                                       \
-        return DiopiCallerRuntime_::tensorStride(th, s);                                                                                \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetTensorDtype(diopiConstTensorHandle_t th, diopiDtype_t* d) {                                       \
-        return DiopiCallerRuntime_::tensorDtype(th, d);                                                                                 \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetTensorDevice(diopiConstTensorHandle_t th, diopiDevice_t* d) {                                     \
-        return DiopiCallerRuntime_::tensorDevice(th, d);                                                                                \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetTensorNumel(diopiConstTensorHandle_t th, int64_t* n) {                                            \
-        return DiopiCallerRuntime_::tensorNumel(th, n);                                                                                 \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetTensorElemSize(diopiConstTensorHandle_t th, int64_t* n) {                                         \
-        return DiopiCallerRuntime_::tensorElemSize(th, n);                                                                              \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetTensorStoragePtr(diopiConstTensorHandle_t th, void** p) {                                         \
-        return DiopiCallerRuntime_::storagePtr(th, p);                                                                                  \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetTensorStorageOffset(diopiConstTensorHandle_t th, int64_t* o) {                                    \
-        return DiopiCallerRuntime_::storageOffset(th, o);                                                                               \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetTensorStorageNbytes(diopiConstTensorHandle_t th, size_t* n) {                                     \
-        return DiopiCallerRuntime_::storageNbytes(th, n);                                                                               \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th, diopiDeviceIndex_t* i) {                           \
-        return DiopiCallerRuntime_::deviceIndex(th, i);                                                                                 \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGetCurrentDeviceIndex(diopiDeviceIndex_t* i) { return DiopiCallerRuntime_::currentDeviceIndex(i); }  \
-    DIOPI_RT_API diopiError_t diopiIsTensorSparse(diopiConstTensorHandle_t th, bool* s) { return DiopiCallerRuntime_::isSparse(th, s); } \
+#define DIOPI_SUPPORT_DEFINE_CALLER_RUNTIME(Traits)                                                                                      \
+    extern "C" {                                                                                                                         \
+    using DiopiCallerRuntime_ = ::diopi_support::CallerRuntime<Traits>;                                                                  \
+    DIOPI_RT_API const char* diopiGetVersion(void) { return "1.0.0"; }                                                                   \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorData, tensorData, (diopiTensorHandle_t th, void** p), (th, p))                                  \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorDataConst, tensorDataConst, (diopiConstTensorHandle_t th, const void** p), (th, p))             \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorShape, tensorShape, (diopiConstTensorHandle_t th, diopiSize_t* s), (th, s))                     \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorStride, tensorStride, (diopiConstTensorHandle_t th, diopiSize_t* s), (th, s))                   \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorDtype, tensorDtype, (diopiConstTensorHandle_t th, diopiDtype_t* d), (th, d))                    \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorDevice, tensorDevice, (diopiConstTensorHandle_t th, diopiDevice_t* d), (th, d))                 \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorNumel, tensorNumel, (diopiConstTensorHandle_t th, int64_t* n), (th, n))                         \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorElemSize, tensorElemSize, (diopiConstTensorHandle_t th, int64_t* n), (th, n))                   \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorStoragePtr, storagePtr, (diopiConstTensorHandle_t th, void** p), (th, p))                       \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorStorageOffset, storageOffset, (diopiConstTensorHandle_t th, int64_t* o), (th, o))               \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorStorageNbytes, storageNbytes, (diopiConstTensorHandle_t th, size_t* n), (th, n))                \
+    DIOPI_SUPPORT_FORWARD_(diopiGetTensorDeviceIndex, deviceIndex, (diopiConstTensorHandle_t th, diopiDeviceIndex_t* i), (th, i))        \
+    DIOPI_SUPPORT_FORWARD_(diopiGetCurrentDeviceIndex, currentDeviceIndex, (diopiDeviceIndex_t* i), (i))                                 \
+    DIOPI_SUPPORT_FORWARD_(diopiIsTensorSparse, isSparse, (diopiConstTensorHandle_t th, bool* s), (th, s))                               \
     DIOPI_RT_API diopiError_t diopiGetTensorCrowIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; } \
     DIOPI_RT_API diopiError_t diopiGetTensorColIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }  \
     DIOPI_RT_API diopiError_t diopiGetTensorValues(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }      \
-    DIOPI_RT_API diopiError_t diopiGetStream(diopiContextHandle_t ctx, diopiStreamHandle_t* s) { return DiopiCallerRuntime_::stream(ctx, s); } \
-    DIOPI_RT_API diopiError_t diopiRequireTensor(diopiContextHandle_t ctx, diopiTensorHandle_t* t, const diopiSize_t* size,             \
-                                                 const diopiSize_t* stride, const diopiDtype_t dtype, const diopiDevice_t device) {    \
-        return DiopiCallerRuntime_::requireTensor(ctx, t, size, stride, dtype, device);                                                 \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiRequireBuffer(diopiContextHandle_t ctx, diopiTensorHandle_t* t, int64_t n, diopiDevice_t device) {    \
-        return DiopiCallerRuntime_::requireBuffer(ctx, t, n, device);                                                                   \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGeneratorGetState(diopiContextHandle_t ctx, diopiConstGeneratorHandle_t g, diopiTensorHandle_t* d) { \
-        return DiopiCallerRuntime_::generatorGetState(ctx, g, d);                                                                       \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGeneratorSetState(diopiGeneratorHandle_t g, diopiConstTensorHandle_t s) {                            \
-        return DiopiCallerRuntime_::generatorSetState(g, s);                                                                            \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGeneratorGetSeedAndOffset(diopiGeneratorHandle_t g, uint64_t* seed, uint64_t* offset) {             \
-        return DiopiCallerRuntime_::seedAndOffset(g, seed, offset);                                                                     \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiGeneratorSetSeedAndOffset(diopiGeneratorHandle_t g, uint64_t seed, uint64_t offset) {               \
-        return DiopiCallerRuntime_::setSeedAndOffset(g, seed, offset);                                                                  \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiRecordStart(const char*, void** record) {                                                            \
-        if (record) *record = nullptr;                                                                                                  \
-        return diopiSuccess;                                                                                                            \
-    }                                                                                                                                   \
-    DIOPI_RT_API diopiError_t diopiRecordEnd(void** record) {                                                                           \
-        if (record) *record = nullptr;                                                                                                  \
-        return diopiSuccess;                                                                                                            \
-    }                                                                                                                                   \
+    DIOPI_SUPPORT_FORWARD_(diopiGetStream, stream, (diopiContextHandle_t ctx, diopiStreamHandle_t* s), (ctx, s))                         \
+    DIOPI_SUPPORT_FORWARD_(diopiRequireTensor, requireTensor,                                                                            \
+                           (diopiContextHandle_t ctx, diopiTensorHandle_t* t, const diopiSize_t* size, const diopiSize_t* stride,        \
+                            const diopiDtype_t dtype, const diopiDevice_t device),                                                      \
+                           (ctx, t, size, stride, dtype, device))                                                                        \
+    DIOPI_SUPPORT_FORWARD_(diopiRequireBuffer, requireBuffer, (diopiContextHandle_t ctx, diopiTensorHandle_t* t, int64_t n, diopiDevice_t d), \
+                           (ctx, t, n, d))                                                                                               \
+    DIOPI_SUPPORT_FORWARD_(diopiGeneratorGetState, generatorGetState,                                                                    \
+                           (diopiContextHandle_t ctx, diopiConstGeneratorHandle_t g, diopiTensorHandle_t* d), (ctx, g, d))               \
+    DIOPI_SUPPORT_FORWARD_(diopiGeneratorSetState, generatorSetState, (diopiGeneratorHandle_t g, diopiConstTensorHandle_t s), (g, s))   \
+    DIOPI_SUPPORT_FORWARD_(diopiGeneratorGetSeedAndOffset, seedAndOffset, (diopiGeneratorHandle_t g, uint64_t* seed, uint64_t* offset), \
+                           (g, seed, offset))                                                                                            \
+    DIOPI_SUPPORT_FORWARD_(diopiGeneratorSetSeedAndOffset, setSeedAndOffset, (diopiGeneratorHandle_t g, uint64_t seed, uint64_t offset), \
+                           (g, seed, offset))                                                                                            \
+    DIOPI_RT_API diopiError_t diopiRecordStart(const char*, void** record) {                                                             \
+        if (record) *record = nullptr;                                                                                                   \
+        return diopiSuccess;                                                                                                             \
+    }                                                                                                                                    \
+    DIOPI_RT_API diopiError_t diopiRecordEnd(void** record) {                                                                            \
+        if (record) *record = nullptr;                                                                                                   \
+        return diopiSuccess;                                                                                                             \
+    }                                                                                                                                    \
     }
