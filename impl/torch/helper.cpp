@@ -2,6 +2,8 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
+#include "diopi_support/aten_dtypes.hpp"
+
 #include <cstring>
 #include <sstream>
 
@@ -17,48 +19,19 @@ void fail(const std::string& msg, diopiError_t code) { throw DiopiException(code
 
 void setLastError(const char* func, const std::string& msg) { g_last_error = std::string(func) + ": " + msg; }
 
+// The dtype table is the standard's support piece (proto/support), shared with the `diopi` device.
 at::ScalarType toATen(diopiDtype_t dtype) {
-    switch (dtype) {
-        case diopi_dtype_int8: return at::kChar;
-        case diopi_dtype_uint8: return at::kByte;
-        case diopi_dtype_int16: return at::kShort;
-        case diopi_dtype_uint16: return at::kUInt16;
-        case diopi_dtype_int32: return at::kInt;
-        case diopi_dtype_uint32: return at::kUInt32;
-        case diopi_dtype_int64: return at::kLong;
-        case diopi_dtype_uint64: return at::kUInt64;
-        case diopi_dtype_float16: return at::kHalf;
-        case diopi_dtype_float32: return at::kFloat;
-        case diopi_dtype_float64: return at::kDouble;
-        case diopi_dtype_bool: return at::kBool;
-        case diopi_dtype_bfloat16: return at::kBFloat16;
-        case diopi_dtype_complex32: return at::kComplexHalf;
-        case diopi_dtype_complex64: return at::kComplexFloat;
-        case diopi_dtype_complex128: return at::kComplexDouble;
-        default: fail("unsupported dtype " + std::to_string(static_cast<int>(dtype)), diopiDtypeNotSupported);
-    }
+    // tfloat32 is a compute mode, not a storage type this library takes.
+    auto type = dtype == diopi_dtype_tfloat32 ? std::nullopt : diopi_support::toScalarType(dtype);
+    if (!type) fail("unsupported dtype " + std::to_string(static_cast<int>(dtype)), diopiDtypeNotSupported);
+    return *type;
 }
 
 diopiDtype_t fromATen(at::ScalarType type) {
-    switch (type) {
-        case at::kChar: return diopi_dtype_int8;
-        case at::kByte: return diopi_dtype_uint8;
-        case at::kShort: return diopi_dtype_int16;
-        case at::kUInt16: return diopi_dtype_uint16;
-        case at::kInt: return diopi_dtype_int32;
-        case at::kUInt32: return diopi_dtype_uint32;
-        case at::kLong: return diopi_dtype_int64;
-        case at::kUInt64: return diopi_dtype_uint64;
-        case at::kHalf: return diopi_dtype_float16;
-        case at::kFloat: return diopi_dtype_float32;
-        case at::kDouble: return diopi_dtype_float64;
-        case at::kBool: return diopi_dtype_bool;
-        case at::kBFloat16: return diopi_dtype_bfloat16;
-        case at::kComplexHalf: return diopi_dtype_complex32;
-        case at::kComplexFloat: return diopi_dtype_complex64;
-        case at::kComplexDouble: return diopi_dtype_complex128;
-        default: fail(std::string("ATen dtype without a DIOPI equivalent: ") + c10::toString(type), diopiDtypeNotSupported);
-    }
+    diopiDtype_t dtype = diopi_support::fromScalarType(type);
+    if (dtype == diopi_dtype_unsupported)
+        fail(std::string("ATen dtype without a DIOPI equivalent: ") + c10::toString(type), diopiDtypeNotSupported);
+    return dtype;
 }
 
 at::Tensor optTensor(diopiConstTensorHandle_t h) {

@@ -13,11 +13,13 @@ T holds the plan's tensor handles, C the cells of library-allocated outputs,
 F the vendor's functions (one per step), R the run's generator, E the steps
 the runner takes over (re-planned to the eager device). The arguments the
 plan prepared become constants of the file; the runner points the handles at
-each run's memory before the call (csrc/graph_runner.cpp).
+each run's memory before the call (csrc/graph/runner.cpp).
 """
 from __future__ import annotations
 
 import math
+
+from .plan_schema import ARG, SCALAR
 
 GENERATOR_VERSION = 1
 
@@ -66,11 +68,11 @@ class _Emitter:
     def arg(self, a, param, locals_):
         k = a[0]
         ctype = param.ctype
-        if k == "t":
+        if k == ARG.Tensor:
             return f"T[{a[1]}]"
-        if k == "n":
+        if k == ARG.Null:
             return "NULL" if ctype.endswith("*") or "Handle" in ctype else "0"
-        if k == "ta":
+        if k == ARG.TensorArray:
             if not a[1]:
                 return "NULL"
             elem = "diopiConstTensorHandle_t" if param.kind == "tensor_array_in" else "diopiTensorHandle_t"
@@ -78,42 +80,42 @@ class _Emitter:
             items = ", ".join("NULL" if r < 0 else f"T[{r}]" for r in a[1])
             locals_.append(f"{elem} {name}[] = {{{items}}};")
             return name
-        if k == "sc":
-            if a[1] == "f":
+        if k == ARG.Scalar:
+            if a[1] == SCALAR.Float:
                 init = f"{{.stype = diopi_dtype_float64, .fval = {_c_double(a[2])}}}"
-            elif a[1] == "i":
+            elif a[1] == SCALAR.Int:
                 init = f"{{.stype = diopi_dtype_int64, .ival = {_c_int(a[2])}}}"
             else:
                 init = f"{{.stype = diopi_dtype_bool, .ival = {int(a[2])}}}"
             return "&" + self._static("static diopiScalar_t {name} = " + init + ";")
-        if k in ("z", "zp"):
+        if k in (ARG.Size, ARG.SizePtr):
             if a[1]:
                 data = self._static("static const int64_t {name}[] = {" + ", ".join(_c_int(x) for x in a[1]) + "};")
                 size = f"{{{data}, {len(a[1])}}}"
             else:
                 size = "{NULL, 0}"
-            if k == "z":
+            if k == ARG.Size:
                 return f"(diopiSize_t){size}"
             return "&" + self._static("static diopiSize_t {name} = " + size + ";")
-        if k == "i":
+        if k == ARG.Int:
             return f"({param.ctype.replace('const ', '')}){_c_int(a[1])}" if param.kind.startswith("enum_") else _c_int(a[1])
-        if k == "d":
+        if k == ARG.Double:
             return _c_double(a[1])
-        if k == "b":
+        if k == ARG.Bool:
             return "1" if a[1] else "0"
-        if k == "s":
+        if k == ARG.String:
             return _c_string(a[1])
-        if k == "g":
+        if k == ARG.Generator:
             return "(diopiGeneratorHandle_t)R[0]"
-        if k == "ip":
+        if k == ARG.IntPtr:
             return "&" + self._static("static const int64_t {name} = " + _c_int(a[1]) + ";")
-        if k == "dp":
+        if k == ARG.DoublePtr:
             return "&" + self._static("static const double {name} = " + _c_double(a[1]) + ";")
-        if k == "bp":
+        if k == ARG.BoolPtr:
             return "&" + self._static("static const bool {name} = " + ("1" if a[1] else "0") + ";")
-        if k == "cell":
+        if k == ARG.Cell:
             return f"&C[{a[1]}]"
-        if k == "cellref":
+        if k == ARG.CellRef:
             return f"C[{a[1]}]"
         raise ValueError(f"argument kind {k}")
 
@@ -131,7 +133,7 @@ class _Emitter:
             params = [p for p in fn.params if p.kind != "context"]
             locals_ = []
             args = [self.arg(a, p, locals_) for a, p in zip(s.args, params)]
-            cells = [f"C[{a[1]}] = NULL;" for a in s.args if a[0] == "cell"]
+            cells = [f"C[{a[1]}] = NULL;" for a in s.args if a[0] == ARG.Cell]
             body.append(f"s{i}:  /* {s.aten} -> {s.fn} ({s.where}), node {s.node} */")
             body.append(f"    if (E[{i}]) {{ *stop = {i}; return diopiSuccess; }}")
             body.append("    {")

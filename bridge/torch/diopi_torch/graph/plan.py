@@ -2,7 +2,7 @@
 references resolved before the first run.
 
     plan = Planner(gm, amap, functions, exported).build()
-    plan.text          # what the runner (csrc/graph_runner.cpp) reads
+    plan.text          # what the runner (csrc/graph/runner.cpp) reads
     plan.steps         # Step: DIOPI function, prepared arguments, the node it serves
 
 Each tensor a call sees is a reference: a base (graph input, arena buffer,
@@ -21,7 +21,8 @@ import dataclasses
 import torch
 
 from .. import mapping
-from . import lower
+from . import lower, plan_schema
+from .plan_schema import ARG, BASE, EAGER_ARG, SCALAR
 
 ALIGN = 64
 # PyTorch's enum values of c10::Layout and c10::MemoryFormat, for the eager re-run of a step.
@@ -86,6 +87,11 @@ def _dtype_code(dtype, codes):
     if name not in codes:
         raise PlanError(f"dtype {name} has no DIOPI code")
     return codes[name]
+
+
+def _copy_eager(dest, src):
+    """The eager re-run of a copy step: aten::copy_(dest, src), writing its argument."""
+    return ("copy_", "-", True, [(EAGER_ARG.Tensor, dest), (EAGER_ARG.Tensor, src), (EAGER_ARG.Bool, 0)], [])
 
 
 def _hex(s):
@@ -286,7 +292,7 @@ class Planner:
                 # Copied into the result's buffer by the plan alone (the eager kernel returns the library's
                 # tensor); into an out= argument, the eager kernel copies too.
                 allocated = (self.cells, v, e.expression(p.name) == mapping.RESULT)
-                args.append(("cell", self.cells))
+                args.append((ARG.Cell, self.cells))
                 self.cells += 1
                 continue
             args.append(self._encode(p, v, touched))
@@ -297,18 +303,19 @@ class Planner:
         if allocated is not None:
             cell, dest, bookkeeping = allocated
             fn_copy = self.functions["diopiCopyInp"]
-            args = [("cellref", cell) if p.name == "src" else ("t", self.ref(dest)) for p in fn_copy.params
+            args = [(ARG.CellRef, cell) if p.name == "src" else (ARG.Tensor, self.ref(dest)) for p in fn_copy.params
                     if p.kind != "context"]
             self.steps.append(Step("diopiCopyInp", args, low.aten, meta["where"], node.name,
-                                   ("copy_", "-", True, [("T", self.ref(dest)), ("T", self.ref(dest)), ("B", 0)], []),
+                                   _copy_eager(self.ref(dest), self.ref(dest)),
                                    meta["module"], meta["source"], values=(dest,), bookkeeping=bookkeeping))
             self._touch([dest])
 
     def _copy_step(self, src, dest, meta):
         touched = [src, dest]
         fn = self.functions["diopiCopyInp"]
-        args = [("t", self.ref(src)) if p.name == "src" else ("t", self.ref(dest)) for p in fn.params if p.kind != "context"]
-        eager = ("copy_", "-", True, [("T", self.ref(dest)), ("T", self.ref(src)), ("B", 0)], [])
+        args = [(ARG.Tensor, self.ref(src)) if p.name == "src" else (ARG.Tensor, self.ref(dest)) for p in fn.params
+                if p.kind != "context"]
+        eager = _copy_eager(self.ref(dest), self.ref(src))
         self.steps.append(Step("diopiCopyInp", args, meta["aten"], meta["where"], meta["node"], eager, meta["module"],
                                meta["source"], values=tuple(touched)))
         self._touch(touched)
@@ -326,16 +333,16 @@ class Planner:
         kind = p.kind
         if kind in ("tensor_in", "tensor_out"):
             if v is None:
-                return ("n",)
+                return (ARG.Null,)
             if isinstance(v, (bool, int, float)):
                 v = self.const(v)
             if not isinstance(v, lower.TensorValue):
                 raise PlanError(f"{p.name}: a {type(v).__name__} where a tensor is expected")
             touched.append(v)
-            return ("t", self.ref(v))
+            return (ARG.Tensor, self.ref(v))
         if kind in ("tensor_array_in", "tensor_array_out"):
             if v is None:
-                return ("ta", [])
+                return (ARG.TensorArray, [])
             refs = []
             for x in v:
                 if x is None:
@@ -345,41 +352,41 @@ class Planner:
                         raise PlanError(f"{p.name}: list item {type(x).__name__} is not a tensor")
                     touched.append(x)
                     refs.append(self.ref(x))
-            return ("ta", refs)
+            return (ARG.TensorArray, refs)
         if kind == "scalar":
             if v is None:
-                return ("n",)
+                return (ARG.Null,)
             if isinstance(v, lower.TensorValue):
                 raise PlanError(f"{p.name}: a scalar read from a device tensor (its value is known only at run time)")
             if isinstance(v, bool):
-                return ("sc", "b", int(v))
+                return (ARG.Scalar, SCALAR.Bool, int(v))
             if isinstance(v, int):
-                return ("sc", "i", v)
-            return ("sc", "f", float(v))
+                return (ARG.Scalar, SCALAR.Int, v)
+            return (ARG.Scalar, SCALAR.Float, float(v))
         if kind == "size":
-            return ("z", self._ints(v, p))
+            return (ARG.Size, self._ints(v, p))
         if kind == "size_ptr":
-            return ("n",) if v is None else ("zp", self._ints(v, p))
+            return (ARG.Null,) if v is None else (ARG.SizePtr, self._ints(v, p))
         if kind == "int" or kind.startswith("enum_") and kind != "enum_dtype":
-            return ("i", 0 if v is None else int(v))
+            return (ARG.Int, 0 if v is None else int(v))
         if kind == "enum_dtype":
-            return ("i", -1 if v is None else _dtype_code(v, self.codes))
+            return (ARG.Int, -1 if v is None else _dtype_code(v, self.codes))
         if kind == "float":
-            return ("d", 0.0 if v is None else float(v))
+            return (ARG.Double, 0.0 if v is None else float(v))
         if kind == "bool":
-            return ("b", bool(v))
+            return (ARG.Bool, bool(v))
         if kind == "generator":
             if v is not None:
                 raise PlanError(f"{p.name}: an explicit generator")
-            return ("g",)
+            return (ARG.Generator,)
         if kind == "string":
-            return ("n",) if v is None else ("s", str(v))
+            return (ARG.Null,) if v is None else (ARG.String, str(v))
         if kind == "int_ptr":
-            return ("n",) if v is None else ("ip", int(v))
+            return (ARG.Null,) if v is None else (ARG.IntPtr, int(v))
         if kind == "double_ptr":
-            return ("n",) if v is None else ("dp", float(v))
+            return (ARG.Null,) if v is None else (ARG.DoublePtr, float(v))
         if kind == "bool_ptr":
-            return ("n",) if v is None else ("bp", bool(v))
+            return (ARG.Null,) if v is None else (ARG.BoolPtr, bool(v))
         raise PlanError(f"{p.name}: parameters of kind {kind} are not planned")
 
     @staticmethod
@@ -404,9 +411,9 @@ class Planner:
         tensor_typed = "Tensor" in str(a.type)
         if isinstance(v, lower.TensorValue):
             touched.append(v)
-            return ("T", self.ref(v))
+            return (EAGER_ARG.Tensor, self.ref(v))
         if v is None:
-            return ("N",)
+            return (EAGER_ARG.Absent,)
         if isinstance(v, (list, tuple)):
             if any(isinstance(x, lower.TensorValue) for x in v) or tensor_typed:
                 refs = []
@@ -418,32 +425,32 @@ class Planner:
                             x = self.const(x)
                         touched.append(x)
                         refs.append(self.ref(x))
-                return ("OTL" if "?" in str(a.type) else "TL", refs)
+                return (EAGER_ARG.OptTensorList if "?" in str(a.type) else EAGER_ARG.TensorList, refs)
             if all(isinstance(x, bool) for x in v) and v:
-                return ("BL", [int(x) for x in v])
+                return (EAGER_ARG.BoolList, [int(x) for x in v])
             if all(isinstance(x, int) for x in v):
-                return ("IL", [int(x) for x in v])
-            return ("DL", [float(x) for x in v])
+                return (EAGER_ARG.IntList, [int(x) for x in v])
+            return (EAGER_ARG.DoubleList, [float(x) for x in v])
         if tensor_typed and isinstance(v, (bool, int, float)):
             c = self.const(v)
             touched.append(c)
-            return ("T", self.ref(c))
+            return (EAGER_ARG.Tensor, self.ref(c))
         if isinstance(v, bool):
-            return ("B", int(v))
+            return (EAGER_ARG.Bool, int(v))
         if isinstance(v, int):
-            return ("I", v)
+            return (EAGER_ARG.Int, v)
         if isinstance(v, float):
-            return ("D", v)
+            return (EAGER_ARG.Double, v)
         if isinstance(v, torch.dtype):
-            return ("DT", _dtype_code(v, self.codes))
+            return (EAGER_ARG.Dtype, _dtype_code(v, self.codes))
         if isinstance(v, torch.device):
-            return ("DEV", 1 if v.type == "diopi" else 0)
+            return (EAGER_ARG.Device, 1 if v.type == "diopi" else 0)
         if isinstance(v, torch.layout):
-            return ("LAY", _LAYOUTS[v])
+            return (EAGER_ARG.Layout, _LAYOUTS[v])
         if isinstance(v, torch.memory_format):
-            return ("MF", _MEMORY_FORMATS[v])
+            return (EAGER_ARG.MemoryFormat, _MEMORY_FORMATS[v])
         if isinstance(v, str):
-            return ("S", v)
+            return (EAGER_ARG.String, v)
         raise PlanError(f"argument {a.name}: {type(v).__name__} values are not planned")
 
     # ------------------------------------------------------------ memory
@@ -478,73 +485,69 @@ class Planner:
     def _ref_line(self, tv):
         kind, what = tv.base
         if kind == "i":
-            base, index, off = "i", what, tv.byte_offset
+            base, index, off = BASE.Input, what, tv.byte_offset
         elif kind == "c":
-            base, index, off = "c", what, tv.byte_offset
+            base, index, off = BASE.Const, what, tv.byte_offset
         elif what.output is not None:
-            base, index, off = "o", what.output, tv.byte_offset
+            base, index, off = BASE.Output, what.output, tv.byte_offset
         else:
-            base, index, off = "a", 0, what.offset + tv.byte_offset
+            base, index, off = BASE.Arena, 0, what.offset + tv.byte_offset
         sizes = " ".join(str(s) for s in tv.sizes)
         strides = " ".join(str(s) for s in tv.strides)
         return f"{base} {index} {off} {_dtype_code(tv.dtype, self.codes)} {len(tv.sizes)} {sizes} {len(tv.strides)} {strides}"
 
     def _text(self, arena, output_bytes, out_refs):
-        lines = ["diopi-plan 1", f"inputs {len(self.inputs)}", f"arena {arena}",
-                 "outbufs " + " ".join([str(len(output_bytes))] + [str(n) for n in output_bytes]),
-                 f"consts {len(self.consts)}", f"cells {self.cells}", f"refs {len(self.ref_list)}"]
+        lines = [f"{plan_schema.MAGIC} {plan_schema.VERSION}", _section("inputs", len(self.inputs)), _section("arena", arena),
+                 _section("outbufs", *_payload("ints", output_bytes)), _section("consts", len(self.consts)),
+                 _section("cells", self.cells), _section("refs", len(self.ref_list))]
         lines += [self._ref_line(tv) for tv in self.ref_list]
-        lines.append(f"steps {len(self.steps)}")
+        lines.append(_section("steps", len(self.steps)))
         for s in self.steps:
-            words = ["step", s.fn, s.aten, _hex(s.where), _hex(s.node), str(len(s.args))]
+            words = [_section("step"), s.fn, s.aten, _hex(s.where), _hex(s.node), str(len(s.args))]
             for a in s.args:
-                words += _arg_words(a)
+                words += _words(ARG, a)
             op, overload, inplace, eargs, results = s.eager
-            words += ["eager", op, overload, "1" if inplace else "0", str(len(eargs))]
+            words += [_section("eager"), op, overload, "1" if inplace else "0", str(len(eargs))]
             for a in eargs:
-                words += _eager_words(a)
-            words += [str(len(results))] + [str(r) for r in results]
+                words += _words(EAGER_ARG, a)
+            words += _payload("ints", results)
             lines.append(" ".join(words))
-        lines.append("outputs " + " ".join([str(len(out_refs))] + [str(r) for r in out_refs]))
-        lines.append("end")
+        lines.append(_section("outputs", *_payload("ints", out_refs)))
+        lines.append(_section("end"))
         return "\n".join(lines) + "\n"
 
 
-def _arg_words(a):
-    k = a[0]
-    if k in ("t", "i", "cell", "cellref"):
-        return [k, str(a[1])]
-    if k in ("n", "g"):
-        return [k]
-    if k == "ta":
-        return ["ta", str(len(a[1]))] + [str(r) for r in a[1]]
-    if k == "sc":
-        return ["sc", a[1], _real(a[2]) if a[1] == "f" else str(int(a[2]))]
-    if k in ("z", "zp"):
-        return [k, str(len(a[1]))] + [str(x) for x in a[1]]
-    if k in ("d", "dp"):
-        return [k, _real(a[1])]
-    if k in ("b", "bp"):
-        return [k, "1" if a[1] else "0"]
-    if k == "ip":
-        return ["ip", str(a[1])]
-    if k == "s":
-        return ["s", _hex(a[1])]
-    raise ValueError(k)
+def _section(name, *words):
+    """A section line (plan_schema.SECTIONS) with its words."""
+    if name not in plan_schema.SECTIONS:
+        raise ValueError(f"{name!r} is not a section of the plan schema")
+    return " ".join([name] + [str(w) for w in words])
 
 
-def _eager_words(a):
-    k = a[0]
-    if k in ("T", "I", "B", "DT", "DEV", "LAY", "MF"):
-        return [k, str(a[1])]
-    if k == "N":
-        return ["N"]
-    if k == "D":
-        return ["D", _real(a[1])]
-    if k in ("IL", "TL", "OTL", "BL"):
-        return [k, str(len(a[1]))] + [str(x) for x in a[1]]
-    if k == "DL":
-        return ["DL", str(len(a[1]))] + [_real(x) for x in a[1]]
-    if k == "S":
-        return ["S", _hex(a[1])]
-    raise ValueError(k)
+def _payload(kind, v):
+    """The words of one payload (plan_schema's docstring)."""
+    if kind == "none":
+        return []
+    if kind == "int":
+        return [str(int(v))]
+    if kind == "flag":
+        return ["1" if v else "0"]
+    if kind == "real":
+        return [_real(v)]
+    if kind == "hex":
+        return [_hex(v)]
+    if kind == "ints":
+        return [str(len(v))] + [str(int(x)) for x in v]
+    if kind == "reals":
+        return [str(len(v))] + [_real(x) for x in v]
+    if kind == "scalar":
+        stype, value = v
+        return [stype] + _payload(SCALAR.payload(stype), value)
+    raise ValueError(f"payload {kind!r}")
+
+
+def _words(codes, a):
+    """An encoded argument (code, value...) as the words of the plan text."""
+    code = a[0]
+    kind = codes.payload(code)
+    return [code] + _payload(kind, a[1:] if kind == "scalar" else (a[1] if len(a) > 1 else None))

@@ -26,8 +26,10 @@
 #include <string>
 #include <vector>
 
-#include "bridge.hpp"
-#include "state.hpp"
+#include "aten/bridge.hpp"
+#include "runtime/state.hpp"
+
+#include "diopi_support/json.hpp"
 
 namespace diopi_torch {
 namespace {
@@ -656,22 +658,16 @@ c10::intrusive_ptr<c10::ivalue::Future> DeferredWork::getFuture() {
 
 std::string statsJson() {
     std::lock_guard<std::mutex> g(gCountMu);
-    std::string o = "{";
-    bool first = true;
+    diopi_support::JsonWriter w;
+    w.beginObject();
     for (const auto& [op, c] : gCounts) {
-        o += (first ? "\"" : ", \"") + op + "\": {\"vendor\": " + std::to_string(c.vendor) + ", \"staged\": " + std::to_string(c.staged) +
-             ", \"cpu\": " + std::to_string(c.cpu) + ", \"staged_bytes\": " + std::to_string(c.stagedBytes) + ", \"reasons\": {";
-        bool f2 = true;
-        for (const auto& [r, n] : c.reasons) {
-            std::string key;
-            for (char ch : r) key += (ch == '"' || ch == '\\') ? ' ' : ch;
-            o += (f2 ? "\"" : ", \"") + key + "\": " + std::to_string(n);
-            f2 = false;
-        }
-        o += "}}";
-        first = false;
+        w.key(op).beginObject().member("vendor", c.vendor).member("staged", c.staged).member("cpu", c.cpu);
+        w.member("staged_bytes", c.stagedBytes).key("reasons").beginObject();
+        for (const auto& [r, n] : c.reasons) w.member(r, n);
+        w.endObject().endObject();
     }
-    return o + "}";
+    w.endObject();
+    return w.str();
 }
 
 }  // namespace

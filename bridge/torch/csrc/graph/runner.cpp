@@ -29,18 +29,23 @@
 #include <mutex>
 #include <sstream>
 
-#include "allocator.hpp"
-#include "bridge.hpp"
-#include "device_runtime.hpp"
-#include "graph.hpp"
-#include "state.hpp"
+#include "runtime/allocator.hpp"
+#include "aten/bridge.hpp"
+#include "runtime/device_runtime.hpp"
+#include "graph/graph.hpp"
+#include "plan_schema.hpp"  // generated from diopi_torch/graph/plan_schema.py
+#include "runtime/state.hpp"
 
 namespace diopi_torch::graph {
 namespace {
 
 constexpr c10::DeviceType kDiopi = c10::DeviceType::PrivateUse1;
 
-enum class Base { Input, Arena, Output, Const };
+using plan::ArgKind;
+using plan::Base;
+using plan::EagerKind;
+using plan::Payload;
+using plan::ScalarKind;
 
 struct Ref {
     Base base = Base::Arena;
@@ -53,8 +58,7 @@ struct Ref {
 
 // An argument of the ATen operator a step re-runs on the eager device.
 struct EagerArg {
-    enum Kind { Tensor, None, Int, Double, Bool, IntList, TensorList, OptTensorList, DoubleList, BoolList, Dtype, Device, Layout,
-                MemoryFormat, String } kind = None;
+    EagerKind kind = EagerKind::Absent;
     int64_t i = 0;
     double d = 0.0;
     std::vector<int64_t> ints;  // ref ids (-1: None) for tensor lists
@@ -154,152 +158,159 @@ private:
     std::istringstream in_;
 };
 
+// The words after a code, as its payload (plan_schema.py) says.
+struct Value {
+    int64_t i = 0;
+    double d = 0.0;
+    std::string s;
+    std::vector<int64_t> ints;
+    std::vector<double> reals;
+    ScalarKind scalar = ScalarKind::Int;
+};
+
+template <class Kind, size_t N>
+plan::Code<Kind> readCode(Reader& r, const plan::Code<Kind> (&table)[N], const char* what) {
+    std::string w = r.word();
+    auto c = plan::find(table, w);
+    TORCH_CHECK(c.has_value(), "diopi graph: unknown ", what, " '", w, "'");
+    return *c;
+}
+
+Value readPayload(Reader& r, Payload payload) {
+    Value v;
+    switch (payload) {
+        case Payload::None: break;
+        case Payload::Int: v.i = r.integer(); break;
+        case Payload::Flag: v.i = r.integer() != 0; break;
+        case Payload::Real: v.d = r.real(); break;
+        case Payload::Hex: v.s = r.hex(); break;
+        case Payload::Ints: v.ints = r.ints(); break;
+        case Payload::Reals: {
+            int64_t n = r.integer();
+            for (int64_t j = 0; j < n; ++j) v.reals.push_back(r.real());
+            break;
+        }
+        case Payload::Scalar: {
+            auto c = readCode(r, plan::kScalarKindCodes, "scalar kind");
+            TORCH_CHECK(c.payload != Payload::Scalar, "diopi graph: a scalar inside a scalar");
+            Value inner = readPayload(r, c.payload);
+            inner.scalar = c.kind;
+            return inner;
+        }
+    }
+    return v;
+}
+
+int64_t checkedIndex(int64_t i, size_t n, const char* what) {
+    TORCH_CHECK(i >= 0 && i < static_cast<int64_t>(n), "diopi graph: bad ", what, " ", i);
+    return i;
+}
+
 void parseArg(Plan& p, Step& s, Reader& r) {
     Arg a;
-    std::string k = r.word();
-    if (k == "t") {
-        int64_t ref = r.integer();
-        TORCH_CHECK(ref >= 0 && ref < static_cast<int64_t>(p.refs.size()), "diopi graph: bad tensor reference ", ref);
-        a.p = &p.refs[ref].handle;
-    } else if (k == "n") {
-        a.p = nullptr;
-    } else if (k == "ta") {
-        auto refs = r.ints();
-        auto& v = p.arrays.emplace_back();
-        for (auto ref : refs) v.push_back(ref < 0 ? nullptr : &p.refs.at(ref).handle);
-        a.p = v.empty() ? nullptr : const_cast<diopiConstTensorHandle_t*>(v.data());
-    } else if (k == "sc") {
-        diopiScalar_t sc{};
-        std::string t = r.word();
-        if (t == "f") {
-            sc.stype = diopi_dtype_float64;
-            sc.fval = r.real();
-        } else if (t == "i") {
-            sc.stype = diopi_dtype_int64;
-            sc.ival = r.integer();
-        } else {
-            sc.stype = diopi_dtype_bool;
-            sc.ival = r.integer();
+    auto code = readCode(r, plan::kArgKindCodes, "argument kind");
+    Value v = readPayload(r, code.payload);
+    switch (code.kind) {
+        case ArgKind::Tensor: a.p = &p.refs[checkedIndex(v.i, p.refs.size(), "tensor reference")].handle; break;
+        case ArgKind::Null: a.p = nullptr; break;
+        case ArgKind::TensorArray: {
+            auto& arr = p.arrays.emplace_back();
+            for (auto ref : v.ints) arr.push_back(ref < 0 ? nullptr : &p.refs.at(ref).handle);
+            a.p = arr.empty() ? nullptr : const_cast<diopiConstTensorHandle_t*>(arr.data());
+            break;
         }
-        p.scalars.push_back(sc);
-        a.p = &p.scalars.back();
-    } else if (k == "z") {
-        auto& v = p.ints.emplace_back(r.ints());
-        a.z = diopiSize_t{v.empty() ? nullptr : v.data(), static_cast<int64_t>(v.size())};
-    } else if (k == "zp") {
-        auto& v = p.ints.emplace_back(r.ints());
-        p.sizes.push_back(diopiSize_t{v.empty() ? nullptr : v.data(), static_cast<int64_t>(v.size())});
-        a.p = &p.sizes.back();
-    } else if (k == "i") {
-        a.i = r.integer();
-    } else if (k == "d") {
-        a.d = r.real();
-    } else if (k == "b") {
-        a.b = r.integer() != 0;
-    } else if (k == "s") {
-        p.strings.push_back(r.hex());
-        a.p = const_cast<char*>(p.strings.back().c_str());
-    } else if (k == "g") {
-        s.generatorArgs.push_back(static_cast<int>(s.args.size()));
-    } else if (k == "ip") {
-        p.int64s.push_back(r.integer());
-        a.p = &p.int64s.back();
-    } else if (k == "dp") {
-        p.doubles.push_back(r.real());
-        a.p = &p.doubles.back();
-    } else if (k == "bp") {
-        p.bools.push_back(static_cast<char>(r.integer() != 0));
-        a.p = &p.bools.back();
-    } else if (k == "cell") {
-        int64_t c = r.integer();
-        TORCH_CHECK(c >= 0 && c < static_cast<int64_t>(p.cells.size()), "diopi graph: bad cell ", c);
-        a.p = &p.cells[c];
-        s.cells.push_back(static_cast<int>(c));
-    } else if (k == "cellref") {  // read by the copy that follows a library-allocated output
-        int64_t c = r.integer();
-        TORCH_CHECK(c >= 0 && c < static_cast<int64_t>(p.cells.size()), "diopi graph: bad cell ", c);
-        s.cellReads.emplace_back(static_cast<int>(s.args.size()), static_cast<int>(c));
-    } else {
-        TORCH_CHECK(false, "diopi graph: unknown argument kind '", k, "'");
+        case ArgKind::Scalar: {
+            diopiScalar_t sc{};
+            switch (v.scalar) {
+                case ScalarKind::Float: sc.stype = diopi_dtype_float64; sc.fval = v.d; break;
+                case ScalarKind::Int: sc.stype = diopi_dtype_int64; sc.ival = v.i; break;
+                case ScalarKind::Bool: sc.stype = diopi_dtype_bool; sc.ival = v.i; break;
+            }
+            p.scalars.push_back(sc);
+            a.p = &p.scalars.back();
+            break;
+        }
+        case ArgKind::Size: {
+            auto& ints = p.ints.emplace_back(std::move(v.ints));
+            a.z = diopiSize_t{ints.empty() ? nullptr : ints.data(), static_cast<int64_t>(ints.size())};
+            break;
+        }
+        case ArgKind::SizePtr: {
+            auto& ints = p.ints.emplace_back(std::move(v.ints));
+            p.sizes.push_back(diopiSize_t{ints.empty() ? nullptr : ints.data(), static_cast<int64_t>(ints.size())});
+            a.p = &p.sizes.back();
+            break;
+        }
+        case ArgKind::Int: a.i = v.i; break;
+        case ArgKind::Double: a.d = v.d; break;
+        case ArgKind::Bool: a.b = v.i != 0; break;
+        case ArgKind::String:
+            p.strings.push_back(std::move(v.s));
+            a.p = const_cast<char*>(p.strings.back().c_str());
+            break;
+        case ArgKind::Generator: s.generatorArgs.push_back(static_cast<int>(s.args.size())); break;
+        case ArgKind::IntPtr:
+            p.int64s.push_back(v.i);
+            a.p = &p.int64s.back();
+            break;
+        case ArgKind::DoublePtr:
+            p.doubles.push_back(v.d);
+            a.p = &p.doubles.back();
+            break;
+        case ArgKind::BoolPtr:
+            p.bools.push_back(static_cast<char>(v.i != 0));
+            a.p = &p.bools.back();
+            break;
+        case ArgKind::Cell: {
+            int64_t c = checkedIndex(v.i, p.cells.size(), "cell");
+            a.p = &p.cells[c];
+            s.cells.push_back(static_cast<int>(c));
+            break;
+        }
+        case ArgKind::CellRef:  // read by the copy that follows a library-allocated output
+            s.cellReads.emplace_back(static_cast<int>(s.args.size()), static_cast<int>(checkedIndex(v.i, p.cells.size(), "cell")));
+            break;
     }
     s.args.push_back(a);
 }
 
 EagerArg parseEagerArg(Reader& r) {
+    auto code = readCode(r, plan::kEagerKindCodes, "eager argument kind");
+    Value v = readPayload(r, code.payload);
     EagerArg e;
-    std::string k = r.word();
-    if (k == "T") {
-        e.kind = EagerArg::Tensor;
-        e.i = r.integer();
-    } else if (k == "N") {
-        e.kind = EagerArg::None;
-    } else if (k == "I") {
-        e.kind = EagerArg::Int;
-        e.i = r.integer();
-    } else if (k == "D") {
-        e.kind = EagerArg::Double;
-        e.d = r.real();
-    } else if (k == "B") {
-        e.kind = EagerArg::Bool;
-        e.i = r.integer();
-    } else if (k == "IL") {
-        e.kind = EagerArg::IntList;
-        e.ints = r.ints();
-    } else if (k == "TL" || k == "OTL") {
-        e.kind = k == "TL" ? EagerArg::TensorList : EagerArg::OptTensorList;
-        e.ints = r.ints();
-    } else if (k == "DL") {
-        e.kind = EagerArg::DoubleList;
-        int64_t n = r.integer();
-        for (int64_t j = 0; j < n; ++j) e.doubles.push_back(r.real());
-    } else if (k == "BL") {
-        e.kind = EagerArg::BoolList;
-        e.ints = r.ints();
-    } else if (k == "DT") {
-        e.kind = EagerArg::Dtype;
-        e.i = r.integer();
-    } else if (k == "DEV") {
-        e.kind = EagerArg::Device;
-        e.i = r.integer();  // 1: the diopi device of the run, 0: the CPU
-    } else if (k == "LAY") {
-        e.kind = EagerArg::Layout;
-        e.i = r.integer();
-    } else if (k == "MF") {
-        e.kind = EagerArg::MemoryFormat;
-        e.i = r.integer();
-    } else if (k == "S") {
-        e.kind = EagerArg::String;
-        e.s = r.hex();
-    } else {
-        TORCH_CHECK(false, "diopi graph: unknown eager argument kind '", k, "'");
-    }
+    e.kind = code.kind;
+    e.i = v.i;
+    e.d = v.d;
+    e.ints = std::move(v.ints);
+    e.doubles = std::move(v.reals);
+    e.s = std::move(v.s);
     return e;
 }
 
 std::unique_ptr<Plan> parse(const std::string& text, std::vector<at::Tensor> consts) {
     auto p = std::make_unique<Plan>();
     Reader r(text);
-    r.expect("diopi-plan");
-    TORCH_CHECK(r.integer() == 1, "diopi graph: plan format version mismatch");
-    r.expect("inputs");
+    r.expect(std::string(plan::kMagic).c_str());
+    TORCH_CHECK(r.integer() == plan::kVersion, "diopi graph: plan format version mismatch");
+    r.expect(plan::kInputs);
     p->inputs = static_cast<int>(r.integer());
-    r.expect("arena");
+    r.expect(plan::kArena);
     p->arenaBytes = r.integer();
-    r.expect("outbufs");
+    r.expect(plan::kOutbufs);
     p->outputBytes = r.ints();
-    r.expect("consts");
+    r.expect(plan::kConsts);
     TORCH_CHECK(r.integer() == static_cast<int64_t>(consts.size()), "diopi graph: constant count mismatch");
     p->consts = std::move(consts);
-    r.expect("cells");
+    r.expect(plan::kCells);
     p->cells.assign(r.integer(), nullptr);
-    r.expect("refs");
+    r.expect(plan::kRefs);
     int64_t nrefs = r.integer();
     c10::Storage empty = emptyStorage();
     for (int64_t i = 0; i < nrefs; ++i) {
         Ref& ref = p->refs.emplace_back();
-        std::string base = r.word();
-        ref.base = base == "i" ? Base::Input : base == "a" ? Base::Arena : base == "o" ? Base::Output : Base::Const;
-        ref.index = static_cast<int>(r.integer());
+        auto base = readCode(r, plan::kBaseCodes, "reference base");
+        ref.base = base.kind;
+        ref.index = static_cast<int>(readPayload(r, base.payload).i);
         ref.byteOffset = r.integer();
         ref.dtype = toATen(static_cast<diopiDtype_t>(r.integer()));
         ref.sizes = r.ints();
@@ -312,12 +323,12 @@ std::unique_ptr<Plan> parse(const std::string& text, std::vector<at::Tensor> con
         ref.handle.t.unsafeGetTensorImpl()->set_sizes_and_strides(ref.sizes, ref.strides);
         p->handles.push_back(&ref.handle);
     }
-    r.expect("steps");
+    r.expect(plan::kSteps);
     int64_t nsteps = r.integer();
     const auto& table = thunks();
     for (int64_t i = 0; i < nsteps; ++i) {
         Step& s = p->steps.emplace_back();
-        r.expect("step");
+        r.expect(plan::kStep);
         s.fn = r.word();
         s.aten = r.word();
         s.where = r.hex();
@@ -329,7 +340,7 @@ std::unique_ptr<Plan> parse(const std::string& text, std::vector<at::Tensor> con
         TORCH_CHECK(s.f, "diopi graph: the vendor library does not export ", s.fn);
         int64_t nargs = r.integer();
         for (int64_t j = 0; j < nargs; ++j) parseArg(*p, s, r);
-        r.expect("eager");
+        r.expect(plan::kEager);
         s.opName = r.word();
         s.overload = r.word();
         if (s.overload == "-") s.overload.clear();
@@ -340,13 +351,13 @@ std::unique_ptr<Plan> parse(const std::string& text, std::vector<at::Tensor> con
         s.eagerResults.assign(results.begin(), results.end());
         p->fns.push_back(s.f);
     }
-    r.expect("outputs");
+    r.expect(plan::kOutputs);
     auto outs = r.ints();
     for (auto o : outs) {
         TORCH_CHECK(o >= 0 && o < nrefs, "diopi graph: bad output reference ", o);
         p->outputs.push_back(static_cast<int>(o));
     }
-    r.expect("end");
+    r.expect(plan::kEnd);
     p->eager.assign(p->steps.size(), 0);
     return p;
 }
@@ -367,33 +378,33 @@ at::Tensor viewOf(const c10::Storage& storage, const Ref& ref, int64_t elemOffse
 c10::IValue eagerValue(Plan& p, const EagerArg& e) {
     auto tensorOf = [&](int64_t ref) { return p.refs.at(ref).handle.t; };
     switch (e.kind) {
-        case EagerArg::Tensor: return tensorOf(e.i);
-        case EagerArg::None: return c10::IValue();
-        case EagerArg::Int: return e.i;
-        case EagerArg::Double: return e.d;
-        case EagerArg::Bool: return e.i != 0;
-        case EagerArg::IntList: return c10::IValue(e.ints);
-        case EagerArg::TensorList: {
+        case EagerKind::Tensor: return tensorOf(e.i);
+        case EagerKind::Absent: return c10::IValue();
+        case EagerKind::Int: return e.i;
+        case EagerKind::Double: return e.d;
+        case EagerKind::Bool: return e.i != 0;
+        case EagerKind::IntList: return c10::IValue(e.ints);
+        case EagerKind::TensorList: {
             std::vector<at::Tensor> ts;
             for (auto ref : e.ints) ts.push_back(tensorOf(ref));
             return c10::IValue(ts);
         }
-        case EagerArg::OptTensorList: {
+        case EagerKind::OptTensorList: {
             c10::List<std::optional<at::Tensor>> ts;
             for (auto ref : e.ints) ts.push_back(ref < 0 ? std::optional<at::Tensor>() : std::optional<at::Tensor>(tensorOf(ref)));
             return c10::IValue(ts);
         }
-        case EagerArg::DoubleList: return c10::IValue(e.doubles);
-        case EagerArg::BoolList: {
+        case EagerKind::DoubleList: return c10::IValue(e.doubles);
+        case EagerKind::BoolList: {
             c10::List<bool> bs;
             for (auto b : e.ints) bs.push_back(b != 0);
             return c10::IValue(bs);
         }
-        case EagerArg::Dtype: return static_cast<int64_t>(toATen(static_cast<diopiDtype_t>(e.i)));
-        case EagerArg::Device: return e.i ? c10::IValue(currentDevice()) : c10::IValue(c10::Device(c10::kCPU));
-        case EagerArg::Layout: return c10::IValue(static_cast<int64_t>(e.i));
-        case EagerArg::MemoryFormat: return c10::IValue(static_cast<int64_t>(e.i));
-        case EagerArg::String: return c10::IValue(e.s);
+        case EagerKind::Dtype: return static_cast<int64_t>(toATen(static_cast<diopiDtype_t>(e.i)));
+        case EagerKind::Device: return e.i ? c10::IValue(currentDevice()) : c10::IValue(c10::Device(c10::kCPU));
+        case EagerKind::Layout: return c10::IValue(static_cast<int64_t>(e.i));
+        case EagerKind::MemoryFormat: return c10::IValue(static_cast<int64_t>(e.i));
+        case EagerKind::String: return c10::IValue(e.s);
     }
     return c10::IValue();
 }

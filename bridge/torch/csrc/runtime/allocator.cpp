@@ -8,7 +8,7 @@
 // stream (record_stream) is reused only after events recorded on those
 // streams at free time have completed. DIOPI_ALLOC_CACHE=0 returns every
 // block to the vendor at once (for memory checkers).
-#include "allocator.hpp"
+#include "runtime/allocator.hpp"
 
 #include <ATen/core/CachingHostAllocator.h>
 #include <c10/core/CachingDeviceAllocator.h>
@@ -25,7 +25,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "device_runtime.hpp"
+#include "runtime/device_runtime.hpp"
 
 namespace diopi_torch {
 namespace {

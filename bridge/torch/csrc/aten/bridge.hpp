@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "device_runtime.hpp"
-#include "tools.hpp"
+#include "runtime/device_runtime.hpp"
+#include "tools/tools.hpp"
 
 // The caller-side objects behind the opaque handles of diopirt.h.
 struct diopiTensor {

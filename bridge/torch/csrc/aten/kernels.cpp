@@ -1,183 +1,27 @@
-// PyTorch's PrivateUse1 backend, named `diopi`: allocator, device guard,
-// hooks, generator, and the kernels every backend must provide itself
-// (empty tensors, views, resizing, copies between host and device).
-// Operator kernels are generated from aten_to_diopi.yaml; anything else
-// reaches the counted CPU fallback.
+// The kernels every backend must provide itself (empty tensors, views,
+// resizing, copies between host and device) and the meta / allocation
+// helpers of the generated kernels. Operator kernels are generated from
+// aten_to_diopi.yaml; anything else reaches the counted CPU fallback.
 #include <ATen/EmptyTensor.h>
 #include <ATen/native/CPUFallback.h>
 #include <ATen/native/Resize.h>
 #include <ATen/ops/as_strided_cpu_dispatch.h>
 #include <ATen/ops/set_cpu_dispatch.h>
-#include <ATen/detail/PrivateUse1HooksInterface.h>
-#include <ATen/core/GeneratorForPrivateuseone.h>
 #include <ATen/native/transformers/sdp_utils_cpp.h>
-#include <c10/core/impl/DeviceGuardImplInterface.h>
-#include <torch/csrc/autograd/engine.h>
-#include <torch/csrc/autograd/function.h>
 #include <torch/library.h>
 
 #include <array>
 #include <cstring>
-#include <mutex>
-#include <thread>
 
-#include "allocator.hpp"
-#include "bridge.hpp"
-#include "device_runtime.hpp"
-#include "state.hpp"
-
-// The device generator: an opaque seed, offset and state the vendor library
-// interprets (through diopiGenerator{Get,Set}State and ...SeedAndOffset).
-struct diopiGenerator : public c10::GeneratorImpl {
-    uint64_t seed_ = 67280421310721ULL;
-    uint64_t offset_ = 0;
-    std::vector<uint8_t> state_;
-
-    explicit diopiGenerator(c10::DeviceIndex index = 0)
-        : c10::GeneratorImpl(c10::Device(c10::DeviceType::PrivateUse1, index), c10::DispatchKeySet(c10::DispatchKey::PrivateUse1)) {}
-    void set_current_seed(uint64_t seed) override {
-        seed_ = seed;
-        offset_ = 0;
-        state_.clear();  // a new seed restarts the vendor's stream
-    }
-    void set_offset(uint64_t offset) override { offset_ = offset; }
-    uint64_t get_offset() const override { return offset_; }
-    uint64_t current_seed() const override { return seed_; }
-    uint64_t seed() override {
-        set_current_seed(c10::detail::getNonDeterministicRandom());
-        return seed_;
-    }
-    // Framework-visible state: seed, offset, then the vendor's bytes.
-    void set_state(const c10::TensorImpl& new_state) override {
-        const auto* p = static_cast<const uint8_t*>(new_state.data());
-        size_t n = new_state.numel();
-        TORCH_CHECK(n >= 16, "diopi generator state must hold at least 16 bytes");
-        std::memcpy(&seed_, p, 8);
-        std::memcpy(&offset_, p + 8, 8);
-        state_.assign(p + 16, p + n);
-    }
-    c10::intrusive_ptr<c10::TensorImpl> get_state() const override {
-        auto t = at::empty({static_cast<int64_t>(16 + state_.size())}, at::kByte);
-        auto* p = t.data_ptr<uint8_t>();
-        std::memcpy(p, &seed_, 8);
-        std::memcpy(p + 8, &offset_, 8);
-        if (!state_.empty()) std::memcpy(p + 16, state_.data(), state_.size());
-        return t.getIntrusivePtr();
-    }
-    diopiGenerator* clone_impl() const override {
-        auto* g = new diopiGenerator(device().index());
-        g->seed_ = seed_;
-        g->offset_ = offset_;
-        g->state_ = state_;
-        return g;
-    }
-};
+#include "runtime/allocator.hpp"
+#include "aten/bridge.hpp"
+#include "runtime/device_runtime.hpp"
+#include "runtime/state.hpp"
 
 namespace diopi_torch {
-
-at::Generator& defaultGenerator(c10::DeviceIndex index) {
-    if (index < 0) index = currentDeviceIndex();
-    checkDeviceIndex(index);
-    static std::array<at::Generator, 64> gens;
-    static std::array<std::once_flag, 64> once;
-    std::call_once(once[index], [&] { gens[index] = at::make_generator<diopiGenerator>(index); });
-    return gens[index];
-}
-
 namespace {
 
 constexpr c10::DeviceType kDiopi = c10::DeviceType::PrivateUse1;
-
-// ---------------------------------------------------------------- guard
-
-struct Guard final : c10::impl::DeviceGuardImplInterface {
-    c10::DeviceType type() const override { return kDiopi; }
-    c10::Device exchangeDevice(c10::Device d) const override {
-        return c10::Device(kDiopi, exchangeCurrentDevice(d.index() < 0 ? currentDeviceIndex() : d.index()));
-    }
-    c10::Device getDevice() const override { return c10::Device(kDiopi, currentDeviceIndex()); }
-    void setDevice(c10::Device d) const override { exchangeCurrentDevice(d.index() < 0 ? currentDeviceIndex() : d.index()); }
-    void uncheckedSetDevice(c10::Device d) const noexcept override {
-        try {
-            exchangeCurrentDevice(d.index());
-        } catch (...) {
-        }
-    }
-    c10::Stream getStream(c10::Device d) const override { return currentStream(d.index()); }
-    c10::Stream getDefaultStream(c10::Device d) const override { return defaultStream(d.index() < 0 ? currentDeviceIndex() : d.index()); }
-    c10::Stream getStreamFromGlobalPool(c10::Device d, bool isHighPriority) const override {
-        return poolStream(d.index() < 0 ? currentDeviceIndex() : d.index(), isHighPriority ? -1 : 0);
-    }
-    c10::Stream getNewStream(c10::Device d, int priority) const override {
-        return poolStream(d.index() < 0 ? currentDeviceIndex() : d.index(), priority);
-    }
-    c10::Stream exchangeStream(c10::Stream s) const override { return exchangeCurrentStream(s); }
-    void* getStreamNativeHandle(const c10::Stream s) const override { return nativeStream(s); }
-    void destroyEvent(void* event, const c10::DeviceIndex) const noexcept override {
-        try {
-            diopi_torch::destroyEvent(event);
-        } catch (...) {
-        }
-    }
-    void record(void** event, const c10::Stream& stream, const c10::DeviceIndex index, const c10::EventFlag flag) const override {
-        TORCH_CHECK(index == -1 || index == stream.device_index(), "diopi: event device index ", static_cast<int>(index),
-                    " does not match the recording stream's device ", static_cast<int>(stream.device_index()));
-        // PyTorch asks for timing with BACKEND_DEFAULT (torch.Event(enable_timing=True)).
-        recordEvent(event, stream, flag == c10::EventFlag::BACKEND_DEFAULT);
-    }
-    void block(void* event, const c10::Stream& stream) const override { blockStream(event, stream); }
-    bool queryEvent(void* event) const override { return diopi_torch::queryEvent(event); }
-    c10::DeviceIndex deviceCount() const noexcept override {
-        try {
-            return diopi_torch::deviceCount();
-        } catch (...) {
-            return 1;
-        }
-    }
-    bool queryStream(const c10::Stream& stream) const override { return diopi_torch::queryStream(stream); }
-    void synchronizeStream(const c10::Stream& stream) const override { diopi_torch::synchronizeStream(stream); }
-    void synchronizeEvent(void* event) const override { diopi_torch::synchronizeEvent(event); }
-    void synchronizeDevice(const c10::DeviceIndex index) const override { diopi_torch::synchronizeDevice(index); }
-    void recordDataPtrOnStream(const c10::DataPtr& data_ptr, const c10::Stream& stream) const override {
-        deviceAllocator()->recordStream(data_ptr, stream);
-    }
-    double elapsedTime(void* start, void* end, const c10::DeviceIndex) const override { return elapsedMs(start, end); }
-};
-C10_REGISTER_GUARD_IMPL(PrivateUse1, Guard);
-
-// ---------------------------------------------------------------- hooks
-
-struct Hooks final : at::PrivateUse1HooksInterface {
-    bool isBuilt() const override { return true; }
-    bool isAvailable() const override { return true; }
-    const at::Generator& getDefaultGenerator(c10::DeviceIndex index) const override { return defaultGenerator(index); }
-    at::Generator getNewGenerator(c10::DeviceIndex index) const override {
-        return at::make_generator<diopiGenerator>(index < 0 ? currentDeviceIndex() : index);
-    }
-    at::Device getDeviceFromPtr(void*) const override { return at::Device(kDiopi, currentDeviceIndex()); }
-    bool isPinnedPtr(const void* data) const override { return isPinned(data); }
-    at::Allocator* getPinnedMemoryAllocator() const override { return pinnedAllocator(); }
-    bool hasPrimaryContext(c10::DeviceIndex) const override { return true; }
-    c10::DeviceIndex deviceCount() const override { return diopi_torch::deviceCount(); }
-    c10::DeviceIndex getCurrentDevice() const override { return currentDeviceIndex(); }
-    void setCurrentDevice(c10::DeviceIndex index) const override { exchangeCurrentDevice(index); }
-    c10::DeviceIndex exchangeDevice(c10::DeviceIndex index) const override { return exchangeCurrentDevice(index); }
-    c10::DeviceIndex maybeExchangeDevice(c10::DeviceIndex index) const override { return exchangeCurrentDevice(index); }
-    void resizePrivateUse1Bytes(const c10::Storage& storage, size_t newsize) const override {
-        // Grow by copying into a new allocation, as resize_ of a CPU storage does.
-        auto* impl = storage.unsafeGetStorageImpl();
-        c10::DeviceGuard guard(impl->device());
-        at::DataPtr fresh = deviceAllocator()->allocate(newsize);
-        size_t keep = std::min(newsize, impl->nbytes());
-        if (keep) checkRuntime(runtime().memcpy_d2d_async(fresh.get(), impl->data(), keep, currentNativeStream()), "memcpy_d2d_async");
-        impl->set_data_ptr_noswap(std::move(fresh));
-        impl->set_nbytes(newsize);
-    }
-};
-
-struct RegisterHooks {
-    RegisterHooks() { at::RegisterPrivateUse1HooksInterface(new Hooks()); }
-} gRegisterHooks;
 
 // ---------------------------------------------------------------- kernels
 
@@ -269,7 +113,7 @@ void transfer(void* dst, const void* src, size_t n, bool toDevice, c10::DeviceIn
 
 bool dense(const at::Tensor& t) { return t.is_contiguous() && t.is_non_overlapping_and_dense(); }
 
-const OpInfo kCopyInfo{"_copy_from", "diopiCopyInp", "bridge/torch/csrc/device.cpp (device-to-device copy)", "src,dest"};
+const OpInfo kCopyInfo{"_copy_from", "diopiCopyInp", "bridge/torch/csrc/aten/kernels.cpp (device-to-device copy)", "src,dest"};
 
 // dst <- src on the device through the vendor's diopiCopyInp (broadcast and
 // dtype conversion included); false when the library cannot do it. Both on one device.
@@ -443,25 +287,6 @@ TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
 
 at::Device currentDevice() { return at::Device(kDiopi, currentDeviceIndex()); }
 
-// ---------------------------------------------------------------- generators
-
-diopiGeneratorHandle_t generatorHandle(const std::optional<at::Generator>& g) {
-    const at::Generator& gen = g.has_value() && g->defined() ? *g : defaultGenerator(currentDeviceIndex());
-    TORCH_CHECK(gen.device().type() == kDiopi, "diopi operators need a diopi generator, got one for ", gen.device());
-    return static_cast<diopiGenerator*>(gen.unsafeGetGeneratorImpl());
-}
-
-std::vector<uint8_t> generatorState(diopiConstGeneratorHandle_t g) { return g->state_; }
-void setGeneratorState(diopiGeneratorHandle_t g, std::vector<uint8_t> state) { g->state_ = std::move(state); }
-void generatorSeedAndOffset(diopiGeneratorHandle_t g, uint64_t* seed, uint64_t* offset) {
-    *seed = g->seed_;
-    *offset = g->offset_;
-}
-void setGeneratorSeedAndOffset(diopiGeneratorHandle_t g, uint64_t seed, uint64_t offset) {
-    g->seed_ = seed;
-    g->offset_ = offset;
-}
-
 // ---------------------------------------------------------------- meta / allocation
 
 at::Tensor toMeta(const at::Tensor& t) {
@@ -500,127 +325,4 @@ std::vector<at::Tensor> allocLike(const std::vector<at::Tensor>& metas) {
     return out;
 }
 
-// ---------------------------------------------------------------- autograd at exit
-
-namespace {
-
-// A backward node that does nothing. When the device's autograd thread has
-// run it, that thread has finished every graph task it was given before.
-struct DrainNode final : torch::autograd::Node {
-    torch::autograd::variable_list apply(torch::autograd::variable_list&&) override { return {}; }
-    std::string name() const override { return "diopi_torch::DrainNode"; }
-};
-
-}  // namespace
-
-// Why this exists: a backward on this device runs on PyTorch's autograd
-// thread for the device. That thread wakes the caller when the graph is done
-// and only then drops its own reference to the graph task, which owns Python
-// objects (every backward started from Python stashes a contextvars copy in
-// the task's thread-local state). When the script ends right after backward,
-// the interpreter may already be finalizing when the thread drops that
-// reference; the decref then asks for the GIL, CPython ends the thread with
-// pthread_exit, the forced unwind meets a noexcept destructor and the process
-// aborts ("terminate called without an active exception"). CPU backward runs
-// on the calling thread and never races.
-//
-// Called from an atexit handler (interpreter alive) with the GIL released, it
-// runs one empty graph task through the device's autograd thread and waits for
-// it, on each device (PyTorch runs one autograd thread per device index). The
-// task is started from a fresh thread, so its thread-local state holds no
-// Python object, and the thread's previous graph task is released before the
-// empty one starts: afterwards the autograd threads hold nothing of Python's.
-// Returns false (and says why in `why`) if the drain could not run.
-bool drainAutogradThread(std::string& why) {
-    bool ok = false;
-    std::thread t([&] {
-        try {
-            for (c10::DeviceIndex d = 0; d < deviceCount(); ++d) {
-                at::Tensor grad = at::empty({0}, at::TensorOptions().device(at::Device(kDiopi, d)));
-                auto node = c10::make_intrusive<DrainNode>();
-                node->add_input_metadata(grad);
-                torch::autograd::Engine::get_default_engine().execute({torch::autograd::Edge(node, 0)}, {grad},
-                                                                      /*keep_graph=*/false, /*create_graph=*/false,
-                                                                      /*accumulate_grad=*/true);
-            }
-            ok = true;
-        } catch (const std::exception& e) {
-            why = e.what();
-        } catch (...) {
-            why = "unknown error";
-        }
-    });
-    t.join();
-    return ok;
-}
-
 }  // namespace diopi_torch
-
-namespace {
-thread_local std::string tDrainError;
-}
-
-extern "C" {
-/// Waits until the device's autograd thread holds no graph task (see
-/// drainAutogradThread). Must be called without the GIL (ctypes.CDLL releases
-/// it). 0 on success, else diopi_torch_drain_error() says why.
-__attribute__((visibility("default"))) int diopi_torch_drain_autograd() {
-    return diopi_torch::drainAutogradThread(tDrainError) ? 0 : 1;
-}
-__attribute__((visibility("default"))) const char* diopi_torch_drain_error() { return tDrainError.c_str(); }
-
-/// Number of devices of the runtime in use.
-__attribute__((visibility("default"))) int diopi_torch_device_count() {
-    try {
-        return diopi_torch::deviceCount();
-    } catch (...) {
-        return 1;
-    }
-}
-
-/// Seeds the default generator of diopi:`device` (torch.manual_seed reaches it through torch.diopi.manual_seed_all).
-__attribute__((visibility("default"))) void diopi_torch_manual_seed(int device, uint64_t seed) {
-    auto& g = diopi_torch::defaultGenerator(device);
-    std::lock_guard<std::mutex> lock(g.mutex());
-    g.set_current_seed(seed);
-}
-__attribute__((visibility("default"))) void diopi_torch_seed(int device) {
-    auto& g = diopi_torch::defaultGenerator(device);
-    std::lock_guard<std::mutex> lock(g.mutex());
-    g.seed();
-}
-__attribute__((visibility("default"))) uint64_t diopi_torch_initial_seed(int device) {
-    return diopi_torch::defaultGenerator(device).current_seed();
-}
-
-/// The state of diopi:`device`'s default generator (seed, offset, the vendor's bytes): copies up to
-/// `cap` bytes into `buf` and returns the state's size, or -1 (diopi_torch_error() says why).
-__attribute__((visibility("default"))) int64_t diopi_torch_rng_state(int device, uint8_t* buf, int64_t cap) {
-    try {
-        auto& g = diopi_torch::defaultGenerator(device);
-        std::lock_guard<std::mutex> lock(g.mutex());
-        c10::intrusive_ptr<c10::TensorImpl> state = g.get_state().getIntrusivePtr();
-        int64_t n = static_cast<int64_t>(state->numel());
-        if (buf && cap > 0) std::memcpy(buf, state->data(), static_cast<size_t>(std::min(n, cap)));
-        return n;
-    } catch (const std::exception& e) {
-        diopi_torch::setError(e.what());
-        return -1;
-    }
-}
-
-/// Restores diopi:`device`'s default generator from a state diopi_torch_rng_state gave; 0 on success.
-__attribute__((visibility("default"))) int diopi_torch_set_rng_state(int device, const uint8_t* buf, int64_t n) {
-    try {
-        auto& g = diopi_torch::defaultGenerator(device);
-        at::Tensor t = at::empty({n}, at::kByte);
-        if (n) std::memcpy(t.data_ptr(), buf, static_cast<size_t>(n));
-        std::lock_guard<std::mutex> lock(g.mutex());
-        g.set_state(t);
-        return 0;
-    } catch (const std::exception& e) {
-        diopi_torch::setError(e.what());
-        return 1;
-    }
-}
-}

@@ -1,6 +1,6 @@
 // The device runtime in use, the host runtime, the adapter for old hooks
 // libraries, and the current device / stream state of each thread.
-#include "device_runtime.hpp"
+#include "runtime/device_runtime.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "legacy_hooks.h"
-#include "state.hpp"
+#include "runtime/state.hpp"
 
 namespace diopi_torch {
 namespace {

@@ -2,7 +2,7 @@
 // timer's table and the call log. Call::run enters here only when one of
 // them is on (tools.hpp); the C functions at the end are what the Python
 // package (diopi_torch/tools/) calls through ctypes.
-#include "tools.hpp"
+#include "tools/tools.hpp"
 
 #include <ATen/record_function.h>
 #include <torch/csrc/autograd/node.h>
@@ -19,8 +19,11 @@
 #include <sstream>
 #include <thread>
 
-#include "bridge.hpp"
-#include "state.hpp"
+#include "aten/bridge.hpp"
+#include "runtime/state.hpp"
+
+#include "diopi_support/aten_dtypes.hpp"
+#include "diopi_support/json.hpp"
 
 namespace diopi_torch {
 namespace tools {
@@ -41,35 +44,10 @@ void setBit(unsigned bit, bool on) {
     }
 }
 
-std::string jsonString(const std::string& s) {
-    std::string o = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') o += '\\';
-        o += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
-    }
-    return o + "\"";
-}
-
+// "float32", ...: the standard's dtype names (the call log's vocabulary).
 const char* dtypeName(at::ScalarType t) {
-    switch (t) {
-        case at::kBool: return "bool";
-        case at::kByte: return "uint8";
-        case at::kChar: return "int8";
-        case at::kShort: return "int16";
-        case at::kInt: return "int32";
-        case at::kLong: return "int64";
-        case at::kUInt16: return "uint16";
-        case at::kUInt32: return "uint32";
-        case at::kUInt64: return "uint64";
-        case at::kHalf: return "float16";
-        case at::kBFloat16: return "bfloat16";
-        case at::kFloat: return "float32";
-        case at::kDouble: return "float64";
-        case at::kComplexHalf: return "complex32";
-        case at::kComplexFloat: return "complex64";
-        case at::kComplexDouble: return "complex128";
-        default: return "other";
-    }
+    const char* name = diopi_support::dtypeName(diopi_support::fromScalarType(t));
+    return name ? name : "other";
 }
 
 void ints(std::string& o, c10::IntArrayRef v, char open, char close) {
@@ -546,19 +524,16 @@ __attribute__((visibility("default"))) void diopi_torch_timer_stop() { diopi_tor
 __attribute__((visibility("default"))) const char* diopi_torch_timer_report() {
     using namespace diopi_torch::tools;
     try {
-        std::ostringstream o;
+        diopi_support::JsonWriter w;
         std::lock_guard<std::mutex> g(gTimerMu);
-        o << "[";
-        bool first = true;
+        w.beginArray();
         for (const auto& [key, s] : gTimer) {
-            o << (first ? "" : ", ") << "{\"aten\": " << jsonString(s.aten) << ", \"diopi\": " << jsonString(s.diopi)
-              << ", \"phase\": \"" << (s.phase ? "backward" : "forward") << "\", \"calls\": " << s.calls << ", \"ns\": " << s.ns
-              << ", \"max_ns\": " << s.maxNs << ", \"kernel_ns\": " << s.kernelNs << ", \"slowest\": " << jsonString(s.slowest)
-              << "}";
-            first = false;
+            w.beginObject().member("aten", s.aten).member("diopi", s.diopi).member("phase", s.phase ? "backward" : "forward");
+            w.member("calls", s.calls).member("ns", s.ns).member("max_ns", s.maxNs).member("kernel_ns", s.kernelNs);
+            w.member("slowest", s.slowest).endObject();
         }
-        o << "]";
-        tToolText = o.str();
+        w.endArray();
+        tToolText = w.str();
     } catch (...) {
         tToolText = "[]";
     }

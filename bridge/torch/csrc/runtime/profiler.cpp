@@ -9,14 +9,14 @@
 // PyTorch hands the activity to Kineto through PrivateUse1ProfilerRegistry
 // (REGISTER_PRIVATEUSE1_PROFILER); Kineto creates one session per trace and
 // tells it the correlation id of each CPU event as it begins.
-#include "tools.hpp"
+#include "tools/tools.hpp"
 
 #include <c10/util/ApproximateClock.h>
 
 #include <mutex>
 #include <vector>
 
-#include "bridge.hpp"
+#include "aten/bridge.hpp"
 
 #ifdef USE_KINETO
 #include <IActivityProfiler.h>
