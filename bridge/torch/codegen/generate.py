@@ -25,8 +25,8 @@ if BRIDGE not in sys.path:  # run as a script from the build system
 import jinja2  # noqa: E402
 
 from codegen.cpp import Translator  # noqa: E402
-from diopi_torch import mapping as mapping_mod  # noqa: E402
-from diopi_torch import schemas  # noqa: E402
+from diopi_torch.ops import mapping as mapping_mod  # noqa: E402
+from diopi_torch.ops import schemas  # noqa: E402
 
 TEMPLATE = "registrations.cpp.j2"
 

@@ -24,7 +24,7 @@ if BRIDGE not in sys.path:
 import jinja2  # noqa: E402
 
 from codegen.generate import write_if_changed  # noqa: E402
-from diopi_torch import mapping as mapping_mod  # noqa: E402
+from diopi_torch.ops import mapping as mapping_mod  # noqa: E402
 
 TEMPLATE = "graph_thunks.cpp.j2"
 

@@ -93,7 +93,7 @@ def _drain_autograd_at_exit():
 def _register_backend():
     import torch
 
-    from . import device_module
+    from .runtime import device_module
 
     device_module._ext = _open_extension()
     if torch._C._get_privateuse1_backend_name() != BACKEND:

@@ -11,7 +11,7 @@ inputs the compiled run gave it, and its results are compared with the
 compiled ones. The first node that differs is reported with the model's
 module path, the FX node, the DIOPI function and the mapping line that served
 it, and saved as a case (diopi_torch.autocompare.save_case: replayed by
-`python -m diopi_torch.replay`, and a harness case set).
+`python -m diopi_torch.tools.replay`, and a harness case set).
 """
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ class Checker:
                     return
 
     def _record(self, node, step, cpu_args, cpu_kwargs, ref, diff, rel):
-        from diopi_torch.autocompare import save_case
+        from diopi_torch.tools.autocompare import save_case
         tensors = [x for x in tree_flatten((cpu_args, cpu_kwargs))[0] if isinstance(x, torch.Tensor)]
         found = {"model": _state["model"], "module": lower.module_path(node), "node": node.name,
                  "aten": step.aten, "diopi": step.fn, "mapping": step.where, "source": lower.source_line(node),

@@ -21,7 +21,7 @@ import torch
 
 import diopi_torch
 
-from .. import mapping
+from ..ops import mapping
 from . import lower, stats
 from .plan import PlanError, Planner
 

@@ -20,7 +20,7 @@ import dataclasses
 
 import torch
 
-from .. import mapping
+from ..ops import mapping
 from . import lower
 
 ALIGN = 64

@@ -27,7 +27,7 @@ _scoped: list = []                       # names added by the fallback() context
 @functools.lru_cache(maxsize=1)
 def _known():
     """(ATen overloads the device serves, DIOPI functions of the header, {DIOPI function: overloads})."""
-    from diopi_torch import mapping
+    from diopi_torch.ops import mapping
     functions = mapping.header_functions()
     amap = mapping.load(functions=functions)
     served = {}

@@ -57,7 +57,7 @@ class OpCapture:
         import torch
         from torch.utils._python_dispatch import TorchDispatchMode
 
-        from diopi_torch import mapping, schemas
+        from diopi_torch.ops import mapping, schemas
 
         from . import named
 
@@ -174,7 +174,7 @@ class OpCapture:
         from torch.utils._pytree import tree_flatten, tree_map
 
         from diopi_torch import capture as model_capture
-        from diopi_torch import mapping
+        from diopi_torch.ops import mapping
 
         torch = self.torch
         store, enums, _, model_cases = conformance_modules()
@@ -331,7 +331,7 @@ def _composite_key(torch, func):
     """The composite kernel the device runs for an operator it has no kernel of its own for, else None
     (views, copies and allocations: no DIOPI call of an operator inside)."""
     from diopi_torch import capture as model_capture
-    from diopi_torch import schemas
+    from diopi_torch.ops import schemas
 
     name = func.name()
     overload = schemas.overload_name(func)

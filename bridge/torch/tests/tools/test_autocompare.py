@@ -6,13 +6,9 @@ import sys
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-TORCH_LIB = os.path.join(ROOT, "build", "torch", "lib")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
+from conftest import LIB, ROOT
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(os.path.join(TORCH_LIB, "libdiopi_impl.so")) and os.path.exists(EXT)),
-                                reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
+pytestmark = pytest.mark.needs_device
 
 
 def test_autocompare_names_the_planted_call(planted, tmp_path):
@@ -29,9 +25,9 @@ def test_autocompare_names_the_planted_call(planted, tmp_path):
     case = json.loads(open(found["case_file"]).read())
     assert case["diopi_call"]["args"]["out"]["shape"] == found["shapes"][0]
     # The saved case replays on its own: it fails against the planted library, passes against impl/torch.
-    replay = [sys.executable, "-m", "diopi_torch.replay", case["inputs"], "--impl_lib"]
+    replay = [sys.executable, "-m", "diopi_torch.tools.replay", case["inputs"], "--impl_lib"]
     assert subprocess.run(replay + [planted], capture_output=True, cwd=ROOT, timeout=300).returncode == 1
-    good = subprocess.run(replay + [os.path.join(TORCH_LIB, "libdiopi_impl.so")], capture_output=True, text=True,
+    good = subprocess.run(replay + [LIB], capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
     assert good.returncode == 0, good.stdout + good.stderr
     # And as a case of the conformance harness, replayed through the C ABI by run_test.
@@ -44,7 +40,7 @@ def test_autocompare_names_the_planted_call(planted, tmp_path):
     bad = subprocess.run(main + ["--mode", "run_test", "--impl_lib", planted, "--report_dir", str(tmp_path / "r1")],
                          capture_output=True, text=True, cwd=harness, env=env, timeout=300)
     assert bad.returncode == 1 and "[failed] autocompare_llama.000::" in bad.stdout, bad.stdout + bad.stderr
-    ok = subprocess.run(main + ["--mode", "run_test", "--impl_lib", os.path.join(TORCH_LIB, "libdiopi_impl.so"),
+    ok = subprocess.run(main + ["--mode", "run_test", "--impl_lib", LIB,
                                 "--report_dir", str(tmp_path / "r2")], capture_output=True, text=True, cwd=harness,
                         env=env, timeout=300)
     assert ok.returncode == 0, ok.stdout + ok.stderr

@@ -7,14 +7,10 @@ import subprocess
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-TORCH_LIB = os.path.join(ROOT, "build", "torch", "lib", "libdiopi_impl.so")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
+from conftest import ROOT
 SECTION = "### Bringing up a model: the tools"
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(TORCH_LIB) and os.path.exists(EXT)),
-                                reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
+pytestmark = pytest.mark.needs_device
 
 
 def walkthrough_blocks():

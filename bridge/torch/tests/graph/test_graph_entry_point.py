@@ -10,11 +10,7 @@ import textwrap
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-BRIDGE = os.path.join(ROOT, "bridge", "torch")
-LIB = os.path.join(ROOT, "build", "torch", "lib", "libdiopi_impl.so")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
+from conftest import BRIDGE, EXT, LIB
 
 
 def test_pyproject_declares_the_backend():
@@ -24,8 +20,7 @@ def test_pyproject_declares_the_backend():
     assert project["entry-points"]["torch_dynamo_backends"] == {"diopi": "diopi_torch.graph:backend"}
 
 
-@pytest.mark.skipif(not (os.path.exists(LIB) and os.path.exists(EXT)),
-                    reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
+@pytest.mark.needs_device
 def test_installed_package_registers_the_backend(tmp_path):
     venv = tmp_path / "venv"
     # No pip of its own: the system's pip installs into it, building with the system's setuptools.

@@ -15,13 +15,8 @@ import pytest
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-LIB = os.path.join(ROOT, "build", "torch", "lib", "libdiopi_impl.so")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
-needs_device = pytest.mark.skipif(not (os.path.exists(LIB) and os.path.exists(EXT)),
-                                  reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge "
-                                         "(scripts/build_bridge.sh)")
+from conftest import LIB, ROOT
+needs_device = pytest.mark.needs_device
 
 
 def _grads(fn, *xs):
@@ -96,7 +91,9 @@ def test_fused_operators_compute_what_they_replace():
 
 STEP = """
     import json, sys, torch, diopi_torch
-    from diopi_torch import suite, recipes, graph
+    from diopi_torch import graph
+    from diopi_torch.suite import recipes
+    from diopi_torch.suite import runner as suite
     graph.register()
     diopi_torch.load(sys.argv[1])
     spec = sys.argv[2]
@@ -154,7 +151,6 @@ def test_llama_family_fusion_counts(spec, tmp_path):
 
 @needs_device
 def test_a_library_without_fused_functions_gets_the_unfused_graph(tmp_path):
-    sys.path.insert(0, HERE)
     import shim
     from diopi_torch.graph import fusion
     omitted = {f for fns in fusion.PATTERNS.values() for f in fns}

@@ -19,7 +19,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten, tree_map
 
 import diopi_torch
-from diopi_torch import mapping, schemas
+from diopi_torch.ops import mapping, schemas
 
 
 def _on_device(x):
@@ -160,7 +160,7 @@ def save_case(out_dir, model_name, func, name, diopi, cpu_args, cpu_kwargs, ref,
     with open(stem + ".json", "w") as f:
         json.dump({"model": model_name, "aten": name, "schema": str(schema), "diopi": diopi,
                    "diopi_call": desc, "inputs": stem + ".pt",
-                   "replay": f"python -m diopi_torch.replay {stem}.pt --impl_lib <libdiopi_impl.so>",
+                   "replay": f"python -m diopi_torch.tools.replay {stem}.pt --impl_lib <libdiopi_impl.so>",
                    "harness_case_set": os.path.join(out_dir, f"{set_name}.yaml"),
                    "harness_replay": harness_replay, **(extra or {})}, f, indent=1)
     return stem + ".json"

@@ -1,6 +1,6 @@
 """Replays a call saved by autocompare on the `diopi` device.
 
-    python -m diopi_torch.replay reports/autocompare/llama.silu.pt --impl_lib PATH
+    python -m diopi_torch.tools.replay reports/autocompare/llama.silu.pt --impl_lib PATH
 
 Runs the saved ATen call with the saved inputs on the device and compares
 with the CPU result saved beside them; exit 0 when they agree, 1 when not.
@@ -15,7 +15,7 @@ import diopi_torch
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m diopi_torch.replay")
+    p = argparse.ArgumentParser(prog="python -m diopi_torch.tools.replay")
     p.add_argument("case", help="the .pt file autocompare saved")
     p.add_argument("--impl_lib", default=None, help="libdiopi_impl.so (default: $DIOPI_IMPL_LIB)")
     p.add_argument("--tol", type=float, default=1e-3)

@@ -8,9 +8,11 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from diopi_torch import capture, mapping  # noqa: E402
+from diopi_torch import capture  # noqa: E402
+from diopi_torch.ops import mapping  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from conftest import ROOT  # noqa: E402
+
 SMALL = dict(vocab_size=128, hidden_size=64, intermediate_size=128, num_attention_heads=4, num_key_value_heads=4)
 
 
@@ -58,7 +60,7 @@ def test_case_set_round_trip_into_harness_cases(amap, tmp_path, monkeypatch):
     for i, c in enumerate(cs["cases"]):
         c["name"] = f"tiny_llama.{i:03d}"
     capture.write(cs, str(tmp_path))
-    sys.path.insert(0, os.path.join(ROOT, "diopi_test", "python"))
+    monkeypatch.syspath_prepend(os.path.join(ROOT, "diopi_test", "python"))  # the harness is not a package
     from conformance import expand, gen_data, model_cases
     monkeypatch.setattr(model_cases, "MODEL_DIR", str(tmp_path))
     assert model_cases.names() == ["tiny_llama"]

@@ -1,6 +1,6 @@
 """Training across ranks on the `diopi` device, compared with one eager-CPU process.
 
-    python -m diopi_torch.dist_suite [--impl_lib PATH] [--recipes ddp,fsdp] [--world_size 2] [--models bert,llama,...]
+    python -m diopi_torch.suite.dist [--impl_lib PATH] [--recipes ddp,fsdp] [--world_size 2] [--models bert,llama,...]
                                      [--steps 3] [--json FILE]
 
 For each model of the suite (diopi_torch/suite.py: configurations with random weights, fixed seeds) and each recipe,
@@ -29,7 +29,7 @@ import time
 
 import diopi_torch
 
-from . import suite
+from . import runner as suite
 
 RECIPES = ("ddp", "fsdp")
 # The suite's models without batch normalization (see above).
@@ -185,7 +185,7 @@ def _free_port():
 def launch(recipe, models, args, out_dir):
     """Runs the recipe's ranks to the end; returns (exit codes, their output)."""
     port = str(_free_port())
-    cmd = [sys.executable, "-m", "diopi_torch.dist_suite", "--worker", "--recipe", recipe, "--models", ",".join(models),
+    cmd = [sys.executable, "-m", "diopi_torch.suite.dist", "--worker", "--recipe", recipe, "--models", ",".join(models),
            "--steps", str(args.steps), "--impl_lib", args.impl_lib, "--out", out_dir]
     procs = []
     for r in range(args.world_size):
@@ -207,7 +207,7 @@ def launch(recipe, models, args, out_dir):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m diopi_torch.dist_suite", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m diopi_torch.suite.dist", description=__doc__.splitlines()[0])
     p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", suite.DEFAULT_LIB))
     p.add_argument("--recipes", default=",".join(RECIPES), help="comma-separated: ddp, fsdp")
     p.add_argument("--models", default=",".join(DEFAULT_MODELS), help="comma-separated suite model names")

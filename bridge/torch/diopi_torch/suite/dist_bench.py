@@ -1,6 +1,6 @@
 """All-reduce bus bandwidth on the `diopi` device: the vendor path, the staged path and Gloo on CPU tensors.
 
-    python -m diopi_torch.dist_bench [--impl_lib PATH] [--world_size 2] [--sizes 4K,...,64M] [--rounds 5]
+    python -m diopi_torch.suite.dist_bench [--impl_lib PATH] [--world_size 2] [--sizes 4K,...,64M] [--rounds 5]
 
 Starts N rank processes on this machine. For each size of float32 tensor, every rank times dist.all_reduce on
   vendor  a diopi tensor through "diccl" on the library's collective interface (diopi/collective.h),
@@ -101,8 +101,8 @@ def rank_main(args):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m diopi_torch.dist_bench", description=__doc__.splitlines()[0])
-    from . import suite
+    p = argparse.ArgumentParser(prog="python -m diopi_torch.suite.dist_bench", description=__doc__.splitlines()[0])
+    from . import runner as suite
     p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", suite.DEFAULT_LIB))
     p.add_argument("--world_size", type=int, default=2)
     p.add_argument("--sizes", default=SIZES, help=f"comma-separated byte sizes (default {SIZES})")
@@ -115,7 +115,7 @@ def main(argv=None):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = str(s.getsockname()[1])
-    cmd = [sys.executable, "-m", "diopi_torch.dist_bench", "--rank", "--impl_lib", args.impl_lib, "--sizes", args.sizes,
+    cmd = [sys.executable, "-m", "diopi_torch.suite.dist_bench", "--rank", "--impl_lib", args.impl_lib, "--sizes", args.sizes,
            "--rounds", str(args.rounds)]
     procs = [subprocess.Popen(cmd, env=dict(os.environ, RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE=str(args.world_size),
                                             MASTER_ADDR="127.0.0.1", MASTER_PORT=port)) for r in range(args.world_size)]

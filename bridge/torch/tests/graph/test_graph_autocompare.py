@@ -9,22 +9,9 @@ import sys
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-TORCH_LIB = os.path.join(ROOT, "build", "torch", "lib")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
+from conftest import LIB, ROOT
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(os.path.join(TORCH_LIB, "libdiopi_impl.so")) and os.path.exists(EXT)),
-                                reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
-
-
-@pytest.fixture(scope="module")
-def planted(tmp_path_factory):
-    out = tmp_path_factory.mktemp("planted") / "libplanted.so"
-    subprocess.run(["cc", "-shared", "-fPIC", "-O1", os.path.join(HERE, "planted", "planted.c"), "-o", str(out),
-                    "-I", os.path.join(ROOT, "proto", "include"), "-L", TORCH_LIB, "-Wl,--no-as-needed", "-ldiopi_impl",
-                    f"-Wl,-rpath,{TORCH_LIB}", "-Wl,--allow-shlib-undefined", "-ldl"], check=True)
-    return str(out)
+pytestmark = pytest.mark.needs_device
 
 
 def _suite(lib, tmp_path):
@@ -37,7 +24,7 @@ def _suite(lib, tmp_path):
 
 
 def _silu_entry_line():
-    from diopi_torch import mapping
+    from diopi_torch.ops import mapping
     from diopi_torch.graph import lower
     (entry,) = mapping.load().for_op("silu")
     return lower.entry_where(entry)
@@ -54,15 +41,15 @@ def test_graph_autocompare_names_the_planted_node(planted, tmp_path):
     assert found["max_abs_diff"] >= 0.5
     case = json.loads(open(found["case_file"]).read())
     assert case["graph_node"] == "silu" and case["diopi"] == "diopiSilu"
-    replay = [sys.executable, "-m", "diopi_torch.replay", case["inputs"], "--impl_lib"]
+    replay = [sys.executable, "-m", "diopi_torch.tools.replay", case["inputs"], "--impl_lib"]
     assert subprocess.run(replay + [planted], capture_output=True, cwd=ROOT, timeout=300).returncode == 1
-    good = subprocess.run(replay + [os.path.join(TORCH_LIB, "libdiopi_impl.so")], capture_output=True, text=True,
+    good = subprocess.run(replay + [LIB], capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
     assert good.returncode == 0, good.stdout + good.stderr
 
 
 def test_correct_library_has_no_differing_node(tmp_path):
-    proc, out = _suite(os.path.join(TORCH_LIB, "libdiopi_impl.so"), tmp_path)
+    proc, out = _suite(LIB, tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     (row,) = json.loads(out.read_text())["models"]
     assert "autocompare" not in row and row["forward_match"] and row["step_match"]

@@ -14,16 +14,15 @@ import textwrap
 
 import pytest
 
+from conftest import LIB as TORCH_LIB
+from conftest import ROOT
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-TORCH_LIB = os.path.join(ROOT, "build", "torch", "lib", "libdiopi_impl.so")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
 HARNESS = os.path.join(ROOT, "diopi_test", "python")
 # The suite's llama: batch 2, sequence 8, intermediate size 128 (diopi_torch/suite.py).
 SILU_SHAPE = "float32[2,8,128]"
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(TORCH_LIB) and os.path.exists(EXT)),
-                                reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
+pytestmark = pytest.mark.needs_device
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,8 @@ import sys
 import torch
 
 import diopi_torch
-from diopi_torch import recipes, suite
+from diopi_torch.suite import recipes
+from diopi_torch.suite import runner as suite
 
 lib, out = sys.argv[1], sys.argv[2]
 os.makedirs(out, exist_ok=True)

@@ -12,16 +12,13 @@ import textwrap
 
 import pytest
 
+from conftest import LIB, ROOT
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-LIB = os.path.join(ROOT, "build", "torch", "lib", "libdiopi_impl.so")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(LIB) and os.path.exists(EXT)),
-                                reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
+pytestmark = pytest.mark.needs_device
 
-sys.path.insert(0, HERE)
-import shim  # noqa: E402
+import shim
 
 CODE = """
     import json, operator, os, sys, torch
@@ -30,7 +27,7 @@ CODE = """
     sys.path.insert(0, sys.argv[2])
     import graph_samples
     import diopi_torch
-    from diopi_torch import mapping
+    from diopi_torch.ops import mapping
     from diopi_torch.graph import compiler, lower
     diopi_torch.load(sys.argv[1])
     amap = mapping.load()

@@ -12,22 +12,19 @@ import textwrap
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-LIB = os.path.join(ROOT, "build", "torch", "lib", "libdiopi_impl.so")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
+from conftest import LIB, ROOT
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(LIB) and os.path.exists(EXT)),
-                                reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
+pytestmark = pytest.mark.needs_device
 
-sys.path.insert(0, HERE)
-import shim  # noqa: E402
+import shim
 
 # One step of a suite model (llama unless a third argument names another) compiled on the device, compared with
 # eager CPU; prints the compile route's counters as JSON.
 STEP = """
     import json, sys, copy, torch, diopi_torch
-    from diopi_torch import suite, recipes, graph
+    from diopi_torch import graph
+    from diopi_torch.suite import recipes
+    from diopi_torch.suite import runner as suite
     graph.register()
     diopi_torch.load(sys.argv[1])
     model = suite.MODELS[sys.argv[2] if len(sys.argv) > 2 else "llama"]
@@ -122,7 +119,8 @@ def test_cache_warm_corrupt_no_compiler_and_the_generated_c(tmp_path):
 
 INFER = """
     import json, sys, copy, torch, diopi_torch
-    from diopi_torch import suite, graph
+    from diopi_torch import graph
+    from diopi_torch.suite import runner as suite
     graph.register()
     diopi_torch.load(sys.argv[1])
     out = {}

@@ -48,7 +48,7 @@ from typing import Callable, Mapping
 import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_PATH = os.path.join(os.path.dirname(HERE), "aten_to_diopi.yaml")
+DEFAULT_PATH = os.path.join(HERE, "aten_to_diopi.yaml")
 
 # DIOPI dtype names usable in conditions (`self.dtype in (float16, bfloat16)`).
 DTYPE_NAMES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
@@ -364,7 +364,7 @@ def header_functions():
         import diopi_header
     except ImportError:  # not installed (scripts/setup.sh installs it): use it from this checkout
         import sys
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "proto", "python"))
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(HERE)))), "proto", "python"))
         import diopi_header
     return diopi_header.load()
 

@@ -199,7 +199,7 @@ def compare_step(dev, ref, dev_grads, ref_grads, tol, steps):
     AdamW's normalisation magnifies."""
     import torch
 
-    from diopi_torch import recipes
+    from diopi_torch.suite import recipes
     group = max((t.double().abs().max().item() for t in ref.values() if t.numel()), default=0.0)
     worst_abs, worst_rel, where = 0.0, 0.0, ""
     for k in ref:
@@ -286,7 +286,7 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
 
     import torch
 
-    from diopi_torch import recipes
+    from diopi_torch.suite import recipes
     if recipe.precision not in tols:
         raise RuntimeError(f"the library states no {recipe.precision} tolerance (MODEL_TOLERANCES in its device_configs.py)")
     tol, _ = tols[recipe.precision]
@@ -315,7 +315,7 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
         from diopi_torch.graph import autocompare as graph_compare
         graph_compare.enable(os.environ.get("DIOPI_AUTOCOMPARE_DIR", "autocompare"), model.name, tol)
     elif autocompare:
-        from diopi_torch import autocompare as ac
+        from diopi_torch.tools import autocompare as ac
         # Its module hooks go on `base`; the device side's deep copy keeps them.
         watch = ac.AutoCompare(base, model.name, tol)
     timer = contextlib.nullcontext()
@@ -400,7 +400,7 @@ def cpu_graph_breaks(model: Model, base, batch):
     import torch._dynamo
     from torch._dynamo.utils import counters
 
-    from diopi_torch import recipes
+    from diopi_torch.suite import recipes
     m = copy.deepcopy(base).train()
     before = sum(counters["graph_break"].values())
     try:
@@ -624,12 +624,12 @@ def ok_row(r):
     return bool(r["forward_match"] and r["backward_match"] and r["step_match"])
 
 
-# Recipes across ranks (torch.distributed on the diopi device's diccl backend): diopi_torch.dist_suite.
+# Recipes across ranks (torch.distributed on the diopi device's diccl backend): diopi_torch.suite.dist.
 DISTRIBUTED = ("ddp", "fsdp")
 
 
 def main(argv=None):
-    from diopi_torch import recipes
+    from diopi_torch.suite import recipes
     p = argparse.ArgumentParser(prog="models.sh", description=__doc__.splitlines()[0])
     p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", DEFAULT_LIB))
     p.add_argument("--models", default=",".join(MODELS), help="comma-separated suite names or hf:<Class>:k=v,...; "
@@ -675,8 +675,8 @@ def main(argv=None):
         r = recipes.RECIPES[name]
         chosen.append(recipes.compiled(r) if args.compile and not r.generate else r)
     if distributed:
-        # Across ranks: diopi_torch.dist_suite launches the ranks and compares with one CPU process.
-        from diopi_torch import dist_suite
+        # Across ranks: diopi_torch.suite.dist launches the ranks and compares with one CPU process.
+        from diopi_torch.suite import dist as dist_suite
         if chosen:
             p.error("run the ddp and fsdp recipes apart from the single-process ones (they launch their own ranks)")
         argv2 = ["--impl_lib", args.impl_lib, "--recipes", ",".join(distributed), "--world_size", str(args.world_size)]

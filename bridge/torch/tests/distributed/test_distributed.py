@@ -8,16 +8,14 @@ import sys
 
 import pytest
 
+from conftest import LIB, ROOT
+from conftest import CPU_LIB as BUILT_CPU_LIB
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-BUILD = os.path.join(ROOT, "build")
-LIB = os.path.join(BUILD, "torch", "lib", "libdiopi_impl.so")
-CPU_LIB = os.environ.get("DIOPI_CPU_IMPL_LIB") or os.path.join(BUILD, "cpu", "lib", "libdiopi_impl.so")
-EXT = os.path.join(BUILD, "bridge", "libdiopi_torch.so")
+CPU_LIB = os.environ.get("DIOPI_CPU_IMPL_LIB") or BUILT_CPU_LIB
 WORKER = os.path.join(HERE, "dist_worker.py")
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(LIB) and os.path.exists(EXT)),
-                                reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
+pytestmark = pytest.mark.needs_device
 
 
 def free_port():
@@ -75,14 +73,14 @@ def test_cpu_gloo_beside_diopi_diccl_over_tcp():
 
 
 def test_ddp_and_fsdp_training_match_one_cpu_process(tmp_path):
-    """diopi_torch.dist_suite on one model: DDP and FSDP2 on 2 ranks against eager CPU on the global batch, once
+    """diopi_torch.suite.dist on one model: DDP and FSDP2 on 2 ranks against eager CPU on the global batch, once
     on the vendor's collectives and once staged over Gloo."""
     import json
     for staged, model in (("0", "llama"), ("1", "bert")):
         if staged == "0" and not _has_collectives(LIB):
             continue
         out = tmp_path / f"dist_{model}.json"
-        proc = subprocess.run([sys.executable, "-m", "diopi_torch.dist_suite", "--impl_lib", LIB, "--models", model,
+        proc = subprocess.run([sys.executable, "-m", "diopi_torch.suite.dist", "--impl_lib", LIB, "--models", model,
                                "--recipes", "ddp,fsdp", "--world_size", "2", "--json", str(out)],
                               capture_output=True, text=True, cwd=ROOT, timeout=600, env={**os.environ, "DIOPI_DIST_STAGED": staged})
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]

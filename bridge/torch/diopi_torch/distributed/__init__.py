@@ -36,7 +36,7 @@ class DistributedUnavailable(RuntimeError):
 @functools.lru_cache(maxsize=None)
 def _module():
     """The C++ backend (the _distributed extension built beside libdiopi_torch.so)."""
-    from . import _extension_path, _open_extension
+    from .. import _extension_path, _open_extension
 
     _open_extension()  # libdiopi_torch.so first: the module resolves the loaded vendor library through it
     path = os.path.join(os.path.dirname(_extension_path()), "_distributed" + sysconfig.get_config_var("EXT_SUFFIX"))

@@ -13,14 +13,9 @@ import textwrap
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-TORCH_LIB_DIR = os.path.join(ROOT, "build", "torch", "lib")
-LIB = os.path.join(TORCH_LIB_DIR, "libdiopi_impl.so")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
+from conftest import LIB, ROOT, build_planted
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(LIB) and os.path.exists(EXT)),
-                                reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
+pytestmark = pytest.mark.needs_device
 
 
 def run(code, lib=LIB, **env):
@@ -32,14 +27,7 @@ def run(code, lib=LIB, **env):
 
 
 def _build(tmp_path_factory, source, name, link_impl):
-    out = tmp_path_factory.mktemp(name) / f"lib{name}.so"
-    cmd = ["cc", "-shared", "-fPIC", "-O1", os.path.join(HERE, "planted", source), "-o", str(out),
-           "-I", os.path.join(ROOT, "proto", "include"), "-I", os.path.join(ROOT, "bridge", "torch", "csrc")]
-    if link_impl:
-        cmd += ["-L", TORCH_LIB_DIR, "-Wl,--no-as-needed", "-ldiopi_impl", f"-Wl,-rpath,{TORCH_LIB_DIR}",
-                "-Wl,--allow-shlib-undefined", "-ldl"]
-    subprocess.run(cmd, check=True)
-    return str(out)
+    return build_planted(tmp_path_factory.mktemp(name), source, link_impl=link_impl)
 
 
 @pytest.fixture(scope="module")

@@ -7,13 +7,9 @@ import textwrap
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-LIB = os.path.join(ROOT, "build", "torch", "lib", "libdiopi_impl.so")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
+from conftest import LIB, ROOT
 
-pytestmark = pytest.mark.skipif(not (os.path.exists(LIB) and os.path.exists(EXT)),
-                                reason="needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)")
+pytestmark = pytest.mark.needs_device
 
 
 def run(code, **env):

@@ -7,7 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from diopi_torch import mapping, schemas  # noqa: E402
+from diopi_torch.ops import mapping, schemas  # noqa: E402
 
 
 def load_text(tmp_path, text):

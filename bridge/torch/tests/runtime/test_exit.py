@@ -15,10 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")
-LIBS = {vendor: os.path.join(ROOT, "build", vendor, "lib", "libdiopi_impl.so") for vendor in ("torch", "cpu")}
+from conftest import CPU_LIB, EXT, LIB, ROOT
+
+LIBS = {"torch": LIB, "cpu": CPU_LIB}
 RUNS = 20
 
 PRELUDE = """\

@@ -131,7 +131,7 @@ SNIPPETS = [
 def harvest(amap, models=True):
     """Entry where -> (func, args, kwargs), the first real call each entry serves."""
     from diopi_torch.capture import Recorder
-    from diopi_torch import schemas
+    from diopi_torch.ops import schemas
     found = {}
     names = set(amap.aten_ops)
 
@@ -151,7 +151,8 @@ def harvest(amap, models=True):
                     found[entry.where] = (func, _detach(args), _detach(kwargs))
             return out
     if models:
-        from diopi_torch import recipes, suite
+        from diopi_torch.suite import recipes
+        from diopi_torch.suite import runner as suite
         for name in ("llama", "bert", "gpt2", "t5", "resnet", "convnext", "cnn"):
             model = suite.MODELS[name]
             m = suite.build(model)

@@ -1,0 +1,1 @@
+"""The device's runtime: the `torch.diopi` module (device_module.py)."""
