@@ -14,39 +14,19 @@ before, so that ranks sending to each other do not wait on each other. The C++ s
 """
 from __future__ import annotations
 
-import contextlib
 import functools
-import importlib.machinery
-import importlib.util
 import json
-import os
-import sysconfig
-import types
+
+from .. import _C
 
 BACKEND_NAME = "diccl"
-DEVICE = "diopi"
+DEVICE = _C.BACKEND
 
 _registered = False
 
 
-class DistributedUnavailable(RuntimeError):
-    pass
-
-
-@functools.lru_cache(maxsize=None)
-def _module():
-    """The C++ backend (the _distributed extension built beside libdiopi_torch.so)."""
-    from .. import _extension_path, _open_extension
-
-    _open_extension()  # libdiopi_torch.so first: the module resolves the loaded vendor library through it
-    path = os.path.join(os.path.dirname(_extension_path()), "_distributed" + sysconfig.get_config_var("EXT_SUFFIX"))
-    if not os.path.exists(path):
-        raise DistributedUnavailable(f"the diopi device's distributed backend is not built: {path} is missing")
-    loader = importlib.machinery.ExtensionFileLoader("diopi_torch._distributed", path)
-    spec = importlib.util.spec_from_file_location("diopi_torch._distributed", path, loader=loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+DistributedUnavailable = _C.DistributedUnavailable
+_module = _C.distributed_module  # the C++ backend (the _distributed extension built beside libdiopi_torch.so)
 
 
 def _create(backend_opts, pg_options):
@@ -70,7 +50,6 @@ def register() -> bool:
     if not _registered:
         dist.Backend.register_backend(BACKEND_NAME, _create, extended_api=True, devices=[DEVICE, "cpu"])
         _mark_default_backend()
-        _add_stream_api()
         _registered = True
     return True
 
@@ -126,79 +105,3 @@ def summary(st: dict | None = None) -> dict:
     return {"vendor_calls": sum(v["vendor"] for v in st.values()), "staged_calls": sum(v["staged"] for v in st.values()),
             "staged_bytes": sum(v["staged_bytes"] for v in st.values()),
             "staged": {k: v["reasons"] for k, v in st.items() if v["staged"]}}
-
-
-# ---------------------------------------------------------------- streams for FSDP
-class _Stream:
-    """The device's one queue: its work runs in order and completes before the call returns, so waiting on a
-    stream or an event has nothing left to wait for."""
-
-    def __init__(self, device=None, priority=0, **_):
-        import torch
-        self.device = torch.device(DEVICE, 0)
-        self.priority = priority
-
-    def wait_stream(self, stream):
-        pass
-
-    def wait_event(self, event):
-        pass
-
-    def record_event(self, event=None):
-        event = event or _Event()
-        event.record(self)
-        return event
-
-    def synchronize(self):
-        pass
-
-    def query(self):
-        return True
-
-    def __eq__(self, other):
-        return isinstance(other, _Stream)
-
-    def __hash__(self):
-        return hash(DEVICE)
-
-
-class _Event:
-    def __init__(self, enable_timing=False, blocking=False, interprocess=False):
-        pass
-
-    def record(self, stream=None):
-        return self
-
-    def wait(self, stream=None):
-        pass
-
-    def synchronize(self):
-        pass
-
-    def query(self):
-        return True
-
-
-_DEFAULT_STREAM = None
-
-
-def _add_stream_api():
-    """FSDP2 asks the device module for streams and events (Stream, Event, current_stream, stream(...)). Where the
-    device module does not provide them, these stand-ins say what is true of this device: work is ordered and done
-    when its call returns."""
-    import torch
-
-    mod = getattr(torch, DEVICE, None)
-    if not isinstance(mod, types.ModuleType):
-        return
-
-    def current_stream(device=None):
-        global _DEFAULT_STREAM
-        _DEFAULT_STREAM = _DEFAULT_STREAM or _Stream()
-        return _DEFAULT_STREAM
-
-    for name, value in (("Stream", _Stream), ("Event", _Event), ("current_stream", current_stream),
-                        ("default_stream", current_stream), ("stream", lambda s=None: contextlib.nullcontext()),
-                        ("set_stream", lambda s: None)):
-        if not hasattr(mod, name):
-            setattr(mod, name, value)

@@ -27,7 +27,7 @@ def schema_of(aten: str) -> AtenSchema | None:
     if "::" in base:  # an operator of another library: the fused operators of compiled graphs (diopi::rms_norm)
         ns, base = base.split("::", 1)
         if ns == "diopi":
-            from ..graph import fused  # noqa: F401  (registers them)
+            from . import fused  # noqa: F401  (registers them; imports torch, which the mapping alone does not need)
         namespace = getattr(torch.ops, ns)
     packet = getattr(namespace, base, None)
     if packet is None:

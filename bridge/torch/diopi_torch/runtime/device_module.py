@@ -16,14 +16,15 @@ import types
 
 import torch
 
-BACKEND = "diopi"
-_ext = None  # set by diopi_torch when the extension is open
+from .. import _C
+
+BACKEND = _C.BACKEND
 
 
 def _x():
-    if _ext is None:
-        raise RuntimeError("the diopi device is not loaded; call diopi_torch.load(path) or set DIOPI_IMPL_LIB")
-    return _ext
+    if not _C.loaded():
+        raise RuntimeError("the diopi device is not loaded; call diopi_torch.load(path)")
+    return _C.extension()
 
 
 def _index(device=None, optional=True) -> int:
@@ -48,7 +49,7 @@ def is_available() -> bool:
 
 
 def is_initialized() -> bool:
-    return _ext is not None
+    return _C.loaded()
 
 
 def init():

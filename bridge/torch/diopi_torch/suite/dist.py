@@ -27,8 +27,9 @@ import sys
 import tempfile
 import time
 
-import diopi_torch
-
+from .. import distributed
+from ..runtime import load
+from ..tools import stats as device_stats
 from . import runner as suite
 
 RECIPES = ("ddp", "fsdp")
@@ -126,8 +127,8 @@ def train_rank(model: suite.Model, recipe: str, steps: int):
         wrapped = _shard(m)
         named = lambda: wrapped.named_parameters()  # noqa: E731
     opt = _optimizer(wrapped.parameters(), fused=True)
-    diopi_torch.reset_stats()
-    diopi_torch.distributed.reset_stats()
+    device_stats.reset_stats()
+    distributed.reset_stats()
     cpu_model = None
     for s in range(steps):
         if cpu_model is None:
@@ -144,8 +145,8 @@ def train_rank(model: suite.Model, recipe: str, steps: int):
         if hasattr(t, "full_tensor"):  # a DTensor shard (FSDP2): every rank takes part in gathering it
             t = t.full_tensor()
         params[n] = t.cpu().clone()
-    return params, {"device": diopi_torch.summary(), "collectives": diopi_torch.distributed.stats(),
-                    "uses_vendor": diopi_torch.distributed.uses_vendor()}
+    return params, {"device": device_stats.summary(), "collectives": distributed.stats(),
+                    "uses_vendor": distributed.uses_vendor()}
 
 
 def worker(args):
@@ -153,7 +154,7 @@ def worker(args):
     import torch
     import torch.distributed as dist
 
-    diopi_torch.load(args.impl_lib)
+    load(args.impl_lib)
     local = int(os.environ.get("LOCAL_RANK", "0"))
     if torch.diopi.device_count() > local:
         torch.diopi.set_device(local)  # each rank its own device, as with one GPU per rank
@@ -230,7 +231,7 @@ def main(argv=None):
     if args.world_size < 2:
         raise SystemExit("--world_size must be at least 2")
     import torch
-    info = diopi_torch.load(args.impl_lib)  # this process only reads the vendor's name; the ranks train
+    info = load(args.impl_lib)  # this process only reads the vendor's name; the ranks train
     tol, reason = suite.vendor_tolerances(info)["fp32"]
     refs = {name: reference(suite.parse_model(name), args.steps, args.world_size) for name in models}
     rows = []

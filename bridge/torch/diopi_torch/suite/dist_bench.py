@@ -40,13 +40,14 @@ def rank_main(args):
     import torch
     import torch.distributed as dist
 
-    import diopi_torch
+    from .. import _C, distributed
+    from ..runtime import load
 
-    diopi_torch.load(args.impl_lib)
+    load(args.impl_lib)
     dist.init_process_group("cpu:gloo,diopi:diccl")
     rank, world = dist.get_rank(), dist.get_world_size()
     cpu_group = dist.new_group(backend="gloo")  # the slowest rank's time, exchanged apart from what is timed
-    vendor = diopi_torch.distributed.uses_vendor()
+    vendor = distributed.uses_vendor()
     rows = []
     for nbytes in [parse_size(s) for s in args.sizes.split(",")]:
         n = max(1, nbytes // 4)
@@ -82,7 +83,7 @@ def rank_main(args):
         rows.append((n * 4, best))
     if rank == 0:
         factor = 2 * (world - 1) / world
-        print(f"all-reduce of float32 on {world} ranks ({diopi_torch.info()['vendor']}: "
+        print(f"all-reduce of float32 on {world} ranks ({_C.info()['vendor']}: "
               f"{'vendor collectives' if vendor else 'no collective interface'}); best of {args.rounds} alternating rounds")
         head = f"{'size':>9} " + " ".join(f"{p + ' us':>11} {p + ' GB/s':>11}" for p in PATHS) + f" {'vendor/gloo':>11} {'staged/gloo':>11}"
         print(head)

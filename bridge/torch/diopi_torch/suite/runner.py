@@ -30,9 +30,12 @@ import os
 import sys
 import time
 
-import diopi_torch
+from .. import _C
+from ..runtime import load
+from ..tools import log_calls, op_timer
+from ..tools import stats as device_stats
 
-ROOT = diopi_torch._ROOT
+ROOT = _C.CHECKOUT
 DEFAULT_LIB = os.path.join(ROOT, "build", "torch", "lib", "libdiopi_impl.so")
 TEXT_BATCH, TEXT_SEQ, VOCAB = 2, 8, 128
 IMAGE_BATCH, IMAGE = 2, 32
@@ -199,7 +202,7 @@ def compare_step(dev, ref, dev_grads, ref_grads, tol, steps):
     AdamW's normalisation magnifies."""
     import torch
 
-    from diopi_torch.suite import recipes
+    from . import recipes
     group = max((t.double().abs().max().item() for t in ref.values() if t.numel()), default=0.0)
     worst_abs, worst_rel, where = 0.0, 0.0, ""
     for k in ref:
@@ -286,12 +289,12 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
 
     import torch
 
-    from diopi_torch.suite import recipes
+    from . import recipes
     if recipe.precision not in tols:
         raise RuntimeError(f"the library states no {recipe.precision} tolerance (MODEL_TOLERANCES in its device_configs.py)")
     tol, _ = tols[recipe.precision]
     base = build(model)
-    device = torch.device(diopi_torch.BACKEND, recipe.device_index or device_index)
+    device = torch.device(_C.BACKEND, recipe.device_index or device_index)
     batches = [inputs(model, base, seed=1 + i) for i in range(max(1, recipe.steps))]
     report = None
     t0 = time.perf_counter()
@@ -306,16 +309,16 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
     if recipe.compile:
         import torch._dynamo
         torch._dynamo.reset()  # this model's graphs only, compiled afresh (the disk cache may still answer)
-    diopi_torch.reset_stats()
+    device_stats.reset_stats()
     t0 = time.perf_counter()
     watch = contextlib.nullcontext()
     graph_compare = None
     if autocompare and recipe.compile:
         # Compiled graphs are checked node by node by the compile route itself (diopi_torch.graph.autocompare).
-        from diopi_torch.graph import autocompare as graph_compare
+        from ..graph import autocompare as graph_compare
         graph_compare.enable(os.environ.get("DIOPI_AUTOCOMPARE_DIR", "autocompare"), model.name, tol)
     elif autocompare:
-        from diopi_torch.tools import autocompare as ac
+        from ..tools import autocompare as ac
         # Its module hooks go on `base`; the device side's deep copy keeps them.
         watch = ac.AutoCompare(base, model.name, tol)
     timer = contextlib.nullcontext()
@@ -325,8 +328,8 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
             recipes.generate(base, batches[0], device)
         else:
             recipes.train(recipe, base, batches, device)
-        diopi_torch.reset_stats()
-        timer = diopi_torch.op_timer()
+        device_stats.reset_stats()
+        timer = op_timer()
         t0 = time.perf_counter()
     with watch as watcher, timer:
         if recipe.generate:
@@ -341,9 +344,9 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
     elif autocompare:
         report = watcher.first
     t_dev = time.perf_counter() - t0
-    all_stats = diopi_torch.stats()
-    graph = all_stats.pop(diopi_torch.GRAPH_KEY, None)
-    st = diopi_torch.summary(all_stats)
+    all_stats = device_stats.stats()
+    graph = all_stats.pop(device_stats.GRAPH_KEY, None)
+    st = device_stats.summary(all_stats)
     row = {"name": model.name, "recipe": recipe.name, "class": model.cls or "torch.nn.Sequential",
            "parameters": sum(p.numel() for p in base.parameters()), "tolerance": tol}
     if recipe.generate:
@@ -400,7 +403,7 @@ def cpu_graph_breaks(model: Model, base, batch):
     import torch._dynamo
     from torch._dynamo.utils import counters
 
-    from diopi_torch.suite import recipes
+    from . import recipes
     m = copy.deepcopy(base).train()
     before = sum(counters["graph_break"].values())
     try:
@@ -466,8 +469,8 @@ def bench_tools(models, repeats=21, log_dir=None):
     log_dir = log_dir or tempfile.mkdtemp(prefix="diopi-bench-log-")
     rows = []
     for model in models:
-        m = build(model).to(diopi_torch.BACKEND)
-        b = {k: v.to(diopi_torch.BACKEND) for k, v in inputs(model, build(model)).items()}
+        m = build(model).to(_C.BACKEND)
+        b = {k: v.to(_C.BACKEND) for k, v in inputs(model, build(model)).items()}
 
         def once(m=m, b=b):
             if isinstance(m, torch.nn.Sequential):
@@ -479,7 +482,7 @@ def bench_tools(models, repeats=21, log_dir=None):
         for _ in range(3):
             once()
         log = os.path.join(log_dir, f"{model.name}.log")
-        variants = {"none": contextlib.nullcontext, "timer": diopi_torch.op_timer, "log": lambda: diopi_torch.log_calls(log)}
+        variants = {"none": contextlib.nullcontext, "timer": op_timer, "log": lambda: log_calls(log)}
         times = {k: [] for k in variants}
         for _ in range(repeats):
             for k, ctx in variants.items():
@@ -500,8 +503,8 @@ def bench_tool_calls(rounds=15, n=1500):
     import tempfile
 
     import torch
-    x = torch.randn(64, 64, device=diopi_torch.BACKEND)
-    y = torch.randn(64, 64, device=diopi_torch.BACKEND)
+    x = torch.randn(64, 64, device=_C.BACKEND)
+    y = torch.randn(64, 64, device=_C.BACKEND)
 
     def calls(k):
         t0 = time.perf_counter()
@@ -510,7 +513,7 @@ def bench_tool_calls(rounds=15, n=1500):
         return (time.perf_counter() - t0) / (3 * k) * 1e6
     log = os.path.join(tempfile.mkdtemp(prefix="diopi-bench-log-"), "calls.log")
     act = torch.profiler.ProfilerActivity
-    variants = {"none": contextlib.nullcontext, "timer": diopi_torch.op_timer, "log": lambda: diopi_torch.log_calls(log),
+    variants = {"none": contextlib.nullcontext, "timer": op_timer, "log": lambda: log_calls(log),
                 "profiler": lambda: torch.profiler.profile(activities=[act.CPU]),
                 "profiler+device": lambda: torch.profiler.profile(activities=[act.CPU, act.PrivateUse1])}
     calls(500)
@@ -535,15 +538,15 @@ def bench_compile(models, repeats=21):
     import torch._dynamo
     from torch._dynamo.utils import counters
 
-    from diopi_torch import graph as graph_mod
-    from diopi_torch.graph import cache
+    from .. import graph as graph_mod
+    from ..graph import cache
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     rows = []
     try:
         for model in models:
             torch._dynamo.reset()
-            diopi_torch.reset_stats()
+            device_stats.reset_stats()
             m = build(model)
             batch = inputs(model, m)
             variants = {"cpu": ("cpu", None), "diopi": ("diopi", None), "compiled": ("diopi", {"fusion": False}),
@@ -576,7 +579,7 @@ def bench_compile(models, repeats=21):
                     f()
                     times[k].append(time.perf_counter() - t0)
             med = {k: statistics.median(ts) * 1e3 for k, ts in times.items()}
-            g = diopi_torch.stats().get(diopi_torch.GRAPH_KEY, {})
+            g = device_stats.stats().get(device_stats.GRAPH_KEY, {})
             rows.append({"name": model.name, "cpu_ms": med["cpu"], "diopi_ms": med["diopi"], "compiled_ms": med["compiled"],
                          "fused_ms": med["fused"], "compile_s_compiled": t_compile["compiled"],
                          "compile_s_fused": t_compile["fused"], "recompiled_during_timing":
@@ -629,7 +632,7 @@ DISTRIBUTED = ("ddp", "fsdp")
 
 
 def main(argv=None):
-    from diopi_torch.suite import recipes
+    from . import recipes
     p = argparse.ArgumentParser(prog="models.sh", description=__doc__.splitlines()[0])
     p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", DEFAULT_LIB))
     p.add_argument("--models", default=",".join(MODELS), help="comma-separated suite names or hf:<Class>:k=v,...; "
@@ -642,7 +645,7 @@ def main(argv=None):
     p.add_argument("--autocompare_dir", default=os.path.join(ROOT, "reports", "autocompare"),
                    help="where a differing call is saved as a replayable case")
     p.add_argument("--time", action="store_true", help="run each recipe on the device once more, timing every DIOPI call "
-                   "(diopi_torch.op_timer), and print each model's slowest operators")
+                   "(op_timer), and print each model's slowest operators")
     p.add_argument("--bench", action="store_true", help="time forward+backward on diopi vs eager CPU")
     p.add_argument("--bench_tools", action="store_true", help="time forward+backward on diopi with no tool, under the op "
                    "timer and under the call log")
@@ -690,10 +693,10 @@ def main(argv=None):
         os.environ["DIOPI_HOST_DEVICES"] = "2"
     import torch
     torch.set_num_threads(max(1, torch.get_num_threads()))
-    info = diopi_torch.load(args.impl_lib)
+    info = load(args.impl_lib)
     tols = vendor_tolerances(info)
     if args.compile:
-        from diopi_torch import graph as graph_mod
+        from .. import graph as graph_mod
         graph_mod.register()  # also when this checkout is not installed (the entry point names it otherwise)
     if args.autocompare:
         os.environ["DIOPI_AUTOCOMPARE_DIR"] = args.autocompare_dir

@@ -18,18 +18,18 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten, tree_map
 
-import diopi_torch
-from diopi_torch.ops import mapping, schemas
+from .. import _C, capture
+from ..ops import mapping, schemas
 
 
 def _on_device(x):
-    return isinstance(x, torch.Tensor) and x.device.type == diopi_torch.BACKEND
+    return isinstance(x, torch.Tensor) and x.device.type == _C.BACKEND
 
 
 def _to_cpu(x):
     if _on_device(x):
         return x.detach().cpu().clone()
-    if isinstance(x, torch.device) and x.type == diopi_torch.BACKEND:
+    if isinstance(x, torch.device) and x.type == _C.BACKEND:
         return torch.device("cpu")
     return x
 
@@ -83,11 +83,11 @@ class AutoCompare(TorchDispatchMode):
         if self.first is not None or not any(_on_device(x) for x in flat):
             return func(*args, **kwargs)
         cpu_args, cpu_kwargs = tree_map(_to_cpu, (args, kwargs))
-        seq = diopi_torch.call_seq()
+        seq = _C.call_seq()
         out = func(*args, **kwargs)
-        if diopi_torch.call_seq() == seq:
+        if _C.call_seq() == seq:
             return out  # served by a view, a copy or the CPU fallback: nothing of the library's to judge
-        aten, diopi = diopi_torch.last_call()
+        aten, diopi = _C.last_call()
         ref = func(*cpu_args, **cpu_kwargs)
         pairs = list(zip(tree_flatten(out)[0], tree_flatten(ref)[0]))
         for i, a in enumerate(func._schema.arguments):  # written arguments (in-place, out=)
@@ -148,7 +148,6 @@ def save_case(out_dir, model_name, func, name, diopi, cpu_args, cpu_kwargs, ref,
     set_name = f"autocompare_{model_name}"
     harness_replay = ""
     try:
-        from diopi_torch import capture
         cs = capture.single_call_set(set_name, func, cpu_args, cpu_kwargs, ref,
                                      note=f"first call of {model_name} that differed from eager CPU ({module})")
         capture.write(cs, out_dir)

@@ -11,7 +11,8 @@ import sys
 import torch
 from torch.utils._pytree import tree_flatten, tree_map
 
-import diopi_torch
+from .. import _C
+from ..runtime import load
 
 
 def main(argv=None):
@@ -20,12 +21,12 @@ def main(argv=None):
     p.add_argument("--impl_lib", default=None, help="libdiopi_impl.so (default: $DIOPI_IMPL_LIB)")
     p.add_argument("--tol", type=float, default=1e-3)
     args = p.parse_args(argv)
-    diopi_torch.load(args.impl_lib)
+    load(args.impl_lib)
     case = torch.load(args.case, weights_only=False)
     base, _, ov = case["aten"].partition(".")
     func = getattr(getattr(torch.ops.aten, base), ov or "default")
-    to_dev = lambda x: x.to(diopi_torch.BACKEND) if isinstance(x, torch.Tensor) else (  # noqa: E731
-        torch.device(diopi_torch.BACKEND) if isinstance(x, torch.device) else x)
+    to_dev = lambda x: x.to(_C.BACKEND) if isinstance(x, torch.Tensor) else (  # noqa: E731
+        torch.device(_C.BACKEND) if isinstance(x, torch.device) else x)
     dev_args, dev_kwargs = tree_map(to_dev, (case["args"], case["kwargs"]))
     out = func(*dev_args, **dev_kwargs)
     worst = 0.0

@@ -32,7 +32,7 @@ def _close(a, b, tol=1e-5):
 
 
 def test_fused_operators_compute_what_they_replace():
-    from diopi_torch.graph import fused  # noqa: F401
+    from diopi_torch.ops import fused  # noqa: F401
     gen = torch.Generator().manual_seed(0)
     x = torch.randn(2, 3, 8, generator=gen, dtype=torch.float64)
     w = torch.randn(8, generator=gen, dtype=torch.float64)

@@ -6,7 +6,7 @@
     torch.ops.diopi.linear(x, weight, bias) -> out                              diopiLinear / diopiLinearBackward
     torch.ops.diopi.cross_entropy(x, target, weight, reduction, ignore, smoothing)  diopiCrossEntropyLoss / Backward
 
-Fusion (fusion.py) puts them into a graph in place of the operations they
+Fusion (graph/fusion.py) puts them into a graph in place of the operations they
 stand for; aot_autograd then traces each as one node in the forward graph and
 its backward operator as one node in the backward graph, and the mapping
 (aten_to_diopi.yaml, under their qualified names) lowers both to the DIOPI
