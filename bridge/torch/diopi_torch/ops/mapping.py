@@ -47,6 +47,9 @@ from typing import Callable, Mapping
 
 import yaml
 
+from . import schemas
+from .schemas import AtenArg, AtenSchema  # noqa: F401  (the mapping's terms, used by its readers)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_PATH = os.path.join(HERE, "aten_to_diopi.yaml")
 
@@ -66,38 +69,6 @@ _DECOMPOSE_KEYS = {"decompose", "note"}
 
 class MappingError(Exception):
     """A bad entry: the message starts with `file:line:`."""
-
-
-@dataclasses.dataclass(frozen=True)
-class AtenArg:
-    """One argument of an ATen schema, as the mapping needs it."""
-    name: str
-    type: str            # schema type text: "Tensor", "Tensor?", "int[]", "SymInt[]", "Scalar", ...
-    mutable: bool = False  # annotated (a!): written by the operator
-    kwarg_only: bool = False
-
-
-@dataclasses.dataclass(frozen=True)
-class AtenSchema:
-    name: str            # "add.Tensor" (overload "default" is written without a suffix)
-    args: tuple          # AtenArg
-    returns: tuple       # return type texts, e.g. ("Tensor",) or ("Tensor", "Tensor", "Tensor")
-    text: str = ""       # the full schema, for generated comments and messages
-
-    def arg(self, name):
-        for a in self.args:
-            if a.name == name:
-                return a
-        return None
-
-    @property
-    def inplace(self):
-        base = self.name.split(".")[0]
-        return base.endswith("_") and not (base.startswith("__") and base.endswith("__"))
-
-    @property
-    def out_variant(self):
-        return any(a.mutable and a.kwarg_only for a in self.args)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -360,12 +331,8 @@ def _implicit(param, schema: AtenSchema | None):
 
 def header_functions():
     """The header model (name -> Function) from the diopi_header package."""
-    try:
-        import diopi_header
-    except ImportError:  # not installed (scripts/setup.sh installs it): use it from this checkout
-        import sys
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(HERE)))), "proto", "python"))
-        import diopi_header
+    import diopi_header  # installed by scripts/setup.sh (pip install -e proto/python); imported when asked for
+
     return diopi_header.load()
 
 
@@ -387,8 +354,8 @@ def load(path: str = DEFAULT_PATH, functions: Mapping | None = None,
         functions = header_functions()
     if schema_of is None:
         try:
-            from .schemas import schema_of  # needs torch; without it only the header side is checked
-            import torch  # noqa: F401
+            import torch  # noqa: F401  (the schemas come from torch; without it only the header side is checked)
+            schema_of = schemas.schema_of
         except ImportError:
             schema_of = None
     rel = os.path.relpath(path)

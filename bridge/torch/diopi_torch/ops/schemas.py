@@ -6,9 +6,40 @@ missing overload or argument fails where it is written.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 
-from .mapping import AtenArg, AtenSchema
+
+@dataclasses.dataclass(frozen=True)
+class AtenArg:
+    """One argument of an ATen schema, as the mapping needs it."""
+    name: str
+    type: str            # schema type text: "Tensor", "Tensor?", "int[]", "SymInt[]", "Scalar", ...
+    mutable: bool = False  # annotated (a!): written by the operator
+    kwarg_only: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class AtenSchema:
+    name: str            # "add.Tensor" (overload "default" is written without a suffix)
+    args: tuple          # AtenArg
+    returns: tuple       # return type texts, e.g. ("Tensor",) or ("Tensor", "Tensor", "Tensor")
+    text: str = ""       # the full schema, for generated comments and messages
+
+    def arg(self, name):
+        for a in self.args:
+            if a.name == name:
+                return a
+        return None
+
+    @property
+    def inplace(self):
+        base = self.name.split(".")[0]
+        return base.endswith("_") and not (base.startswith("__") and base.endswith("__"))
+
+    @property
+    def out_variant(self):
+        return any(a.mutable and a.kwarg_only for a in self.args)
 
 
 def overload_name(op_overload):

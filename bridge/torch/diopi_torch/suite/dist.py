@@ -30,7 +30,9 @@ import time
 from .. import distributed
 from ..runtime import load
 from ..tools import stats as device_stats
-from . import runner as suite
+from . import models as suite
+from .compare import compare, vendor_tolerances
+from .recipes import NoDropout, optimizer
 
 RECIPES = ("ddp", "fsdp")
 # The suite's models without batch normalization (see above).
@@ -40,23 +42,12 @@ PER_RANK_BATCH = 2
 
 def global_batch(model: suite.Model, m, step: int, world_size: int):
     """The step's batch for all ranks together: PER_RANK_BATCH samples per rank, drawn from a seed per step."""
-    import torch
-    g = torch.Generator().manual_seed(100 + step)
-    n = PER_RANK_BATCH * world_size
-    if model.kind in ("vision", "nn"):
-        labels = model.config.get("num_labels", getattr(getattr(m, "config", None), "num_labels", 10))
-        return {"pixel_values": torch.randn(n, 3, suite.IMAGE, suite.IMAGE, generator=g),
-                "labels": torch.randint(0, labels, (n,), generator=g)}
-    ids = torch.randint(1, m.config.vocab_size, (n, suite.TEXT_SEQ), generator=g)
-    if model.kind == "text-cls":
-        return {"input_ids": ids, "labels": torch.randint(0, m.config.num_labels, (n,), generator=g)}
-    return {"input_ids": ids, "labels": ids.clone()}
+    return suite.inputs(model, m, seed=100 + step, batch=PER_RANK_BATCH * world_size)
 
 
 def _loss(m, batch):
     import torch
 
-    from .recipes import NoDropout
     # Dropout draws from each side's own generator: off on both sides, as in the single-process recipes.
     with NoDropout():
         if isinstance(m, torch.nn.Sequential) or isinstance(getattr(m, "module", None), torch.nn.Sequential):
@@ -64,18 +55,11 @@ def _loss(m, batch):
         return m(**batch).loss
 
 
-def _optimizer(params, fused=False):
-    import torch
-    # The model suite's AdamW settings (eps=1e-3: see recipes.train); fused on the device, where DIOPI serves
-    # _fused_adamw_ (diopiFusedAdamW), as in the suite.
-    return torch.optim.AdamW(params, lr=1e-2, eps=1e-3, weight_decay=0.01, fused=fused)
-
-
 def reference(model: suite.Model, steps: int, world_size: int):
     """Parameters after `steps` steps of eager CPU training on the global batches."""
     m = suite.build(model)
     m.train()
-    opt = _optimizer(m.parameters())
+    opt = optimizer(m.parameters())
     for s in range(steps):
         opt.zero_grad()
         _loss(m, global_batch(model, m, s, world_size)).backward()
@@ -126,7 +110,7 @@ def train_rank(model: suite.Model, recipe: str, steps: int):
     else:
         wrapped = _shard(m)
         named = lambda: wrapped.named_parameters()  # noqa: E731
-    opt = _optimizer(wrapped.parameters(), fused=True)
+    opt = optimizer(wrapped.parameters(), fused=True)
     device_stats.reset_stats()
     distributed.reset_stats()
     cpu_model = None
@@ -232,7 +216,7 @@ def main(argv=None):
         raise SystemExit("--world_size must be at least 2")
     import torch
     info = load(args.impl_lib)  # this process only reads the vendor's name; the ranks train
-    tol, reason = suite.vendor_tolerances(info)["fp32"]
+    tol, reason = vendor_tolerances(info)["fp32"]
     refs = {name: reference(suite.parse_model(name), args.steps, args.world_size) for name in models}
     rows = []
     with tempfile.TemporaryDirectory(prefix="diopi-dist-") as out_dir:
@@ -248,7 +232,7 @@ def main(argv=None):
                     why = res["error"] if res else f"no result (rank exit codes {codes}): {outs[0][-800:]}"
                     row.update(match=False, error=why)
                 else:
-                    ok, worst_abs, where = suite.compare(res["params"], refs[name], tol)
+                    ok, worst_abs, where = compare(res["params"], refs[name], tol)
                     staged = sum(v["staged"] for v in res["collectives"].values())
                     vendor = sum(v["vendor"] for v in res["collectives"].values())
                     row.update(match=ok, max_abs_diff=worst_abs, worst=where, collectives_vendor=vendor, collectives_staged=staged,

@@ -103,7 +103,7 @@ def rank_main(args):
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m diopi_torch.suite.dist_bench", description=__doc__.splitlines()[0])
-    from . import runner as suite
+    from . import models as suite
     p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", suite.DEFAULT_LIB))
     p.add_argument("--world_size", type=int, default=2)
     p.add_argument("--sizes", default=SIZES, help=f"comma-separated byte sizes (default {SIZES})")

@@ -172,17 +172,10 @@ def parse_hf(text):
     class, built from its configuration class with these values (Python
     literals: 64, 1e-5, [1, 2], "gelu"). batch=, seq_len=, image_size= size
     the inputs (default 2 x 8 tokens or 2 x 32x32 images); dtype= sets the dtype."""
-    _, cls, *rest = text.split(":", 2)
-    values = {}
-    for item in _split_top_level(rest[0]) if rest and rest[0] else []:
-        k, _, v = item.partition("=")
-        try:
-            values[k.strip()] = ast.literal_eval(v.strip())
-        except (ValueError, SyntaxError):
-            values[k.strip()] = v.strip()
+    cls, values = parse_hf_values(text)
     dtype = values.pop("dtype", "float32")
     sizes = {k: values.pop(k) for k in INPUT_KEYS if k in values}
-    kind = _kind_of(cls, values)
+    kind = kind_of(cls)
     if kind in ("image-cls",):
         image = sizes.get("image_size", values.get("image_size", 32))
         if "image_size" in _config_fields(cls):
@@ -200,7 +193,22 @@ def _config_fields(cls):
     return set(vars(c.config_class()))
 
 
-def _kind_of(cls, values):
+def parse_hf_values(text):
+    """hf:<ModelClass>[:key=value,...] -> (ModelClass, {key: value}); values are Python literals where they
+    parse as one (64, 1e-5, [1, 2]), else strings. The one parser of hf: specs (capture and the suite)."""
+    _, cls, *rest = text.split(":", 2)
+    values = {}
+    for item in _split_top_level(rest[0]) if rest and rest[0] else []:
+        k, _, v = item.partition("=")
+        try:
+            values[k.strip()] = ast.literal_eval(v.strip())
+        except (ValueError, SyntaxError):
+            values[k.strip()] = v.strip()
+    return cls, values
+
+
+def kind_of(cls):
+    """The kind of a transformers model class, from its name."""
     if "ImageClassification" in cls:
         return "image-cls"
     if cls.startswith("Whisper") and "ConditionalGeneration" in cls or "SpeechSeq2Seq" in cls:

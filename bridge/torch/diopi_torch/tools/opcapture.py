@@ -32,22 +32,18 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 
 from .. import _C
 from ..ops import mapping, schemas
-from . import named
+from . import harness, named
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+ROOT = _C.CHECKOUT
 
 
 def conformance_modules():
     """The harness's store, enums, lock and model_cases (installed, or from this checkout)."""
-    try:
-        import conformance  # noqa: F401
-    except ImportError:
-        sys.path.insert(0, os.path.join(ROOT, "diopi_test", "python"))
+    harness.conformance()
     from conformance import enums, lock, model_cases, store
     return store, enums, lock, model_cases
 

@@ -38,7 +38,8 @@ def test_installed_package_registers_the_backend(tmp_path):
     assert pip.returncode == 0, pip.stdout + pip.stderr
     code = textwrap.dedent("""
         import sys, torch
-        import diopi_torch                       # the device (it loads DIOPI_IMPL_LIB); not its graph package
+        import diopi_torch                       # the device; not its graph package
+        diopi_torch.load()                       # DIOPI_IMPL_LIB
         assert "diopi_torch.graph" not in sys.modules
         assert diopi_torch.__file__.startswith(sys.argv[1]), diopi_torch.__file__   # the installed copy
         assert "diopi" in torch._dynamo.list_backends()

@@ -12,9 +12,10 @@ from conftest import LIB, ROOT
 pytestmark = pytest.mark.needs_device
 
 
-def run(code, **env):
-    """Each check in its own interpreter: a process serves one vendor library."""
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=ROOT,
+def run(code, load=True, **env):
+    """Each check in its own interpreter: a process serves one vendor library ($DIOPI_IMPL_LIB, loaded first)."""
+    code = ("import diopi_torch\ndiopi_torch.load()\n" if load else "") + textwrap.dedent(code)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": LIB, **env})
     return proc
 
@@ -110,7 +111,7 @@ def test_loading_a_missing_library_is_a_clear_error():
             diopi_torch.load("/nonexistent/libdiopi_impl.so")
         except diopi_torch.DiopiError as e:
             print(e)
-    """, DIOPI_IMPL_LIB="")
+    """, load=False, DIOPI_IMPL_LIB="")
     assert proc.stdout.strip() == "no such library: /nonexistent/libdiopi_impl.so", proc.stdout + proc.stderr
 
 

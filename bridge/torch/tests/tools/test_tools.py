@@ -124,7 +124,7 @@ def test_named_fallback_names_are_checked():
         """)], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     env = dict(os.environ, DIOPI_IMPL_LIB=TORCH_LIB, DIOPI_FALLBACK_OPS="gelu,slu")
-    proc = subprocess.run([sys.executable, "-c", "import diopi_torch"], capture_output=True, text=True, cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-c", "import diopi_torch; diopi_torch.load()"], capture_output=True, text=True, cwd=ROOT, env=env,
                           timeout=300)
     assert proc.returncode == 1 and "DIOPI_FALLBACK_OPS: unknown operator 'slu'" in proc.stderr and \
         "did you mean 'silu'" in proc.stderr, proc.stderr
@@ -134,6 +134,7 @@ def test_environment_variables_turn_the_log_and_the_fallback_on(tmp_path):
     log = tmp_path / "calls.log"
     code = textwrap.dedent("""
         import torch, diopi_torch
+        diopi_torch.load()
         x = torch.randn(3, 4, device="diopi")
         y = torch.nn.functional.gelu(x) + torch.nn.functional.silu(x)
         st = diopi_torch.stats()
