@@ -19,6 +19,10 @@ import subprocess
 import sys
 import time
 
+from .. import _C, distributed
+from ..runtime import load
+from . import models as suite
+
 SIZES = "4K,16K,64K,256K,1M,4M,16M,64M"
 PATHS = ("vendor", "staged", "gloo")
 
@@ -39,9 +43,6 @@ def human(n):
 def rank_main(args):
     import torch
     import torch.distributed as dist
-
-    from .. import _C, distributed
-    from ..runtime import load
 
     load(args.impl_lib)
     dist.init_process_group("cpu:gloo,diopi:diccl")
@@ -103,7 +104,6 @@ def rank_main(args):
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m diopi_torch.suite.dist_bench", description=__doc__.splitlines()[0])
-    from . import models as suite
     p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", suite.DEFAULT_LIB))
     p.add_argument("--world_size", type=int, default=2)
     p.add_argument("--sizes", default=SIZES, help=f"comma-separated byte sizes (default {SIZES})")

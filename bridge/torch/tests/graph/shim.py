@@ -15,13 +15,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-sys.path.insert(0, os.path.join(ROOT, "proto", "python"))
+import diopi_header  # installed by scripts/setup.sh
 
-import diopi_header  # noqa: E402
+from conftest import ROOT
 
 _PRELUDE = r'''
 #define _GNU_SOURCE
