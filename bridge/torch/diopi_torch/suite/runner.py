@@ -30,7 +30,7 @@ import time
 
 from .. import _C
 from ..runtime import load
-from ..tools import log_calls, op_timer
+from ..tools import op_timer
 from ..tools import stats as device_stats
 from . import dist as dist_suite
 from .bench import bench, bench_compile, bench_tool_calls, bench_tools

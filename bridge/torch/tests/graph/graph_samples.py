@@ -152,7 +152,7 @@ def harvest(amap, models=True):
             return out
     if models:
         from diopi_torch.suite import recipes
-        from diopi_torch.suite import runner as suite
+        from diopi_torch.suite import models as suite
         for name in ("llama", "bert", "gpt2", "t5", "resnet", "convnext", "cnn"):
             model = suite.MODELS[name]
             m = suite.build(model)

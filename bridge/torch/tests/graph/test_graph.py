@@ -24,7 +24,8 @@ STEP = """
     import json, sys, copy, torch, diopi_torch
     from diopi_torch import graph
     from diopi_torch.suite import recipes
-    from diopi_torch.suite import runner as suite
+    from diopi_torch.suite import models as suite
+    from diopi_torch.suite import compare as checks
     graph.register()
     diopi_torch.load(sys.argv[1])
     model = suite.MODELS[sys.argv[2] if len(sys.argv) > 2 else "llama"]
@@ -34,7 +35,7 @@ STEP = """
     results = []
     for attempt in range(2):  # a second step reuses the compiled graphs (and their re-planned steps)
         dev = recipes.train(recipes.compiled(recipes.RECIPES["fp32"]), m, [batch], torch.device("diopi"))
-        results.append(all(suite.compare(dev[k], ref[k], 1e-4)[0] for k in ("forward", "backward")))
+        results.append(all(checks.compare(dev[k], ref[k], 1e-4)[0] for k in ("forward", "backward")))
     st = diopi_torch.stats()["graph"]
     print(json.dumps({"match": results, "graph": st}, default=str))
 """
@@ -120,7 +121,8 @@ def test_cache_warm_corrupt_no_compiler_and_the_generated_c(tmp_path):
 INFER = """
     import json, sys, copy, torch, diopi_torch
     from diopi_torch import graph
-    from diopi_torch.suite import runner as suite
+    from diopi_torch.suite import models as suite
+    from diopi_torch.suite import compare as checks
     graph.register()
     diopi_torch.load(sys.argv[1])
     out = {}

@@ -93,7 +93,8 @@ STEP = """
     import json, sys, torch, diopi_torch
     from diopi_torch import graph
     from diopi_torch.suite import recipes
-    from diopi_torch.suite import runner as suite
+    from diopi_torch.suite import models as suite
+    from diopi_torch.suite import compare as checks
     graph.register()
     diopi_torch.load(sys.argv[1])
     spec = sys.argv[2]
@@ -116,8 +117,8 @@ STEP = """
                 for fn, n in v["functions"].items():
                     functions[fn] = functions.get(fn, 0) + n
         out["fused" if fusion else "unfused"] = {
-            "match": all(suite.compare(dev[k], ref[k], 1e-4)[0] for k in ("forward", "backward")),
-            "step": suite.compare_step(dev["step"], ref["step"], dev["backward"], ref["backward"], 1e-4, 1)[0],
+            "match": all(checks.compare(dev[k], ref[k], 1e-4)[0] for k in ("forward", "backward")),
+            "step": checks.compare_step(dev["step"], ref["step"], dev["backward"], ref["backward"], 1e-4, 1)[0],
             "diopi_calls": g["diopi_calls"], "patterns": g["fused"], "functions": functions}
     print(json.dumps(out))
 """

@@ -1,7 +1,6 @@
 """Model capture: calls merged with counts, classified like the device serves
 them, written as data the harness reads and turns into replayable cases."""
 import os
-import sys
 
 import pytest
 
