@@ -118,9 +118,13 @@ def vendor_tolerances(info):
     library, from MODEL_TOLERANCES in impl/<vendor>/device_configs.py; a
     vendor that states none gets the reference's fp32 bound only."""
     vendor = info.get("vendor", "")
-    path = os.path.join(ROOT, "impl", vendor, "device_configs.py")
+    # The checkout this package sits in, else (an installed package) the one the library was built in
+    # (<checkout>/build/<vendor>/lib/libdiopi_impl.so).
+    built_in = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(info.get("library", "/"))))))
+    paths = [os.path.join(root, "impl", vendor, "device_configs.py") for root in (ROOT, built_in)]
+    path = next((p for p in paths if os.path.exists(p)), None)
     found = {}
-    if vendor and os.path.exists(path):
+    if vendor and path:
         tree = ast.parse(open(path).read())
         for node in tree.body:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
