@@ -41,12 +41,16 @@ def pytest_runtest_setup(item):
             pytest.skip(why)
 
 
-def build_planted(out_dir, source="planted.c", extra=()):
-    """Compiles planted/<source> into out_dir, linked to impl/torch (the calls it does not plant go there)."""
+def build_planted(out_dir, source="planted.c", link_impl=True):
+    """Compiles planted/<source> into out_dir; with `link_impl`, linked to impl/torch (the calls it does not
+    plant go there). The device's own headers (csrc) are on the include path for the probes of its hooks."""
     out = os.path.join(str(out_dir), "lib" + os.path.splitext(source)[0] + ".so")
-    subprocess.run(["cc", "-shared", "-fPIC", "-O1", os.path.join(PLANTED_SRC, source), "-o", out,
-                    "-I", os.path.join(ROOT, "proto", "include"), "-L", TORCH_LIB, "-Wl,--no-as-needed", "-ldiopi_impl",
-                    f"-Wl,-rpath,{TORCH_LIB}", "-Wl,--allow-shlib-undefined", "-ldl", *extra], check=True)
+    cmd = ["cc", "-shared", "-fPIC", "-O1", os.path.join(PLANTED_SRC, source), "-o", out,
+           "-I", os.path.join(ROOT, "proto", "include"), "-I", os.path.join(BRIDGE, "csrc")]
+    if link_impl:
+        cmd += ["-L", TORCH_LIB, "-Wl,--no-as-needed", "-ldiopi_impl", f"-Wl,-rpath,{TORCH_LIB}",
+                "-Wl,--allow-shlib-undefined", "-ldl"]
+    subprocess.run(cmd, check=True)
     return out
 
 
