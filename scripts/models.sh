@@ -18,5 +18,10 @@ done
 if [ -z "$impl" ] && [ ! -f "$root/build/torch/lib/libdiopi_impl.so" ]; then
   bash "$root/scripts/build_impl.sh" torch
 fi
-bash "$root/scripts/build_bridge.sh" >/dev/null
+# A non-editable install (pip install bridge/torch) carries its own build in diopi_torch/_lib and is run as
+# installed; otherwise this checkout's device is built (incrementally) and installed editable.
+pkg=$(cd / && python3 -c "import os, diopi_torch; print(os.path.dirname(diopi_torch.__file__))" 2>/dev/null || true)
+if [ -z "$pkg" ] || [ ! -f "$pkg/_lib/libdiopi_torch.so" ]; then
+  bash "$root/scripts/build_bridge.sh" >/dev/null
+fi
 exec python3 -m diopi_torch.suite "$@"

@@ -3,12 +3,9 @@
 The CLI lives in conformance/cli.py, which the installed console script
 `diopi-conformance` runs too.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from conformance.cli import main  # noqa: E402
+from conformance.cli import main  # `python main.py` puts this folder first on sys.path
 
 if __name__ == "__main__":
     sys.exit(main())

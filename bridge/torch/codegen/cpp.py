@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from diopi_torch.mapping import RESULT, MappingError, parse_expression, unescape
+from diopi_torch.ops.mapping import RESULT, MappingError, parse_expression, unescape
 
 _DTYPES = {"bool": "at::kBool", "uint8": "at::kByte", "int8": "at::kChar", "int16": "at::kShort", "int32": "at::kInt",
            "int64": "at::kLong", "float16": "at::kHalf", "bfloat16": "at::kBFloat16", "float32": "at::kFloat",

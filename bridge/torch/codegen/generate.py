@@ -17,16 +17,16 @@ import os
 import re
 import sys
 
+import jinja2
+
+# Run as `python -m codegen.generate` from bridge/torch (the build system does): this tree's codegen and
+# diopi_torch are the ones imported. Importing the mapping loads nothing (no extension, no vendor library).
+from codegen.cpp import Translator
+from diopi_torch.ops import mapping as mapping_mod
+from diopi_torch.ops import schemas
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BRIDGE = os.path.dirname(HERE)
-if BRIDGE not in sys.path:  # run as a script from the build system
-    sys.path.insert(0, BRIDGE)
-
-import jinja2  # noqa: E402
-
-from codegen.cpp import Translator  # noqa: E402
-from diopi_torch import mapping as mapping_mod  # noqa: E402
-from diopi_torch import schemas  # noqa: E402
 
 TEMPLATE = "registrations.cpp.j2"
 

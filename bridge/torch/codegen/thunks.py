@@ -16,15 +16,14 @@ import dataclasses
 import os
 import sys
 
+import jinja2
+
+# Run as `python -m codegen.thunks` from bridge/torch (the build system does).
+from codegen.generate import write_if_changed
+from diopi_torch.ops import mapping as mapping_mod
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BRIDGE = os.path.dirname(HERE)
-if BRIDGE not in sys.path:
-    sys.path.insert(0, BRIDGE)
-
-import jinja2  # noqa: E402
-
-from codegen.generate import write_if_changed  # noqa: E402
-from diopi_torch import mapping as mapping_mod  # noqa: E402
 
 TEMPLATE = "graph_thunks.cpp.j2"
 

@@ -41,7 +41,8 @@ import yaml
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten
 
-from . import mapping, schemas, zoo
+from .ops import mapping, schemas
+from .suite import zoo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DEFAULT_OUT = os.path.join(ROOT, "diopi_test", "python", "configs", "model_config")

@@ -19,7 +19,9 @@ import support
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(support.PYTHON_DIR)), "bridge", "torch"))
-from diopi_torch import capture, mapping, zoo  # noqa: E402
+from diopi_torch import capture  # noqa: E402
+from diopi_torch.ops import mapping  # noqa: E402
+from diopi_torch.suite import zoo  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +60,7 @@ def test_each_call_is_mapped_through_the_shared_mapping(amap, tiny):
     assert sum(c["count"] for c in tiny["cases"]) == s["mapped_calls"]
     mm = next(c for c in tiny["cases"] if c["aten"] == "mm")
     entry = amap.select("mm", {"self": None, "mat2": None})
-    assert mm["diopi"] == entry.diopi == "diopiMm" and mm["entry"].startswith("bridge/torch/aten_to_diopi.yaml:")
+    assert mm["diopi"] == entry.diopi == "diopiMm" and mm["entry"].startswith("bridge/torch/diopi_torch/ops/aten_to_diopi.yaml:")
     assert mm["sources"]["input"] == {"aten": "self"} and mm["sources"]["out"] == {"result": None}
     # tensors by shape, strides and dtype; weight gradients read transposed activations
     assert any(a.get("layout") == "strided" for c in tiny["cases"] if c["diopi"] == "diopiMm"

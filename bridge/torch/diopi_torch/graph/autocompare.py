@@ -10,8 +10,8 @@ each ATen operator (or fused operator's PyTorch form) on CPU copies of the
 inputs the compiled run gave it, and its results are compared with the
 compiled ones. The first node that differs is reported with the model's
 module path, the FX node, the DIOPI function and the mapping line that served
-it, and saved as a case (diopi_torch.autocompare.save_case: replayed by
-`python -m diopi_torch.replay`, and a harness case set).
+it, and saved as a case (diopi_torch.tools.autocompare.save_case: replayed by
+`python -m diopi_torch.tools.replay`, and a harness case set).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import operator
 import torch
 from torch.utils._pytree import tree_flatten, tree_map
 
+from ..tools.autocompare import save_case
 from . import lower
 
 _state = {"on": False, "out_dir": "autocompare", "model": "model", "tol": 1e-3, "first": None, "compared": 0}
@@ -109,7 +110,6 @@ class Checker:
                     return
 
     def _record(self, node, step, cpu_args, cpu_kwargs, ref, diff, rel):
-        from diopi_torch.autocompare import save_case
         tensors = [x for x in tree_flatten((cpu_args, cpu_kwargs))[0] if isinstance(x, torch.Tensor)]
         found = {"model": _state["model"], "module": lower.module_path(node), "node": node.name,
                  "aten": step.aten, "diopi": step.fn, "mapping": step.where, "source": lower.source_line(node),

@@ -27,7 +27,7 @@ import tempfile
 import threading
 import time
 
-from .. import mapping
+from ..ops import mapping
 from . import emit, stats
 
 _pending = []

@@ -19,9 +19,8 @@ import time
 
 import torch
 
-import diopi_torch
-
-from .. import mapping
+from .. import _C
+from ..ops import mapping
 from . import lower, stats
 from .plan import PlanError, Planner
 
@@ -44,9 +43,9 @@ def exported_functions(library):
 
 
 def context():
-    info = diopi_torch.info()
+    info = _C.info()
     if not info.get("library"):
-        raise diopi_torch.DiopiError("torch.compile(backend='diopi') needs a vendor library: diopi_torch.load(path)")
+        raise _C.DiopiError("torch.compile(backend='diopi') needs a vendor library: diopi_torch.load(path)")
     return _mapping(), _functions(), exported_functions(info["library"])
 
 
@@ -55,7 +54,7 @@ def _native(plan, name, functions, exported):
     from . import cache
     from .runtime import NativeGraph
     native = NativeGraph(plan, name)
-    cache.schedule(native, functions, diopi_torch.info()["library"], exported)
+    cache.schedule(native, functions, _C.info()["library"], exported)
     return native
 
 

@@ -27,6 +27,8 @@ import operator
 import torch
 import torch.nn.functional as F
 
+from ..ops import fused  # noqa: F401  (registers the custom operators a rewrite puts in)
+
 PATTERNS = {
     "rms_norm": ("diopiRMSNorm", "diopiRMSNormBackward"),
     "rotary": ("diopiRotaryEmbedding",),
@@ -320,7 +322,6 @@ _REWRITES = {"rms_norm": _rms_norm, "rotary": _rotary, "attention": _attention, 
 def rewrite(gm: torch.fx.GraphModule, exported, patterns=None) -> collections.Counter:
     """Rewrites every match of every pattern (of `patterns`, default all) whose functions `exported`
     holds; returns the counts."""
-    from . import fused  # noqa: F401  (the custom operators)
     done = collections.Counter()
     for name, fns in PATTERNS.items():
         if (patterns is not None and name not in patterns) or not all(f in exported for f in fns):

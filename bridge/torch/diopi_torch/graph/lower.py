@@ -27,7 +27,7 @@ import operator
 
 import torch
 
-from .. import mapping, schemas
+from ..ops import mapping, schemas
 
 CALL, VIEW, ALLOC, ITEM, UNSERVED = "call", "view", "alloc", "item", "unserved"
 # Nodes a plan leaves to the eager device that are not fallbacks: work on host tensors only (a constant

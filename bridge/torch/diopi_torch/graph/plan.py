@@ -20,7 +20,7 @@ import dataclasses
 
 import torch
 
-from .. import mapping
+from ..ops import mapping
 from . import lower, plan_schema
 from .plan_schema import ARG, BASE, EAGER_ARG, SCALAR
 

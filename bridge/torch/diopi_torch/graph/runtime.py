@@ -14,7 +14,7 @@ import weakref
 
 import torch
 
-import diopi_torch
+from .. import _C
 
 _lock = threading.Lock()
 _live = weakref.WeakSet()       # NativeGraph objects alive, for the counters
@@ -22,7 +22,7 @@ _retired = {}                   # counts of destroyed plans: (aten, fn) -> calls
 
 
 def _ops():
-    diopi_torch._open_extension()  # registers torch.ops.diopi_graph
+    _C.extension()  # registers torch.ops.diopi_graph
     return torch.ops.diopi_graph
 
 

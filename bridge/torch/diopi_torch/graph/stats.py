@@ -18,7 +18,7 @@ from __future__ import annotations
 import collections
 import threading
 
-from . import lower
+from . import lower, runtime
 
 _lock = threading.Lock()
 
@@ -96,17 +96,10 @@ def reset():
     with _lock:
         _stats = _fresh()
         _breaks_at_reset = _dynamo_breaks()
-_breaks_at_reset = 0
-
-
-def _dynamo_breaks():
-    from torch._dynamo.utils import counters
-    return sum(counters["graph_break"].values())
 
 
 def snapshot():
     """The counters as plain data (with the graph breaks dynamo counted and the calls made so far)."""
-    from . import runtime
     with _lock:
         s = {k: (dict(v) if isinstance(v, collections.Counter) else (list(v) if isinstance(v, list) else v))
              for k, v in _stats.items()}

@@ -14,23 +14,27 @@ diopi_torch.tools.precision` runs where only numpy and cffi are installed.
 """
 from __future__ import annotations
 
-import ctypes
-
-_configured = None
+from . import calllog, named, opcapture, timer
 
 
-def ext():
-    """The device's extension with the tools' C functions declared."""
-    global _configured
-    import diopi_torch
+def fallback(ops):
+    """`with diopi_torch.fallback(ops=["gelu", "diopiSoftmax"]):` the named
+    operators run on the CPU inside the block (named.py)."""
+    return named.fallback(ops)
 
-    lib = diopi_torch._open_extension()
-    if _configured is not lib:
-        lib.diopi_torch_timer_start.restype = ctypes.c_int
-        lib.diopi_torch_timer_report.restype = ctypes.c_char_p
-        lib.diopi_torch_log_start.argtypes = [ctypes.c_char_p]
-        lib.diopi_torch_log_start.restype = ctypes.c_int
-        lib.diopi_torch_log_stop.restype = ctypes.c_uint64
-        lib.diopi_torch_set_named_fallback.argtypes = [ctypes.c_char_p]
-        _configured = lib
-    return lib
+
+def op_timer():
+    """Per ATen operator and DIOPI function: calls, times, forward and
+    backward apart (timer.py)."""
+    return timer.op_timer()
+
+
+def log_calls(path):
+    """`with diopi_torch.log_calls("calls.log"):` one line per DIOPI call (calllog.py)."""
+    return calllog.log_calls(path)
+
+
+def op_capture(out_dir, ops=None, max_calls=100, model=None):
+    """`with diopi_torch.op_capture(dir, ops=[...]):` the real inputs and
+    outputs of chosen calls as harness baselines (opcapture.py)."""
+    return opcapture.op_capture(out_dir, ops=ops, max_calls=max_calls, model=model)

@@ -24,22 +24,21 @@ import atexit
 import contextlib
 import os
 
+from .. import _C
+
 _env_path = None
 
 
 def start(path):
     """Starts writing the call log to `path` (one log at a time)."""
-    from . import ext
-    import diopi_torch
-    lib = ext()
+    lib = _C.extension()
     if lib.diopi_torch_log_start(os.path.abspath(path).encode()) != 0:
-        raise diopi_torch.DiopiError(lib.diopi_torch_error().decode())
+        raise _C.DiopiError(lib.diopi_torch_error().decode())
 
 
 def stop():
     """Stops the call log and writes what is left; the number of lines written."""
-    from . import ext
-    return int(ext().diopi_torch_log_stop())
+    return int(_C.extension().diopi_torch_log_stop())
 
 
 @contextlib.contextmanager

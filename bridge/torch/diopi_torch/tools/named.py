@@ -20,6 +20,9 @@ import contextlib
 import difflib
 import functools
 
+from .. import _C
+from ..ops import mapping
+
 _persistent: frozenset = frozenset()   # set_fallback(..., ops=) and DIOPI_FALLBACK_OPS
 _scoped: list = []                       # names added by the fallback() contexts in force
 
@@ -27,7 +30,6 @@ _scoped: list = []                       # names added by the fallback() context
 @functools.lru_cache(maxsize=1)
 def _known():
     """(ATen overloads the device serves, DIOPI functions of the header, {DIOPI function: overloads})."""
-    from diopi_torch import mapping
     functions = mapping.header_functions()
     amap = mapping.load(functions=functions)
     served = {}
@@ -88,11 +90,10 @@ def _is_aten(bare):
 
 
 def _apply():
-    from . import ext
     names = set(_persistent)
     for s in _scoped:
         names |= s
-    ext().diopi_torch_set_named_fallback(",".join(sorted(names)).encode())
+    _C.extension().diopi_torch_set_named_fallback(",".join(sorted(names)).encode())
 
 
 def set_named(names):

@@ -32,18 +32,18 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+from .. import _C
+from ..ops import mapping, schemas
+from . import harness, named
+
+ROOT = _C.CHECKOUT
 
 
 def conformance_modules():
     """The harness's store, enums, lock and model_cases (installed, or from this checkout)."""
-    try:
-        import conformance  # noqa: F401
-    except ImportError:
-        sys.path.insert(0, os.path.join(ROOT, "diopi_test", "python"))
+    harness.conformance()
     from conformance import enums, lock, model_cases, store
     return store, enums, lock, model_cases
 
@@ -57,9 +57,7 @@ class OpCapture:
         import torch
         from torch.utils._python_dispatch import TorchDispatchMode
 
-        from diopi_torch import mapping, schemas
 
-        from . import named
 
         if max_calls is not None and max_calls < 1:
             raise ValueError(f"max_calls must be at least 1, got {max_calls}")
@@ -80,8 +78,7 @@ class OpCapture:
         self.watched = set(self.explicit_aten)
         for f in self.diopi_names:  # a DIOPI name watches every ATen operator it may serve
             self.watched |= served.get(f, set())
-        import diopi_torch
-        self.library = diopi_torch.info()
+        self.library = _C.info()
         self.cases = []      # (func, record)
         self.skipped = []    # {aten, diopi, why}
         self.seen = 0
@@ -131,13 +128,12 @@ class OpCapture:
         return self.max_calls is not None and len(self.cases) >= self.max_calls
 
     def _dispatch(self, func, args, kwargs):
-        import diopi_torch
         from torch.utils._pytree import tree_flatten, tree_map
 
         torch = self.torch
         name = self.schemas.overload_name(func)
-        on_device = lambda x: isinstance(x, torch.Tensor) and x.device.type == diopi_torch.BACKEND  # noqa: E731
-        device_arg = lambda x: on_device(x) or (isinstance(x, torch.device) and x.type == diopi_torch.BACKEND)  # noqa: E731
+        on_device = lambda x: isinstance(x, torch.Tensor) and x.device.type == _C.BACKEND  # noqa: E731
+        device_arg = lambda x: on_device(x) or (isinstance(x, torch.device) and x.type == _C.BACKEND)  # noqa: E731
         if self._full() or not any(device_arg(x) for x in tree_flatten((args, kwargs))[0]):
             return func(*args, **kwargs)
         if name not in self.mapped:
@@ -153,13 +149,13 @@ class OpCapture:
         if not (self.watch_all or name in self.watched):
             return func(*args, **kwargs)
         to_host = lambda x: x.detach().cpu().clone() if on_device(x) else (  # noqa: E731
-            torch.device("cpu") if isinstance(x, torch.device) and x.type == diopi_torch.BACKEND else x)
+            torch.device("cpu") if isinstance(x, torch.device) and x.type == _C.BACKEND else x)
         before = tree_map(to_host, (args, kwargs))
-        seq = diopi_torch.call_seq()
+        seq = _C.call_seq()
         out = func(*args, **kwargs)
-        if diopi_torch.call_seq() != seq + 1:
+        if _C.call_seq() != seq + 1:
             return out  # served by a view, a copy, the CPU fallback, or more than one DIOPI call
-        aten, diopi = diopi_torch.last_call()
+        aten, diopi = _C.last_call()
         if not (self.watch_all or name in self.explicit_aten or diopi in self.diopi_names):
             return out  # watched for a named DIOPI function, served by another entry
         phase, module = self._where()
@@ -173,8 +169,7 @@ class OpCapture:
     def _record(self, func, name, diopi, args, kwargs, before, out, phase, module):
         from torch.utils._pytree import tree_flatten, tree_map
 
-        from diopi_torch import capture as model_capture
-        from diopi_torch import mapping
+        from .. import capture as model_capture  # imports torch (this package stays free of it until used)
 
         torch = self.torch
         store, enums, _, model_cases = conformance_modules()
@@ -293,12 +288,11 @@ class OpCapture:
         import torch
 
         store, _, lock, _ = conformance_modules()
-        import diopi_torch
         os.makedirs(self.out_dir, exist_ok=True)
         by_func = {}
         for func, rec in self.cases:
             by_func.setdefault(func, []).append(rec)
-        lib = diopi_torch.info()
+        lib = _C.info()
         info = {"torch_version": torch.__version__, "device": f"diopi ({lib.get('vendor', '')})", "seed": 0,
                 "capture": {"library": lib, "captured": len(self.cases), "skipped": self.skipped,
                             "calls": [{"case": r["name"], **r["captured"]} for _, r in self.cases]}}
@@ -330,8 +324,7 @@ class OpCapture:
 def _composite_key(torch, func):
     """The composite kernel the device runs for an operator it has no kernel of its own for, else None
     (views, copies and allocations: no DIOPI call of an operator inside)."""
-    from diopi_torch import capture as model_capture
-    from diopi_torch import schemas
+    from .. import capture as model_capture  # imports torch
 
     name = func.name()
     overload = schemas.overload_name(func)

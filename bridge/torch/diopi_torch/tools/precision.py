@@ -25,15 +25,12 @@ import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(HERE))))
+from .. import _C
+from . import harness
+
+ROOT = _C.CHECKOUT
 
 
-def _harness():
-    try:
-        import conformance  # noqa: F401
-    except ImportError:
-        sys.path.insert(0, os.path.join(ROOT, "diopi_test", "python"))
 
 
 def difference(actual, expected):
@@ -180,7 +177,7 @@ def main(argv=None):
     p.add_argument("--json", default=None, help="also write the rows here")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds the replay may take")
     args = p.parse_args(argv)
-    _harness()
+    harness.conformance()
     from conformance import runner, store
 
     impl = os.path.abspath(args.impl_lib)

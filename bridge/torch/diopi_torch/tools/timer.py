@@ -19,6 +19,8 @@ import csv
 import io
 import json
 
+from .. import _C
+
 FIELDS = ("aten", "diopi", "phase", "calls", "total_ms", "mean_us", "max_us", "kernel_ms", "share", "slowest")
 
 
@@ -29,18 +31,16 @@ class OpTimer:
 
     # -- start / stop
     def start(self):
-        from . import ext
-        if ext().diopi_torch_timer_start() != 0:
+        if _C.extension().diopi_torch_timer_start() != 0:
             raise RuntimeError("an op timer is already running; stop it first (one timer at a time)")
         self._running = True
         self.rows = []
         return self
 
     def stop(self):
-        from . import ext
         if not self._running:
             raise RuntimeError("this op timer is not running")
-        lib = ext()
+        lib = _C.extension()
         lib.diopi_torch_timer_stop()
         self._running = False
         self.rows = _rows(json.loads(lib.diopi_torch_timer_report().decode()))

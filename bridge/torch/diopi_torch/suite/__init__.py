@@ -1,0 +1,12 @@
+"""The model suite of the `diopi` device: real models under recipes, compared with eager CPU.
+
+    python -m diopi_torch.suite [--models ...] [--recipe ...]     # runner.py (scripts/models.sh)
+    python -m diopi_torch.suite.dist [--recipes ddp,fsdp]          # across ranks (dist.py)
+    python -m diopi_torch.suite.dist_bench                         # all-reduce bandwidth (dist_bench.py)
+
+models.py   the suite's models, `hf:` specs and the batches every runner trains on
+zoo.py      published configurations (model capture), and the one `hf:` parser
+recipes.py  what a run does on each side (precision, checkpointing, resume, loader, generate, ...)
+compare.py  device against eager CPU, and the vendor's tolerances
+bench.py    the benchmarks (--bench, --bench_tools, --compile --bench)
+"""

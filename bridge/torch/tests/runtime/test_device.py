@@ -1,0 +1,126 @@
+"""The `diopi` device as a PyTorch user meets it: tensors, copies, printing,
+seeds, counted fallbacks, and errors that name the DIOPI function."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import LIB, ROOT
+
+pytestmark = pytest.mark.needs_device
+
+
+def run(code, load=True, **env):
+    """Each check in its own interpreter: a process serves one vendor library ($DIOPI_IMPL_LIB, loaded first)."""
+    code = ("import diopi_torch\ndiopi_torch.load()\n" if load else "") + textwrap.dedent(code)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": LIB, **env})
+    return proc
+
+
+def test_tensors_copies_printing_and_seeds():
+    proc = run("""
+        import torch, diopi_torch
+        x = torch.arange(6.).reshape(2, 3)
+        d = x.to("diopi")
+        assert d.device.type == "diopi" and torch.equal(d.cpu(), x)
+        assert torch.equal((d.t() * 2).cpu(), x.t() * 2)          # a strided view through DIOPI and back
+        assert "device='diopi:0'" in repr(d + 1)
+        torch.manual_seed(7); a = torch.randn(4, device="diopi").cpu()
+        torch.manual_seed(7); b = torch.randn(4, device="diopi").cpu()
+        torch.manual_seed(8); c = torch.randn(4, device="diopi").cpu()
+        assert torch.equal(a, b) and not torch.equal(a, c)
+        m = torch.nn.Linear(3, 2).to("diopi")
+        assert next(m.parameters()).device.type == "diopi" and m(d).shape == (2, 2)
+        s = diopi_torch.summary()
+        assert s["diopi_calls"] > 0 and s["copy_calls"] > 0 and s["aten_calls"] == s["diopi_calls"] + s["fallback_calls"]
+        print("ok")
+    """)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+
+
+def test_unmapped_operator_falls_back_counted_or_errors():
+    code = """
+        import torch, diopi_torch
+        x = torch.tensor([1., 2., 3.], device="diopi")
+        y = torch.cumprod(x, 0)          # no mapping entry: runs on the CPU
+        assert torch.equal(y.cpu(), torch.tensor([1., 2., 6.]))
+        st = diopi_torch.stats()
+        assert st["cumprod.out"]["fallback"] == 1 and st["cumprod.out"]["reasons"] == {"no mapping entry": 1}, st
+        print("ok")
+    """
+    proc = run(code)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+    proc = run(code, DIOPI_FALLBACK="error")
+    assert proc.returncode == 1, proc.stderr  # the exception's own status, not an abort
+    assert "aten::cumprod.out would run on the CPU (no mapping entry) and DIOPI_FALLBACK=error forbids fallbacks" in proc.stderr
+
+
+def test_outputs_shaped_by_data_are_allocated_by_the_library():
+    # nonzero and boolean indexing: the result's shape is known only after the
+    # kernel ran, so the library allocates it (diopiRequireTensor); a mixture of
+    # experts routes tokens with them.
+    proc = run("""
+        import torch, diopi_torch
+        x = torch.tensor([[0., 2., 0.], [3., 0., 4.]])
+        d = x.to("diopi")
+        assert torch.nonzero(d).device.type == "diopi"                     # device memory, as DIOPI asks
+        assert torch.equal(torch.nonzero(d).cpu(), torch.nonzero(x))
+        assert torch.equal(d[d > 1].cpu(), x[x > 1])
+        idx = torch.tensor([1, 0, 1])
+        assert torch.equal(d[idx.to("diopi")].cpu(), x[idx])
+        out = torch.empty(0, device="diopi")
+        torch.ops.aten.index.Tensor_out(d, [idx.to("diopi")], out=out)      # out= resized to the library's result
+        assert torch.equal(out.cpu(), x[idx])
+        acc = torch.zeros(2, 3, device="diopi").index_add_(0, idx.to("diopi"), torch.ones(3, 3, device="diopi"))
+        assert torch.equal(acc.cpu(), torch.zeros(2, 3).index_add_(0, idx, torch.ones(3, 3)))
+        y = d.clone(); y[idx.to("diopi"), 1] = 7.0                           # index_put_
+        z = x.clone(); z[idx, 1] = 7.0
+        assert torch.equal(y.cpu(), z)
+        st = diopi_torch.stats()
+        for op, fn in [("nonzero", "diopiNonzero"), ("index.Tensor", "diopiIndex"), ("index.Tensor_out", "diopiIndex"),
+                       ("index_add.out", "diopiIndexPut"), ("_index_put_impl_", "diopiIndexPutInp")]:
+            assert st[op]["functions"].get(fn, 0) >= 1 and st[op]["fallback"] == 0, (op, st.get(op))
+        print("ok")
+    """, DIOPI_FALLBACK="error")
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+
+
+def test_diopi_error_becomes_runtime_error_naming_function_and_operator():
+    proc = run("""
+        import torch, diopi_torch
+        w = torch.randn(4, 3, device="diopi")
+        try:
+            torch.nn.functional.embedding(torch.tensor([0, 9], device="diopi"), w)   # index 9 of 4 rows
+        except RuntimeError as e:
+            print("caught:", str(e).splitlines()[0])
+        print(torch.ones(2, device="diopi").cpu().tolist())  # the process goes on
+    """)
+    assert proc.returncode == 0, proc.stderr
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith("caught: diopiEmbedding failed (status 1) serving aten::embedding:"), proc.stdout
+    assert proc.stdout.splitlines()[1] == "[1.0, 1.0]"
+
+
+def test_loading_a_missing_library_is_a_clear_error():
+    proc = run("""
+        import diopi_torch
+        try:
+            diopi_torch.load("/nonexistent/libdiopi_impl.so")
+        except diopi_torch.DiopiError as e:
+            print(e)
+    """, load=False, DIOPI_IMPL_LIB="")
+    assert proc.stdout.strip() == "no such library: /nonexistent/libdiopi_impl.so", proc.stdout + proc.stderr
+
+
+def test_the_benchmark_times_one_thread_in_every_thread():
+    # torch.set_num_threads(1) would leave the device's autograd thread two OpenMP threads; the
+    # benchmark restarts itself with OMP_NUM_THREADS=1 and says so, and the restarted run times
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    proc = subprocess.run([sys.executable, "-m", "diopi_torch.suite", "--bench", "--models", "cnn", "--impl_lib", LIB],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.stdout.count("restarting with OMP_NUM_THREADS=1") == 1, proc.stdout
+    assert "geometric mean diopi/cpu (float32)" in proc.stdout, proc.stdout

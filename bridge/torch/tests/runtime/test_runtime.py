@@ -1,0 +1,330 @@
+"""The `diopi` device as a runtime real jobs use: mixed precision,
+checkpointing, saving and loading, pinned memory, the caching allocator,
+streams and events, several devices, random numbers, 1-d convolution.
+
+Each test is one fresh interpreter (a process serves one vendor library) that
+tries what a PyTorch user would try on CUDA and checks the answer and, where
+it matters, which DIOPI functions served it.
+"""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import LIB, ROOT, build_planted
+
+pytestmark = pytest.mark.needs_device
+
+
+def run(code, lib=LIB, **env):
+    src = f"import torch, diopi_torch\ndiopi_torch.load({lib!r})\n" + textwrap.dedent(code)
+    proc = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                          env={**os.environ, "DIOPI_IMPL_LIB": "", **env})
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc
+
+
+def _build(tmp_path_factory, source, name, link_impl):
+    return build_planted(tmp_path_factory.mktemp(name), source, link_impl=link_impl)
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory):
+    return _build(tmp_path_factory, "runtime_probe.c", "probe", link_impl=True)
+
+
+def test_mixed_precision_and_activation_checkpointing():
+    run("""
+        from torch.utils.checkpoint import checkpoint
+        assert torch.diopi.get_amp_supported_dtype() == [torch.float16, torch.bfloat16] and torch.diopi.is_bf16_supported()
+        m = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.LayerNorm(8), torch.nn.Linear(8, 4)).to("diopi")
+        x = torch.randn(3, 8, device="diopi")
+        with torch.autocast("diopi", dtype=torch.bfloat16):
+            h = m[0](x)
+            y = m(x)
+            s = torch.softmax(h, -1)
+        # CUDA's lists: linear in bfloat16, layer norm and softmax in float32
+        assert h.dtype == torch.bfloat16 and s.dtype == torch.float32 and y.dtype == torch.bfloat16, (h.dtype, s.dtype)
+        y.float().sum().backward()
+        assert all(p.grad is not None and p.grad.dtype == torch.float32 for p in m.parameters())
+        # a model cast to bfloat16: layer norm's backward takes the statistics its forward saved
+        mb = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.LayerNorm(8), torch.nn.BatchNorm1d(8)).to("diopi", torch.bfloat16)
+        mb(x.bfloat16()).float().sum().backward()
+        # activation checkpointing, both implementations
+        for reentrant in (True, False):
+            m.zero_grad()
+            checkpoint(m, x.requires_grad_(), use_reentrant=reentrant).sum().backward()
+            assert m[0].weight.grad is not None
+        # GradScaler on the device runs its steps as DIOPI calls
+        diopi_torch.reset_stats()
+        opt = torch.optim.SGD(m.parameters(), lr=0.1)
+        scaler = torch.amp.GradScaler("diopi")
+        with torch.autocast("diopi", dtype=torch.float16):
+            loss = m(x).float().square().mean()
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        scaler.update()
+        st = diopi_torch.stats()
+        assert st["_amp_foreach_non_finite_check_and_unscale_"]["functions"] == {"diopiAmpForeachNonFiniteCheckAndUnscaleInp": 1}, st
+        assert st["_amp_update_scale_"]["functions"] == {"diopiAmpUpdateScaleInp": 1}, st
+        try:
+            with torch.autocast("diopi", dtype=torch.bfloat16):
+                torch.nn.functional.binary_cross_entropy(torch.rand(3, device="diopi"), torch.rand(3, device="diopi"))
+            raise AssertionError("binary_cross_entropy under autocast must be refused, as on CUDA")
+        except RuntimeError as e:
+            assert "binary_cross_entropy_with_logits" in str(e)
+        print("ok")
+    """)
+
+
+def test_save_load_state_dicts_and_pickle(tmp_path):
+    path = tmp_path / "ckpt.pt"
+    run(f"""
+        import io, pickle
+        torch.manual_seed(0)
+        m = torch.nn.Linear(4, 3).to("diopi")
+        opt = torch.optim.AdamW(m.parameters(), lr=0.1)
+        m(torch.randn(2, 4, device="diopi")).sum().backward()
+        opt.step()
+        torch.save({{"model": m.state_dict(), "opt": opt.state_dict()}}, {str(path)!r})
+        for kw in ({{"map_location": "diopi"}}, {{"map_location": "diopi", "weights_only": True}}, {{}}):
+            state = torch.load({str(path)!r}, **kw)
+            assert state["model"]["weight"].device == torch.device("diopi", 0), (kw, state["model"]["weight"].device)
+            assert torch.equal(state["model"]["weight"].cpu(), m.weight.detach().cpu())
+            m2 = torch.nn.Linear(4, 3).to("diopi")
+            m2.load_state_dict(state["model"])
+            opt2 = torch.optim.AdamW(m2.parameters(), lr=0.1)
+            opt2.load_state_dict(state["opt"])
+            exp_avg = opt2.state_dict()["state"][0]["exp_avg"]
+            assert exp_avg.device.type == "diopi" and torch.equal(exp_avg.cpu(), opt.state_dict()["state"][0]["exp_avg"].cpu())
+        cpu_state = torch.load({str(path)!r}, map_location="cpu", weights_only=True)
+        assert cpu_state["model"]["bias"].device.type == "cpu"
+        t = torch.arange(6., device="diopi").reshape(2, 3)
+        back = pickle.loads(pickle.dumps(t))
+        assert back.device == t.device and torch.equal(back.cpu(), t.cpu())
+        buf = io.BytesIO(); torch.save(t, buf); buf.seek(0)
+        assert torch.equal(torch.load(buf, map_location="diopi:0").cpu(), t.cpu())
+        print("ok")
+    """)
+    # The checkpoint is an ordinary one: a process without diopi_torch reads it onto the CPU.
+    proc = subprocess.run([sys.executable, "-c", f"import torch; s = torch.load({str(path)!r}, map_location='cpu', weights_only=True); "
+                           "print(s['model']['weight'].shape, s['opt']['state'][0]['step'].device)"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "torch.Size([3, 4]) cpu" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_pinned_memory_and_non_blocking_copies():
+    run("""
+        x = torch.arange(12.).reshape(3, 4)
+        p = x.pin_memory()
+        assert p.is_pinned() and not x.is_pinned() and torch.equal(p, x)
+        d = p.to("diopi", non_blocking=True)
+        torch.diopi.synchronize()
+        assert torch.equal(d.cpu(), x)
+        back = torch.empty(3, 4).pin_memory()
+        back.copy_(d * 2, non_blocking=True)
+        torch.diopi.current_stream().synchronize()
+        assert torch.equal(back, x * 2)
+        assert torch.equal(d.to("cpu", non_blocking=True), x)
+        loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.arange(16.).reshape(8, 2)), batch_size=4,
+                                             num_workers=2, pin_memory=True)
+        seen = []
+        for (b,) in loader:
+            assert b.is_pinned()
+            seen.append(b.to("diopi", non_blocking=True).sum().item())
+        assert seen == [28.0, 92.0], seen
+        torch.accelerator.empty_host_cache()
+        print("ok")
+    """)
+
+
+def test_caching_allocator_statistics_and_out_of_memory():
+    run("""
+        d = torch.diopi
+        d.empty_cache(); d.reset_peak_memory_stats()
+        base = d.memory_allocated()
+        a = torch.empty(1000, device="diopi")             # 4000 bytes, rounded to 4096
+        assert d.memory_allocated() - base == 4096, d.memory_allocated() - base
+        assert torch.accelerator.memory_allocated() == d.memory_allocated()
+        reserved = d.memory_reserved()
+        assert reserved >= d.memory_allocated()
+        del a
+        assert d.memory_allocated() == base and d.memory_reserved() == reserved      # cached, not returned
+        b = torch.empty(1000, device="diopi")                                       # the cached block again
+        assert d.memory_reserved() == reserved and d.max_memory_allocated() == base + 4096
+        del b
+        d.empty_cache()
+        assert d.memory_reserved() < reserved
+        stats = d.memory_stats()
+        assert stats["allocation.all.allocated"] >= 2 and stats["segment.all.freed"] >= 1, stats
+        free, total = d.mem_get_info()
+        assert 0 < free <= total
+        try:
+            torch.empty(1 << 50, device="diopi")
+            raise AssertionError("no error")
+        except torch.OutOfMemoryError as e:
+            assert "Tried to allocate 4096.00 TiB on diopi:0" in str(e), str(e)
+        assert d.memory_stats()["num_ooms"] == 1
+        print("ok")
+    """)
+
+
+def test_vendor_runtime_streams_events_and_cache(probe):
+    run(f"""
+        import ctypes
+        lib = ctypes.CDLL({probe!r})
+        counters = lambda: (lambda a: (lib.probe_counters(a), list(a))[1])((ctypes.c_int64 * 11)())
+        MALLOCS, FREES, STREAMS, SYNCS, RECORDS, WAITS, SETDEV, LASTDEV = range(8)
+        assert diopi_torch.info()["runtime"] == "runtime probe" and torch.diopi.device_count() == 2
+        x = torch.ones(4, device="diopi")
+        x + x
+        assert lib.probe_last_stream_id() == 0                                   # default stream: NULL
+        s = torch.diopi.Stream()
+        assert isinstance(s, torch.Stream) and s.device == torch.device("diopi", 0)
+        with torch.diopi.stream(s):
+            assert torch.diopi.current_stream() == s
+            y = x + x
+        sid = lib.probe_stream_id(ctypes.c_void_p(s.native_handle))
+        assert sid > 0 and lib.probe_last_stream_id() == sid, (sid, lib.probe_last_stream_id())   # the call ran on s
+        assert torch.diopi.current_stream().stream_id == 0
+        t = torch.Stream(device="diopi")
+        assert t.native_handle != 0
+        before = counters()
+        e1 = torch.Event(device="diopi", enable_timing=True); e1.record(s)
+        e2 = torch.diopi.Event(enable_timing=True); e2.record()
+        e2.wait(s); e2.synchronize(); assert e2.query() and e1.elapsed_time(e2) >= 0
+        s.synchronize(); torch.diopi.synchronize()
+        after = counters()
+        assert after[RECORDS] - before[RECORDS] == 2 and after[WAITS] > before[WAITS] and after[SYNCS] > before[SYNCS], (before, after)
+        # the caching allocator: the same sizes again take no vendor allocation
+        for _ in range(3):
+            z = torch.empty(256, 256, device="diopi"); del z
+        m0 = counters()[MALLOCS]
+        for _ in range(5):
+            z = torch.empty(256, 256, device="diopi"); del z
+        assert counters()[MALLOCS] == m0
+        f0 = counters()[FREES]; torch.diopi.empty_cache(); assert counters()[FREES] > f0
+        # the second device: the vendor is told, and the call runs there
+        with torch.diopi.device(1):
+            w = torch.ones(3, device="diopi")
+            w + w
+        assert w.device == torch.device("diopi", 1) and lib.probe_last_device() == 1
+        assert counters()[LASTDEV] in (0, 1) and counters()[SETDEV] >= 1
+        print("ok")
+    """, lib=probe)
+
+
+def test_several_devices_and_device_checks():
+    run("""
+        assert torch.diopi.device_count() == 2
+        a = torch.ones(2, 3, device="diopi:1")
+        assert a.device == torch.device("diopi", 1) and a.get_device() == 1
+        try:
+            torch.empty(2, device="diopi:2"); raise AssertionError("no error")
+        except RuntimeError as e:
+            assert "invalid device ordinal 2" in str(e), e
+        try:
+            torch.diopi.set_device(5); raise AssertionError("no error")
+        except RuntimeError as e:
+            assert "invalid device ordinal 5" in str(e), e
+        torch.diopi.set_device(1)
+        assert torch.empty(1, device="diopi").device.index == 1 and torch.diopi.current_device() == 1
+        with torch.diopi.device(0):
+            assert torch.empty(1, device="diopi").device.index == 0
+        torch.diopi.set_device(0)
+        b = torch.ones(2, 3, device="diopi:0")
+        for bad in (lambda: a + b, lambda: b + torch.ones(2, 3), lambda: torch.cat([b, torch.ones(2, 3)]),
+                    lambda: torch.cumprod(torch.stack([b, b]), 0) + a):
+            try:
+                bad(); raise AssertionError("mixed devices accepted")
+            except RuntimeError as e:
+                assert "Expected all tensors to be on the same device" in str(e), e
+        assert torch.equal((b + torch.tensor(2.0)).cpu(), torch.full((2, 3), 3.0))     # a 0-dim host scalar is fine
+        idx = torch.tensor([1, 0])
+        assert torch.equal(b[idx].cpu(), torch.ones(2, 3))                                # host indices, as on CUDA
+        c = b.to("diopi:1") * 2
+        assert c.device.index == 1 and torch.equal(c.cpu(), torch.full((2, 3), 2.0))
+        m = torch.nn.Linear(3, 2).to("diopi:1")
+        m(a).sum().backward()                                         # autograd on the second device
+        assert m.weight.grad.device.index == 1
+        print("ok")
+    """, DIOPI_HOST_DEVICES="2")
+
+
+def test_random_numbers_on_the_device_generator():
+    run("""
+        import torch.nn.functional as F
+        diopi_torch.reset_stats()
+        torch.manual_seed(5)
+        x = torch.ones(64, device="diopi")
+        m1 = F.dropout(x, 0.5)
+        u = torch.rand(4, device="diopi"); n = torch.randn(4, device="diopi")
+        r = torch.randint(0, 10, (8,), device="diopi"); p = torch.randperm(6, device="diopi")
+        b = torch.bernoulli(torch.full((8,), 0.3, device="diopi")); mn = torch.multinomial(torch.ones(5, device="diopi"), 3)
+        st = diopi_torch.stats()
+        served = {op: v["functions"] for op, v in st.items() if v["functions"]}
+        for op, fn in [("native_dropout", "diopiDropout"), ("uniform_", "diopiUniformInp"), ("normal_", "diopiNormalInp"),
+                       ("random_.from", "diopiRandomInp"), ("randperm", "diopiRandperm"), ("bernoulli", "diopiBernoulli"),
+                       ("multinomial", "diopiMultinomial")]:
+            assert served.get(op, {}).get(fn), (op, served)
+            assert st[op]["fallback"] == 0
+        torch.manual_seed(5)
+        assert torch.equal(F.dropout(x, 0.5).cpu(), m1.cpu())                    # same seed, same mask
+        state = torch.diopi.get_rng_state()
+        a = torch.rand(5, device="diopi").cpu()
+        torch.diopi.set_rng_state(state)
+        assert torch.equal(torch.rand(5, device="diopi").cpu(), a)
+        with torch.random.fork_rng(device_type="diopi"):
+            torch.rand(100, device="diopi")
+        torch.diopi.set_rng_state(state); torch.rand(5, device="diopi")
+        after_fork = torch.rand(3, device="diopi").cpu()
+        torch.diopi.set_rng_state(state); torch.rand(5, device="diopi")
+        with torch.random.fork_rng(device_type="diopi"):
+            torch.rand(100, device="diopi")
+        assert torch.equal(torch.rand(3, device="diopi").cpu(), after_fork)    # fork_rng put the state back
+        g = torch.Generator(device="diopi").manual_seed(3)
+        assert torch.equal(torch.rand(4, device="diopi", generator=g).cpu(),
+                           torch.rand(4, device="diopi", generator=torch.Generator(device="diopi").manual_seed(3)).cpu())
+        print("ok")
+    """)
+
+
+def test_conv1d_runs_through_the_2d_functions_and_others_fall_back_counted():
+    run("""
+        import torch.nn.functional as F
+        torch.manual_seed(0)
+        x, w, b = torch.randn(2, 3, 10), torch.randn(4, 3, 3), torch.randn(4)
+        xd, wd, bd = [t.to("diopi").requires_grad_() for t in (x, w, b)]
+        for t in (x, w, b): t.requires_grad_()
+        diopi_torch.reset_stats()
+        yd = F.conv1d(xd, wd, bd, stride=2, padding=1, dilation=1)
+        yd.square().sum().backward()
+        y = F.conv1d(x, w, b, stride=2, padding=1); y.square().sum().backward()
+        assert torch.allclose(yd.detach().cpu(), y.detach(), atol=1e-5)
+        for a, c in ((xd, x), (wd, w), (bd, b)):
+            assert torch.allclose(a.grad.cpu(), c.grad, atol=1e-4)
+        st = diopi_torch.stats()
+        assert st["convolution"]["functions"] == {"diopiConvolution2d": 1}, st["convolution"]
+        assert st["convolution_backward"]["functions"] == {"diopiConvolution2dBackward": 1}, st["convolution_backward"]
+        out = F.conv_transpose1d(xd.detach(), wd.detach().transpose(0, 1))        # no entry: counted fallback
+        assert out.shape == (2, 4, 12) and diopi_torch.stats()["convolution_overrideable"]["fallback"] == 1
+        print("ok")
+    """)
+
+
+def test_a_hooks_library_of_the_first_form_still_loads(tmp_path_factory):
+    hooks = _build(tmp_path_factory, "legacy_hooks.c", "legacy", link_impl=False)
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import ctypes, torch, diopi_torch
+        info = diopi_torch.load({LIB!r}, hooks={hooks!r})
+        assert info["runtime"] == "legacy hooks" and info["devices"] == 1, info
+        lib = ctypes.CDLL({hooks!r}); lib.legacy_mallocs.restype = ctypes.c_int64
+        before = lib.legacy_mallocs()
+        x = torch.arange(4., device="diopi") * 3
+        assert torch.equal(x.cpu(), torch.arange(4.) * 3) and lib.legacy_mallocs() > before
+        s = torch.diopi.Stream(); e = torch.diopi.Event(); e.record(s); e.synchronize()   # one stream, events emulated
+        print("ok")
+    """)], capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": ""})
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
