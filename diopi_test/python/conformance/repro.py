@@ -32,7 +32,7 @@ import shlex
 import diopi_header
 import numpy as np
 
-from . import arguments, checks, dtypes, paths, store, tolerances
+from . import arguments, checks, dtypes, paths, store
 from .verdicts import TIMEOUT
 
 _RUNTIME_C = os.path.join(os.path.dirname(os.path.abspath(__file__)), "repro_runtime.c")

@@ -122,6 +122,22 @@ def test_every_case_of_the_generated_suite_rejects_a_wrong_answer():
     assert cases > 0
     assert not failed, f"{len(failed)} cases accept a wrong answer, e.g. {sorted(failed.items())[:5]}"
     # Every exemption is one of the known reasons (a new one must be named in tolerances/proof).
-    known = {tolerances.EMPTY, tolerances.NOT_FINITE, tolerances.ALL_ZERO, tolerances.ONE_VALUE, tolerances.CONSTANT,
+    known = {tolerances.EMPTY, tolerances.NOT_FINITE, tolerances.ALL_ZERO, tolerances.ROUNDING_ZERO, tolerances.ONE_VALUE, tolerances.CONSTANT,
              tolerances.EXACT, proof.RANDOM, proof.SHAPE_ONLY, proof.LARGER_WRONG}
     assert set(exempt) <= known, set(exempt) - known
+
+
+def test_the_proof_of_a_record_names_failures_exemptions_and_tightened_outputs():
+    e = np.random.default_rng(3).uniform(0.01, 0.02, 16)
+    loose = {"name": "x::float32::16", "outputs": {"out": _enc(e, "float32")}, "tol": {"float32": [1.0, 0.5, 10.0]}}
+    p = proof.prove_record(loose)
+    assert p.failed == ["out: zeros"]  # a wrong answer of 1000% leaves an atol above every element
+    # ... and next to it the values are as good as constant
+    assert p.exempt == {proof.LARGER_WRONG: ["out: 10"], tolerances.CONSTANT: ["out: mean"]}
+    small = {"name": "y::float32::16", "outputs": {"out": _enc(e * 1e-3, "float32"), "n": 3, "ok": None}}
+    p = proof.prove_record(small)
+    assert not p.failed and [t[0] for t in p.tightened] == ["out"]
+    assert p.exempt == {tolerances.EXACT: ["n: wrong"], tolerances.ONE_VALUE: ["n: mean"]}
+    entry = proof.function_entry([loose, small])
+    assert entry["failed"] == {"x::float32::16": ["out: zeros"]} and sorted(entry["tightened"]) == ["x::float32::16", "y::float32::16"]
+    assert proof.prove_record({"name": "r", "outputs": {}, "checks": []}).exempt == {proof.RANDOM: ["*"]}
