@@ -141,3 +141,13 @@ def test_the_proof_of_a_record_names_failures_exemptions_and_tightened_outputs()
     entry = proof.function_entry([loose, small])
     assert entry["failed"] == {"x::float32::16": ["out: zeros"]} and sorted(entry["tightened"]) == ["x::float32::16", "y::float32::16"]
     assert proof.prove_record({"name": "r", "outputs": {}, "checks": []}).exempt == {proof.RANDOM: ["*"]}
+
+
+def test_the_proof_judges_by_run_tests_rule():
+    from conformance import compare
+    e = np.random.default_rng(4).standard_normal(64)
+    for tol in ((1e-4, 1e-4), (5e-3, 0.0), (0.0, 2e-3), (3.0, 0.0), (0.0, 1.5)):
+        failed, _ = tolerances.prove(e, "float32", tol)
+        assert ("wrong" in failed) == (compare.compare(e * 1.001, e, "float64", tol) is None), tol
+        assert ("zeros" in failed) == (compare.compare(np.zeros_like(e), e, "float64", tol) is None), tol
+        assert ("mean" in failed) == (compare.compare(np.full_like(e, e.mean()), e, "float64", tol) is None), tol
