@@ -21,6 +21,14 @@ TOLERANCES = {
         "bfloat16": (4e-2, 2e-2),
         "reason": "the baseline sums in bfloat16 (cancelling terms lose most bits); this vendor sums in double and rounds once, closer to the float64 value",
     },
+    "nll_loss*::bfloat16::*reduction=mean*": {
+        "bfloat16": (1e-2, 2e-2),
+        "reason": "the baseline averages in bfloat16 (up to 1.7% off the float64 mean); this vendor sums in double and rounds once; the magnitude-capped bound (0.8% + 0.15% of the value) rejects that difference",
+    },
+    "nll_loss*::float16::*reduction=mean*": {
+        "float16": (1e-3, 1e-2),
+        "reason": "the baseline averages in float16 (up to 0.53% off the float64 mean); this vendor sums in double and rounds once; the magnitude-capped bound (0.1% + 0.4% of the value) rejects that difference",
+    },
 }
 
 # For the diopi device's model suite (scripts/models.sh): largest difference from eager CPU per recipe precision,

@@ -10,7 +10,7 @@ derived from them."""
 from conformance.reftorch import torch, F
 from conformance.spec import FLOAT, Op, T
 
-_TOL = {"float16": (3e-2, 1e-2), "bfloat16": (1.5e-1, 3e-2), "float32": (5e-4, 1e-4), "float64": (1e-9, 1e-7)}
+_TOL = {"float16": (3e-2, 1e-2), "bfloat16": (1.5e-1, 3e-2, 0.05), "float32": (5e-4, 1e-4), "float64": (1e-9, 1e-7)}
 _TOL_REASON = ("sums of C_in*prod(kernel) products (forward, grad_input) or of N*prod(out spatial) products (grad_weight), "
                "accumulated in an order that differs between algorithms; ATen's half kernels accumulate partly in half")
 

@@ -662,8 +662,9 @@ scaled_masked_softmax_backward = Op(
     "diopiScaledMaskedSoftmaxBackward", _sms_bwd_ref, tensors=dict(grad_output=T(), input=T(randn(scale=3)), mask=T(mask(0.3))),
     cases=tuple(((s[0],) + s, p) for s in _SMS_SHAPES for p in _SMS_PARAMS if not (p["fixed_triu_mask"] and s[0][-2] > s[0][-1])),
     prepare=_sms_saved, extra=("input",), dtypes=SOFTMAX_DTYPES,
-    tol={"float16": (4e-3, 4e-3), "bfloat16": (3e-2, 3e-2)},
-    tol_reason="the reference differentiates at the float64 input; the operator works from the rounded saved output")
+    tol={"float16": (4e-3, 4e-3), "bfloat16": (3e-2, 3e-2, 0.05)},
+    tol_reason="the reference differentiates at the float64 input; the operator works from the rounded saved output "
+               "(bfloat16 cancels in g - sum(g * y): proven for a 5% error)")
 
 
 # ---------------------------------------------------------------- prompt flash attention

@@ -135,8 +135,14 @@ def _grad(y_fn):
 
 # Backward kernels add the gradients of overlapping windows in the storage dtype, the reference in
 # float64: with half types a sum of several windows may land a few units in the last place away.
-_BWD_TOL = dict(tol={"float16": (4e-3, 1e-2), "bfloat16": (8e-2, 4e-2)},
-                tol_reason="overlapping windows sum gradients in the storage dtype; the reference sums in float64")
+_BWD_TOL = dict(tol={"float16": (4e-3, 1e-2), "bfloat16": (8e-2, 4e-2, 0.05)},
+                tol_reason="overlapping windows sum gradients in the storage dtype; the reference sums in float64 "
+                           "(ATen's bfloat16 kernels land a few percent off: their bound is proven for a 5% error)")
+
+
+# Adaptive averages sum their window in bfloat16 in ATen (a rounding per partial sum), the reference in float64.
+_AVG_TOL = {"bfloat16": (1e-2, 2e-2, 0.03)}
+_AVG_TOL_REASON = "ATen sums bfloat16 windows in bfloat16, the reference in float64: proven for a 3% error in bfloat16"
 
 
 # ---------------------------------------------------------------- max pooling
@@ -224,7 +230,10 @@ def _avg_ops(n, func, backward_func, dtypes_):
 
     bwd = Op(backward_func, bwd_ref, tensors=dict(grad_output=T(), input=T()),
              cases=tuple(((_pool_shape(shape, n, p["kernel_size"], p["stride"], p["padding"], (1,) * n, p["ceil_mode"]), shape), p)
-                         for shape, p in _avg_cases(n)), dtypes=dtypes_)
+                         for shape, p in _avg_cases(n)), dtypes=dtypes_,
+             tol={"bfloat16": (1e-2, 2e-2, 0.05)},
+             tol_reason="ATen adds the gradients of overlapping windows in bfloat16 (up to 5.7% off near zero), "
+                        "the reference in float64: proven for a 5% error in bfloat16")
     return fwd, bwd
 
 
@@ -250,8 +259,9 @@ def _adaptive_ops(n, avg_func, avg_backward_func, max_func, max_indices_func, ma
     fwd_cases = tuple(((shape,), dict(output_size=size)) for shape, size in ADAPTIVE[n])
     bwd_cases = tuple(((_adaptive_shape(shape, n, size), shape), {}) for shape, size in ADAPTIVE[n])
     avg = Op(avg_func, lambda input, output_size: aavg(input.double(), output_size).to(input.dtype), tensors=dict(input=T()),
+             tol=_AVG_TOL, tol_reason=_AVG_TOL_REASON,
              cases=fwd_cases, dtypes=FLOAT)
-    avg_bwd = Op(avg_backward_func, _grad(lambda x, output_size: aavg(x, output_size)),
+    avg_bwd = Op(avg_backward_func, _grad(lambda x, output_size: aavg(x, output_size)), tol=_AVG_TOL, tol_reason=_AVG_TOL_REASON,
                  tensors=dict(grad_output=T(), input=T()), cases=tuple(((g, s), dict(output_size=g[-n:])) for (g, s), _ in bwd_cases),
                  dtypes=FLOAT, extra=("output_size",))
     mx = Op(max_func, lambda input, output_size: amax(input, output_size), tensors=dict(input=T(distinct(n))), cases=fwd_cases, dtypes=FLOAT)

@@ -141,7 +141,8 @@ prod = Op("diopiProd", _prod, tensors=dict(input=T(uniform(0.8, 1.25))), cases=P
 prod_int = Op("diopiProd", _prod, tensors=dict(input=T(randint(-3, 4))), cases=PROD_CASES[:8], dtypes=("int32", "int64"),
               extra=("keepdim",), name="prod_int")
 prod_signed = Op("diopiProd", _prod, tensors=dict(input=T(uniform(-1.5, 1.5))), cases=PROD_CASES[:6], dtypes=FLOAT,
-                 extra=("keepdim",), accumulation=_prod_terms, name="prod_signed")
+                 extra=("keepdim",), accumulation=_prod_terms, name="prod_signed", tol={"bfloat16": (1e-2, 8e-3, 0.03)},
+                 tol_reason="a product of n factors rounds n times in bfloat16 (ATen's is 1.2% off for 24): proven for a 3% error")
 
 # ---------------------------------------------------------------- std
 STD_SHAPES = (((3, 4, 5), (1,), False), ((3, 4, 5), (0, 2), True), ((3, 4, 5), (), False), ((8,), (0,), False),

@@ -31,8 +31,9 @@ log_softmax = Op("diopiLogSoftmax", lambda input, dim: torch.log_softmax(input, 
 softmax_backward = Op("diopiSoftmaxBackward", _grad(torch.softmax),
                       tensors=dict(input=T(randn(scale=3)), grad_output=T()), extra=("input",), prepare=_saved_output(torch.softmax),
                       shapes=tuple((s[0], s[0]) for s in SHAPES), dtypes=FLOAT, params=DIMS,
-                      tol={"float16": (2e-3, 2e-3), "bfloat16": (1.6e-2, 1.6e-2)},
-                      tol_reason="the reference works in float64 from a rounded saved output; half types lose a bit more")
+                      tol={"float16": (2e-3, 1.5e-2, 0.03), "bfloat16": (1.6e-2, 1.6e-2, 0.05)},
+                      tol_reason="the reference works in float64 from a rounded saved output; half types lose a bit more "
+                                 "(y * (g - sum(g * y)) cancels; ATen's float16 is 1.4% off: proven for a 3% error in float16, 5% in bfloat16)")
 log_softmax_backward = Op("diopiLogSoftmaxBackward", _grad(torch.log_softmax),
                           tensors=dict(input=T(randn(scale=3)), grad_output=T()), extra=("input",), prepare=_saved_output(torch.log_softmax),
                           shapes=tuple((s[0], s[0]) for s in SHAPES), dtypes=FLOAT, params=DIMS,

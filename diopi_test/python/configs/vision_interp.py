@@ -231,7 +231,8 @@ def _linear_ref(input, size, align_corners, mode):
 
 upsample_linear = Op("diopiUpsampleLinear", _linear_ref, tensors=dict(input=T()), dtypes=FLOAT,
                      cases=tuple(((s,), dict(size=o, align_corners=a, mode=m)) for m, (s, o) in _LINEAR for a in (False, True)),
-                     tol=_COORD_TOL, tol_reason=_COORD_TOL_REASON)
+                     tol=dict(_COORD_TOL, bfloat16=(1e-2, 8e-3, 0.03)),
+                     tol_reason=_COORD_TOL_REASON + "; ATen interpolates bfloat16 with bfloat16 weights: proven for a 3% error")
 
 
 def _linear_bwd_ref(grad_output, in_size, align_corners, mode):

@@ -57,7 +57,28 @@ def gap_writes(call):
 def number_tolerance(tol_over):
     """(atol, rtol) of a floating number output (a double* result): the
     case's first override, else float64's default."""
-    return tolerances.DEFAULT["float64"] if not tol_over else next(iter(tol_over.values()))
+    return tolerances.DEFAULT["float64"] if not tol_over else tolerances.plain(next(iter(tol_over.values())))
+
+
+def expected_values(expected):
+    """(numbers, dtype, defined mask or None) of an encoded expected output:
+    the whole array, or the stored sample of a sampled one."""
+    if sampled.is_sampled(expected):
+        dtype = expected["__nd__"]
+        raw = np.frombuffer(expected[sampled.KEY]["values"], dtype=dtypes.storage(dtype))
+        return dtypes.to_values(raw, dtype), dtype, None
+    arr, dtype = store.decode_array(expected)
+    return dtypes.to_values(arr, dtype), dtype, defined_mask(expected)
+
+
+def output_tolerance(expected, tol_over, accumulation=None):
+    """The bound an encoded expected output is compared with: the dtype's
+    (or the case's) tolerance grown for its accumulation and capped by the
+    output's own magnitude (tolerances.resolve). None: exact."""
+    values, dtype, mask = expected_values(expected)
+    if dtype not in tolerances.DEFAULT and not (tol_over and dtype in tol_over):
+        return None
+    return tolerances.resolve(dtype, tol_over, accumulation, tolerances.magnitude(values, mask))
 
 
 def defined_mask(expected):
@@ -91,14 +112,14 @@ def check_output(name, produced, expected, tol_over, accumulation=None):
         arr, adtype = produced
         if adtype != expected["__nd__"]:
             return f"{name}: dtype {adtype}, expected {expected['__nd__']}", None
-        mm = sampled.check(arr, adtype, expected, tolerances.resolve(adtype, tol_over, accumulation))
+        mm = sampled.check(arr, adtype, expected, output_tolerance(expected, tol_over, accumulation))
         return (f"{name}: {mm.describe()}", mm) if mm else (None, None)
     if store.is_encoded_array(expected):
         exp, edtype = store.decode_array(expected)
         arr, adtype = produced
         if adtype != edtype:
             return f"{name}: dtype {adtype}, expected {edtype}", None
-        mm = compare.compare(arr, exp, edtype, tolerances.resolve(edtype, tol_over, accumulation), defined_mask(expected))
+        mm = compare.compare(arr, exp, edtype, output_tolerance(expected, tol_over, accumulation), defined_mask(expected))
         return (f"{name}: {mm.describe()}", mm) if mm else (None, None)
     # plain numbers (bool*/double* outputs)
     if isinstance(expected, float):

@@ -9,6 +9,8 @@ import ast
 import dataclasses
 import fnmatch
 
+from . import tolerances
+
 
 class DeviceConfigError(ValueError):
     pass
@@ -29,12 +31,15 @@ class DeviceConfig:
         return None
 
     def tolerance(self, case_name):
-        """dtype -> (atol, rtol) overrides for a case (later patterns win)."""
+        """dtype -> (atol, rtol, VENDOR) overrides for a case (later patterns
+        win). The mark keeps a vendor's stated allowance from being capped by
+        the output's magnitude (tolerances.resolve): it is the vendor's call,
+        with its reason, not a derived bound."""
         out = {}
         for pattern, tol in self.tolerances.items():
             if fnmatch.fnmatchcase(case_name, pattern):
                 self.used.add(("TOLERANCES", pattern))
-                out.update({k: tuple(v) for k, v in tol.items() if k != "reason"})
+                out.update({k: (float(v[0]), float(v[1]), tolerances.VENDOR) for k, v in tol.items() if k != "reason"})
         return out
 
     def unused(self):

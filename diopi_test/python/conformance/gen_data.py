@@ -2,13 +2,14 @@
 outputs from the PyTorch references. The only module that imports torch."""
 import difflib
 import inspect
+import os
 import time
 
 import diopi_header
 import numpy as np
 import torch
 
-from . import compare, dtypes, lock, regen, sampled, spec, store
+from . import compare, dtypes, lock, proof, regen, sampled, spec, store
 
 _TORCH = {
     "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "uint16": torch.uint16,
@@ -212,8 +213,15 @@ def generate(cases, data_dir, device="cpu", base_seed=0, log=print, progress=Non
             _generate_all(by_func, data_dir, device, info, batch, entries, failures, progress)
         finally:  # what was written before an interruption stays usable
             batch.flush()
+        tol = proof.write_summary(data_dir, store.read_manifest(data_dir)) if entries else None
+    if tol is not None:
+        # Over the whole folder (functions of earlier runs included); the list is in tolerance_proof.json.
+        log(f"gen_data: {proof.summary_line(tol)}; see {os.path.join(data_dir, proof.FILE)}")
+        for func, e in entries.items():
+            for name, checks in e.get("tolerance", {}).get("failed", {}).items():
+                failures.append((name, f"its tolerance accepts a wrong answer ({', '.join(checks)})"))
     return {"cases": sum(e["cases"] for e in entries.values()), "functions": len(entries),
-            "failures": failures, "seconds": time.time() - t0, "bytes": store.total_size(data_dir)}
+            "failures": failures, "seconds": time.time() - t0, "bytes": store.total_size(data_dir), "tolerance": tol}
 
 
 def _generate_all(by_func, data_dir, device, info, batch, entries, failures, progress):
@@ -231,8 +239,9 @@ def _generate_all(by_func, data_dir, device, info, batch, entries, failures, pro
         if records:
             # The reference's time goes to the index only: baselines stay byte-identical for a seed.
             index = [[r["name"], r["dtype"], r["layouts"], _payload_bytes(r), r.pop("ref_seconds")] for r in records]
-            entries[func] = store.commit_function(data_dir, func, records, {"family": fcases[0].family, "index": index}, info,
-                                                  batch)
+            # The proof that each case's tolerance rejects a wrong answer (conformance/proof.py), kept beside its index.
+            entry = {"family": fcases[0].family, "index": index, "tolerance": proof.function_entry(records)}
+            entries[func] = store.commit_function(data_dir, func, records, entry, info, batch)
 
 
 def check_device(device):

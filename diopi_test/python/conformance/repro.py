@@ -32,7 +32,7 @@ import shlex
 import diopi_header
 import numpy as np
 
-from . import arguments, checks, dtypes, paths, store, tolerances
+from . import arguments, checks, dtypes, paths, store
 from .verdicts import TIMEOUT
 
 _RUNTIME_C = os.path.join(os.path.dirname(os.path.abspath(__file__)), "repro_runtime.c")
@@ -205,7 +205,7 @@ class _Program:
             self.files.append(_File(mname, "defined", "bool", shape, tuple(arguments.contiguous_strides(shape)), 0,
                                     int(mask.size), np.ascontiguousarray(mask, dtype=np.uint8).tobytes()))
             mask_file = c_string(mname)
-        tol = tolerances.resolve(dtype, self.record.get("tol"), self.record.get("accumulation"))
+        tol = checks.output_tolerance(enc, self.record.get("tol"), self.record.get("accumulation"))  # as run_test bounds it
         exact = tol is None or not (dtype in dtypes.FLOATING or dtype in dtypes.COMPLEX)
         atol, rtol = (0.0, 0.0) if exact else tol
         sentinel, nan_sentinel = "NULL", 0

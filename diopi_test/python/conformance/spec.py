@@ -72,7 +72,9 @@ class Op:
     checks: Optional[Callable] = None  # random ops: fn(**args) -> property checks (see random_checks.py)
     accumulation: Optional[Callable] = None  # fn(**args) -> terms summed per output element (scales tolerances)
     prepare: Optional[Callable] = None  # torch: derive more arguments from the generated ones
-    tol: dict = dataclasses.field(default_factory=dict)  # dtype -> (atol, rtol)
+    # dtype -> (atol, rtol), or (atol, rtol, wrong): the relative error the bound is proven to reject when a
+    # correct library cannot meet tolerances.WRONG (conformance/tolerances.py); tol_reason says why
+    tol: dict = dataclasses.field(default_factory=dict)
     tol_reason: str = ""
     layouts: tuple = LAYOUTS
     layout_reason: str = ""            # why a layout was left out
@@ -89,6 +91,9 @@ class Op:
             raise ValueError(f"{self.func}: give shapes or cases")
         if self.tol and not self.tol_reason:
             raise ValueError(f"{self.func}: a tolerance override needs tol_reason")
+        for dtype, v in self.tol.items():
+            if len(v) not in (2, 3) or not all(isinstance(x, (int, float)) and x >= 0 for x in v):
+                raise ValueError(f"{self.func}: tol[{dtype!r}] must be (atol, rtol) or (atol, rtol, wrong answer)")
         if tuple(self.layouts) != LAYOUTS and not self.layout_reason:
             raise ValueError(f"{self.func}: leaving out layouts needs layout_reason")
 

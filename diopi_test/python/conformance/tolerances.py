@@ -1,5 +1,21 @@
 """Comparison tolerances: one table of defaults per dtype, overridden per
-operator by its config (with a stated reason, recorded in the baseline)."""
+operator by its config (with a stated reason, recorded in the baseline),
+capped by the magnitude of the expected values, and proven to reject a
+wrong answer (`prove`). numpy only: run_test and the torch-free replay use it.
+
+How a bound is chosen: the dtype's default (or the config's override) is
+grown for long accumulations and deep composites (`resolve`), then capped
+(`cap`): its rtol never exceeds RTOL_CAP, its atol never exceeds MAGNITUDE
+times the largest finite |expected| of the output. A vendor's own stated
+allowance (impl/<vendor>/device_configs.py, marked VENDOR) is used as given.
+
+How it is proven: `prove` checks, for each output, that the expected values
+off by WRONG (relative), all zeros, and the expected mean everywhere are each
+rejected by the output's bound; a check that cannot apply says why (an
+all-zero output, one element whose mean is itself, integers compared
+exactly). gen_data runs it for every case; tests/test_tolerance_proof.py
+runs it over the whole generated suite."""
+import numpy as np
 
 # dtype -> (atol, rtol). Integer and bool outputs are always compared exactly.
 DEFAULT = {
@@ -24,8 +40,42 @@ def split(accumulation):
     return int(accumulation or 1), 1
 
 
-def resolve(dtype, overrides=None, accumulation=None):
+# A wrong answer every bound is proven to reject: the expected values off by
+# this relative error (well above each dtype's precision: bfloat16 keeps 8
+# significant bits, 0.39%; float16 11; float32 24).
+WRONG = {"float16": 1e-2, "bfloat16": 1e-2, "float32": 1e-3, "float64": 1e-3, "complex64": 1e-3, "complex128": 1e-3}
+
+# Ceilings of every derived bound, chosen so that RTOL_CAP + MAGNITUDE < WRONG:
+# then the largest expected element, off by WRONG, is always out of bounds.
+# bfloat16 keeps its one ulp of rtol (two correct libraries may round to
+# neighbouring values) and little absolute slack; the others keep several ulps.
+RTOL_CAP = {"float16": 5e-3, "bfloat16": 8e-3, "float32": 5e-4, "float64": 5e-4, "complex64": 5e-4, "complex128": 5e-4}
+# atol <= MAGNITUDE * max|expected|: an absolute bound covers rounding of
+# intermediates at the output's own scale, so an output of magnitude 0.005 (a
+# gradient of a mean) gets an atol of that order, not the dtype's 0.01.
+MAGNITUDE = {"float16": 4e-3, "bfloat16": 1.5e-3, "float32": 4e-4, "float64": 4e-4, "complex64": 4e-4, "complex128": 4e-4}
+
+# Below this largest |expected| an output is zero up to rounding (a gradient
+# that cancels exactly, left as a residue of the reference's arithmetic): its
+# scale says nothing about a correct library's error, so its atol is not capped.
+NOISE = {"float16": 1e-4, "bfloat16": 1e-4, "float32": 1e-6, "float64": 1e-13, "complex64": 1e-6, "complex128": 1e-13}
+
+# An override may carry a third element. VENDOR marks a vendor's stated
+# allowance (device_configs.py TOLERANCES): used as given, never capped. A
+# number is the config's own wrong answer for that dtype, larger than WRONG,
+# where a correct library cannot do better (the caps grow in proportion; the
+# config's tol_reason says why): bfloat16 kernels of ATen that round every
+# partial sum to bfloat16 are a few percent off the float-accumulated result.
+VENDOR = "vendor"
+
+
+def resolve(dtype, overrides=None, accumulation=None, scale=None):
     """(atol, rtol) for an output of `dtype`, or None for exact comparison.
+
+    `scale` is the output's magnitude (`magnitude(expected)`); with it, the
+    bound is capped (`cap`) unless it is a vendor's allowance. Without it,
+    the bound is the uncapped one (gen_data compares both to report the
+    cases a cap tightened).
 
     `accumulation` is the number of terms summed into each output element
     (K of a GEMM, C_in*kH*kW of a convolution, N*H_out*W_out of its weight
@@ -48,8 +98,12 @@ def resolve(dtype, overrides=None, accumulation=None):
     depth of 14 the float16 bounds are 3.7e-3 + 3.7e-3 * |expected|, which a
     result 1% off exceeds wherever |expected| > 0.6.
     """
+    vendor, wrong = False, None
     if overrides and dtype in overrides:
-        atol, rtol = (float(v) for v in overrides[dtype])
+        v = overrides[dtype]
+        atol, rtol = float(v[0]), float(v[1])
+        vendor = len(v) > 2 and v[2] == VENDOR
+        wrong = float(v[2]) if len(v) > 2 and not vendor else None
     elif dtype in DEFAULT:
         atol, rtol = DEFAULT[dtype]
     else:
@@ -60,4 +114,117 @@ def resolve(dtype, overrides=None, accumulation=None):
         atol, rtol = atol * ratio, rtol * ratio ** 0.5
     if steps > 1:
         atol, rtol = atol * steps ** 0.5, rtol * steps ** 0.5
+    if scale is not None and not vendor:
+        atol, rtol = cap(dtype, atol, rtol, scale, wrong)
     return atol, rtol
+
+
+def wrong_answer(dtype, overrides=None):
+    """The relative error an output of `dtype` is proven to reject: WRONG,
+    or the case's own (the third element of its override)."""
+    v = (overrides or {}).get(dtype)
+    if v is not None and len(v) > 2 and v[2] != VENDOR:
+        return float(v[2])
+    return WRONG.get(dtype, WRONG["float64"])
+
+
+def cap(dtype, atol, rtol, scale, wrong=None):
+    """A bound limited to RTOL_CAP and to MAGNITUDE * scale (the output's
+    largest finite |expected|), both grown in proportion when the case
+    declares a larger wrong answer. An all-zero output (scale 0) keeps its
+    atol: a correct library may return -0.0 or a rounding residue there."""
+    if dtype not in RTOL_CAP:
+        return atol, rtol
+    grow = max(1.0, wrong / WRONG[dtype]) if wrong else 1.0
+    rtol = min(rtol, RTOL_CAP[dtype] * grow)
+    if scale > NOISE[dtype] and np.isfinite(scale):
+        atol = min(atol, MAGNITUDE[dtype] * grow * float(scale))
+    return atol, rtol
+
+
+def magnitude(values, defined=None):
+    """The largest finite |value| (of the elements `defined` marks), 0.0 when
+    there is none: the scale a bound is capped by."""
+    v = np.abs(np.asarray(values))
+    keep = np.isfinite(v)
+    if defined is not None:
+        keep &= np.asarray(defined, dtype=bool)
+    return float(v[keep].max()) if keep.any() else 0.0
+
+
+def plain(override):
+    """(atol, rtol) of an override entry, without a VENDOR mark."""
+    return float(override[0]), float(override[1])
+
+
+# Why a check of `prove` cannot apply to an output (the keys of its counts).
+EMPTY = "empty output"
+NOT_FINITE = "no finite expected value"
+ALL_ZERO = "every expected value is zero"
+ROUNDING_ZERO = "every expected value is zero up to rounding (below NOISE)"
+ONE_VALUE = "one value: its mean is itself"
+CONSTANT = "the expected values vary less than the wrong answer: their mean is as right"
+EXACT = "compared exactly: any changed element fails"
+CHECKS = ("wrong", "zeros", "mean")
+
+
+def prove(values, dtype, tol, defined=None, wrong=None):
+    """Whether the bound `tol` ((atol, rtol), or None: exact) of an output
+    whose expected values are `values` (numbers: bfloat16 already widened)
+    rejects three wrong answers: the values off by `wrong` (relative; default
+    WRONG[dtype]), zeros, and their mean everywhere. Returns (failed, exempt): the checks
+    whose wrong answer passes, and {check: reason} for those that cannot
+    apply. The comparison is compare.compare's rule.
+
+    Only finite, defined elements take part: NaN and infinities are compared
+    by identity, and would reject any constant for a reason unrelated to the
+    bound."""
+    e = np.asarray(values)
+    keep = np.ones(e.shape, dtype=bool) if defined is None else np.asarray(defined, dtype=bool).copy()
+    real = np.issubdtype(e.dtype, np.floating) or np.issubdtype(e.dtype, np.complexfloating)
+    exact = tol is None or not real
+    if real:
+        keep &= np.isfinite(e)
+    if e.size == 0:
+        return [], dict.fromkeys(CHECKS, EMPTY)
+    if not keep.any():
+        return [], dict.fromkeys(CHECKS, NOT_FINITE)
+    vals = e[keep]
+    if real:
+        vals = vals.astype(np.complex128 if np.iscomplexobj(vals) else np.float64)
+    wrong = wrong or WRONG.get(dtype, WRONG["float64"])
+
+    def passes(wrong):
+        # compare.compare's rule on finite values (no NaN or infinity takes part here), without building
+        # its mismatch report: this runs three times per output of every case of the suite.
+        if exact:
+            return bool(np.array_equal(wrong, vals))
+        atol, rtol = tol
+        return bool(np.all(np.abs(wrong - vals) <= atol + rtol * np.abs(vals)))
+
+    failed, exempt = [], {}
+    if not np.any(vals != 0):
+        return [], dict.fromkeys(CHECKS, ALL_ZERO)
+    if not exact and float(np.max(np.abs(vals))) <= NOISE.get(dtype, 0.0):
+        return [], dict.fromkeys(CHECKS, ROUNDING_ZERO)
+    if exact:
+        exempt["wrong"] = EXACT
+    elif passes(vals * (1.0 + wrong)):
+        failed.append("wrong")
+    if passes(np.zeros_like(vals)):
+        failed.append("zeros")
+    if vals.size == 1:
+        exempt["mean"] = ONE_VALUE
+    else:
+        if exact:
+            uniq, counts = np.unique(vals, return_counts=True)
+            const = uniq[np.argmax(counts)]  # the most common value: a mean need not be one
+        else:
+            const = vals.mean()
+        if passes(np.full(vals.shape, const, dtype=vals.dtype)):
+            spread = float(np.max(np.abs(vals - const))) if not exact else 0.0
+            if spread <= wrong * float(np.max(np.abs(vals))):
+                exempt["mean"] = CONSTANT  # the values differ by less than the wrong answer does
+            else:
+                failed.append("mean")
+    return failed, exempt

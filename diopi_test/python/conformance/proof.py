@@ -1,0 +1,138 @@
+"""The proof that every case's tolerance can fail (numpy only).
+
+For each output of a baseline record, the bound run_test compares it with
+(checks.output_tolerance) must reject the expected values off by
+tolerances.WRONG, all zeros, and their mean (tolerances.prove); a check that
+cannot apply names its reason. gen_data proves every case it writes and
+records the outcome per function in the manifest; `write_summary` collects
+the whole folder's into tolerance_proof.json; tests/test_tolerance_proof.py
+proves the whole generated suite again from the baselines themselves.
+"""
+import dataclasses
+import json
+import os
+
+import numpy as np
+
+from . import checks, sampled, store, tolerances
+
+FILE = "tolerance_proof.json"
+RANDOM = "random operator: checked by properties, not values"
+SHAPE_ONLY = "no stored values"
+LARGER_WRONG = "a larger wrong answer than WRONG (the config's tol_reason says why)"
+
+
+@dataclasses.dataclass
+class CaseProof:
+    name: str
+    failed: list = dataclasses.field(default_factory=list)      # "output: check" whose wrong answer passes
+    exempt: dict = dataclasses.field(default_factory=dict)      # reason -> ["output: check", ...]
+    tightened: list = dataclasses.field(default_factory=list)   # (output, [atol, rtol] uncapped, [atol, rtol] capped)
+
+    def as_entry(self):
+        out = {}
+        if self.failed:
+            out["failed"] = self.failed
+        if self.exempt:
+            out["exempt"] = self.exempt
+        if self.tightened:
+            out["tightened"] = [[o, list(b), list(a)] for o, b, a in self.tightened]
+        return out
+
+
+def prove_record(record):
+    """The CaseProof of one (expanded or lazily loaded) baseline record."""
+    p = CaseProof(record.get("name", "?"))
+    if record.get("checks") is not None:
+        p.exempt[RANDOM] = ["*"]
+        return p
+    for name, enc in record.get("outputs", {}).items():
+        _prove_output(p, name, enc, record.get("tol"), record.get("accumulation"))
+    return p
+
+
+def _prove_output(p, name, enc, tol_over, accumulation):
+    if enc is None:
+        return
+    if isinstance(enc, list):
+        for i, e in enumerate(enc):
+            _prove_output(p, f"{name}[{i}]", e, tol_over, accumulation)
+        return
+    if isinstance(enc, (bool, int, float)) and not store.is_encoded_array(enc):
+        if isinstance(enc, float):
+            values, dtype, tol = np.array([enc]), "float64", checks.number_tolerance(tol_over)
+        else:
+            values, dtype, tol = np.array([enc]), "int64", None
+        _record(p, name, *tolerances.prove(values, dtype, tol))
+        return
+    if store.is_spec(enc) and not sampled.is_sampled(enc):
+        p.exempt.setdefault(SHAPE_ONLY, []).append(name)
+        return
+    values, dtype, mask = checks.expected_values(enc)
+    tol = checks.output_tolerance(enc, tol_over, accumulation)
+    wrong = None
+    if tol is not None:
+        before = tolerances.resolve(dtype, tol_over, accumulation)
+        if tuple(before) != tuple(tol):
+            p.tightened.append((name, before, tol))
+        wrong = tolerances.wrong_answer(dtype, tol_over)
+        if wrong > tolerances.WRONG.get(dtype, wrong):
+            p.exempt.setdefault(LARGER_WRONG, []).append(f"{name}: {wrong:g}")
+    _record(p, name, *tolerances.prove(values, dtype, tol, mask, wrong))
+
+
+def _record(p, name, failed, exempt):
+    p.failed.extend(f"{name}: {check}" for check in failed)
+    for check, reason in exempt.items():
+        p.exempt.setdefault(reason, []).append(f"{name}: {check}")
+
+
+def function_entry(records):
+    """What the manifest keeps of one function's proofs: counts, and the
+    cases that failed or were tightened, by name."""
+    proofs = [prove_record(r) for r in records]
+    entry = {"cases": len(proofs), "failed": {}, "tightened": {}, "exempt": {}}
+    for pr in proofs:
+        if pr.failed:
+            entry["failed"][pr.name] = pr.failed
+        if pr.tightened:
+            entry["tightened"][pr.name] = [[o, [float(x) for x in b], [float(x) for x in a]] for o, b, a in pr.tightened]
+        for reason in pr.exempt:
+            entry["exempt"][reason] = entry["exempt"].get(reason, 0) + 1
+    return entry
+
+
+def summarize(entries):
+    """Totals over function entries: cases, failed, tightened, exempt per reason."""
+    total = {"cases": 0, "failed": 0, "tightened": 0, "exempt": {}}
+    for e in entries:
+        total["cases"] += e["cases"]
+        total["failed"] += len(e["failed"])
+        total["tightened"] += len(e["tightened"])
+        for reason, n in e["exempt"].items():
+            total["exempt"][reason] = total["exempt"].get(reason, 0) + n
+    return total
+
+
+def summary_line(total):
+    ex = ", ".join(f"{n} {reason}" for reason, n in sorted(total["exempt"].items(), key=lambda kv: -kv[1]))
+    return (f"tolerances: {total['cases'] - total['failed']} of {total['cases']} cases reject a wrong answer "
+            f"({total['failed']} do not); {total['tightened']} tightened to their outputs' magnitude; "
+            f"cases with a check that cannot apply: {ex or 'none'}")
+
+
+def write_summary(data_dir, manifest):
+    """tolerance_proof.json in `data_dir`: the totals and, per function, the
+    cases whose bound failed its proof or was tightened. Returns the totals."""
+    per_func = {f: rec["tolerance"] for f, rec in manifest.get("files", {}).items() if isinstance(rec.get("tolerance"), dict)}
+    total = summarize(per_func.values())
+    doc = {"totals": total, "wrong_answer": tolerances.WRONG, "rtol_cap": tolerances.RTOL_CAP,
+           "magnitude": tolerances.MAGNITUDE,
+           "failed": {f: e["failed"] for f, e in sorted(per_func.items()) if e["failed"]},
+           "tightened": {f: e["tightened"] for f, e in sorted(per_func.items()) if e["tightened"]}}
+    path = os.path.join(data_dir, FILE)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+    os.replace(tmp, path)
+    return total
