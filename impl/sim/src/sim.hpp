@@ -115,7 +115,7 @@ struct SimTensor {
     char* storage = nullptr;                  // storage start
     int64_t offset = 0;                       // elements from storage to data
     size_t storage_nbytes = 0;
-    diopiTensorHandle_t caller = nullptr;     // the caller's handle of a tensor required through the caller
+    diopiTensorHandle_t caller = nullptr;     // the caller's handle (an argument, or a tensor required through the caller)
 };
 
 /// What a kernel gets as its diopiContextHandle_t: the call's captured

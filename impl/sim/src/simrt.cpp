@@ -150,6 +150,8 @@ SimTensor* capture(KernelCtx& k, const char* func, const char* name, const void*
         t.data = shadowOf(data);
         t.storage = deviceOf(storage) == d ? shadowOf(storage) : t.data;
     }
+    // A kernel may hand an argument back as an output the library "allocates" (a cast to the format it already has).
+    t.caller = const_cast<diopiTensorHandle_t>(h);
     k.tensors.push_back(std::move(t));
     return &k.tensors.back();
 }
