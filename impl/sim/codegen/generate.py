@@ -57,31 +57,31 @@ def wrapper(fn):
         return None
     lines, args = [], []
     for i, p in enumerate(fn.params):
-        a = f"a{i}"
+        a = f"sim_a{i}"
         k = p.kind
         if k == "context":
-            args.append("k")
+            args.append("sim_k")
             continue
         if k == "tensor_in":
-            cap = f'L.tensor("{p.name}", static_cast<diopiConstTensorHandle_t>({p.name}))'
+            cap = f'sim_launch.tensor("{p.name}", static_cast<diopiConstTensorHandle_t>({p.name}))'
         elif k == "tensor_out":
-            cap = f'L.tensor("{p.name}", {p.name})'
+            cap = f'sim_launch.tensor("{p.name}", {p.name})'
         elif k in ("tensor_array_in", "tensor_array_out"):
             count = adaptor_model.array_count(fn, i)
             if count is None:
-                cap = f"L.allocated({p.name})"
+                cap = f"sim_launch.allocated({p.name})"
             elif k == "tensor_array_in":
-                cap = f'L.tensors("{p.name}", const_cast<diopiConstTensorHandle_t*>({p.name}), {count})'
+                cap = f'sim_launch.tensors("{p.name}", const_cast<diopiConstTensorHandle_t*>({p.name}), {count})'
             else:
-                cap = f'L.tensors("{p.name}", {p.name}, {count})'
+                cap = f'sim_launch.tensors("{p.name}", {p.name}, {count})'
         elif k == "scalar":
-            cap = f"const_cast<{p.ctype}>(L.scalar({p.name}))"
+            cap = f"const_cast<{p.ctype}>(sim_launch.scalar({p.name}))"
         elif k in ("size", "size_ptr"):
-            cap = f"L.size({p.name})"
+            cap = f"sim_launch.size({p.name})"
         elif k in ("int_ptr", "bool_ptr", "double_ptr"):
-            cap = f"L.value({p.name})"
+            cap = f"sim_launch.value({p.name})"
         elif k == "string":
-            cap = f"L.string({p.name})"
+            cap = f"sim_launch.string({p.name})"
         else:  # numbers, enums, generators, host outputs and pointers: passed as they are
             cap = p.name
         lines.append(f"        auto {a} = {cap};")
@@ -91,9 +91,9 @@ def wrapper(fn):
     body = "\n".join(lines)
     return f"""extern "C" DIOPI_API diopiError_t {fn.name}({params}) {{
     try {{
-        sim::Launch L("{fn.name}", {ctx}, /*sync=*/{sync});
+        sim::Launch sim_launch("{fn.name}", {ctx}, /*sync=*/{sync});
 {body}
-        return L.run([=](diopiContextHandle_t k) {{ return impl::{VENDOR}::{fn.name}({", ".join(args)}); }});
+        return sim_launch.run([=](diopiContextHandle_t sim_k) {{ return impl::{VENDOR}::{fn.name}({", ".join(args)}); }});
     }} catch (...) {{
         return sim::failWith(diopiErrorOccurred, "{fn.name}: out of host memory");
     }}
