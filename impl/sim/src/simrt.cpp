@@ -377,6 +377,12 @@ diopiError_t Launch::run(std::function<diopiError_t(diopiContextHandle_t)> kerne
             t_kernel = nullptr;
             if (rc != diopiSuccess) setLastError(kernelLastError());
             // Temporaries go back to the device as soon as the kernel is done.
+            for (auto& [dev, p] : k->scratch) {
+                if (dev < 0)
+                    std::free(p);
+                else
+                    deviceFree(dev, p);
+            }
             k->scratch.clear();
             return rc;
         };
