@@ -11,7 +11,7 @@ INCLUDE = os.path.join(ROOT, "proto", "include")
 TESTRT_INCLUDE = os.path.join(ROOT, "diopi_test", "csrc", "include")
 SOURCE = "#include <diopi/diopirt.h>\n#include <diopi/functions.h>\n#include <diopi/functions_ext.h>\n#include <diopi/collective.h>\n" \
          "#include <diopi/device.h>\n" \
-         "#include <diopi_test/testrt.h>\n#include <diopi_test/device_hooks.h>\nint main(void) { return diopi_dtype_float32 == 9 ? 0 : 1; }\n"
+         "#include <diopi_test/testrt.h>\nint main(void) { return diopi_dtype_float32 == 9 ? 0 : 1; }\n"
 
 
 @pytest.mark.parametrize("compiler,std,lang", [("cc", "-std=c11", "c"), ("c++", "-std=c++17", "c++"), ("c++", "-std=c++20", "c++")])

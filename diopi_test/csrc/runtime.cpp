@@ -1,9 +1,15 @@
 // The conformance test runtime: the caller side of diopirt.h for the harness.
 //
 // Tensors are plain records (shape, strides, dtype, offset) over a storage
-// whose device memory comes from the vendor's device hooks. Each storage is
-// padded with guard zones so that out-of-bounds writes by an operator can be
-// detected after the call.
+// whose device memory comes from the vendor's device runtime (diopi/device.h),
+// or from the host when the vendor has none. The runtime never reads or
+// writes device memory itself: every byte moves through the vendor's copies,
+// ordered on a stream and synchronized before the host looks at it. Each
+// storage is padded with guard zones so that out-of-bounds writes by an
+// operator can be detected after the call.
+#include <dlfcn.h>
+
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -11,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "diopi_test/device_hooks.h"
 #include "diopi_test/testrt.h"
 
 namespace {
 
 constexpr size_t kGuardBytes = 64;
 constexpr unsigned char kGuardByte = 0xA5;
+constexpr size_t kHostAlign = 64;
 
 thread_local std::string g_error;
 
@@ -26,44 +32,141 @@ int32_t fail(const std::string& msg) {
     return 1;
 }
 
+/* ---- the host runtime: what a vendor whose device is host memory gets ---- */
+diopiError_t hostCount(int32_t* n) {
+    if (!n) return diopiErrorOccurred;
+    *n = 1;
+    return diopiSuccess;
+}
+diopiError_t hostMalloc(diopiDeviceIndex_t, void** ptr, size_t nbytes) {
+    if (!ptr) return diopiErrorOccurred;
+    // aligned_alloc needs a multiple of the alignment; a zero-byte request still gets a real, freeable block.
+    size_t rounded = (nbytes + kHostAlign - 1) / kHostAlign * kHostAlign;
+    *ptr = std::aligned_alloc(kHostAlign, rounded ? rounded : kHostAlign);
+    return *ptr ? diopiSuccess : diopiErrorOccurred;
+}
+diopiError_t hostFree(diopiDeviceIndex_t, void* ptr) {
+    std::free(ptr);
+    return diopiSuccess;
+}
+diopiError_t hostCopy(void* dst, const void* src, size_t n, diopiStreamHandle_t) {
+    if (n == 0) return diopiSuccess;
+    if (!dst || !src) return diopiErrorOccurred;
+    std::memmove(dst, src, n);
+    return diopiSuccess;
+}
+diopiError_t hostSync(diopiStreamHandle_t) { return diopiSuccess; }
+
+// The host has no queues: every stream is the default one and work is synchronous.
+const diopiDeviceRuntime_t kHostRuntime = [] {
+    diopiDeviceRuntime_t rt{};
+    rt.version = DIOPI_DEVICE_RUNTIME_VERSION;
+    rt.size = sizeof(diopiDeviceRuntime_t);
+    rt.name = "host memory";
+    rt.device_count = hostCount;
+    rt.malloc = hostMalloc;
+    rt.free = hostFree;
+    rt.memcpy_h2d_async = hostCopy;
+    rt.memcpy_d2h_async = hostCopy;
+    rt.memcpy_d2d_async = hostCopy;
+    rt.stream_synchronize = hostSync;
+    return rt;
+}();
+
+// The runtime in use (fixed by dt_init / dt_init_device) and the vendor's error string.
+const diopiDeviceRuntime_t* g_rt = &kHostRuntime;
+const char* (*g_vendor_error)(void) = nullptr;
+diopiDeviceIndex_t g_device = 0;  // where new storages and contexts go (dt_set_device)
+
+// A field of the vendor's table, or NULL when it lies beyond the size the vendor was built with.
+#define RT_FIELD(name) (offsetof(diopiDeviceRuntime_t, name) + sizeof(g_rt->name) <= g_rt->size ? g_rt->name : nullptr)
+
+std::string vendorError() {
+    const char* msg = g_vendor_error ? g_vendor_error() : nullptr;
+    return msg && *msg ? msg : "no message";
+}
+
+// Fails with "<what> failed (status N): <vendor's message>" when `rc` is an error.
+int32_t check(diopiError_t rc, const char* what) {
+    if (rc == diopiSuccess) return 0;
+    g_error = std::string(what) + " failed (status " + std::to_string(static_cast<int>(rc)) + "): " + vendorError();
+    return static_cast<int32_t>(rc);
+}
+
+int32_t streamSync(diopiStreamHandle_t stream) { return check(g_rt->stream_synchronize(stream), "stream synchronize"); }
+
 struct Storage {
-    void* base = nullptr;  // device address of the front guard
+    void* base = nullptr;  // address of the front guard (device memory, or host memory for a host tensor)
     size_t nbytes = 0;     // usable bytes, between the guards
+    bool host = false;     // diopi_host storage: plain host memory, read and written directly
+    diopiDeviceIndex_t device = 0;
     diopiStreamHandle_t stream = nullptr;
 
     void* data() const { return static_cast<unsigned char*>(base) + kGuardBytes; }
     ~Storage() {
-        if (base) dt_device_free(base);
+        if (!base) return;
+        if (host)
+            std::free(base);
+        else
+            g_rt->free(device, base);
     }
 };
 
-diopiStreamHandle_t defaultStream() {
-    static diopiStreamHandle_t stream = [] {
-        diopiStreamHandle_t s = nullptr;
-        dt_stream_create(&s);
-        return s;
-    }();
-    return stream;
+// The stream the harness's own copies are ordered on. Not the default stream: a
+// reader that skips the synchronization of the operator's stream must race it.
+diopiStreamHandle_t storageStream(diopiDeviceIndex_t device) {
+    static std::mutex mu;
+    static std::vector<diopiStreamHandle_t> streams;  // per device, made on first use
+    std::lock_guard<std::mutex> lk(mu);
+    if (streams.size() <= static_cast<size_t>(device)) streams.resize(static_cast<size_t>(device) + 1, nullptr);
+    diopiStreamHandle_t& s = streams[static_cast<size_t>(device)];
+    auto create = RT_FIELD(stream_create);
+    if (!s && create && create(device, 0, &s) != diopiSuccess) s = nullptr;
+    return s;
 }
 
-std::shared_ptr<Storage> allocStorage(size_t nbytes, diopiStreamHandle_t stream) {
+// Copies between a storage and host memory, synchronized before returning.
+int32_t toStorage(const Storage& st, void* dst, const void* src, size_t n) {
+    if (n == 0) return 0;
+    if (st.host) {
+        std::memmove(dst, src, n);
+        return 0;
+    }
+    if (int32_t rc = check(g_rt->memcpy_h2d_async(dst, src, n, st.stream), "host to device copy")) return rc;
+    return streamSync(st.stream);
+}
+int32_t fromStorage(const Storage& st, void* dst, const void* src, size_t n) {
+    if (n == 0) return 0;
+    if (st.host) {
+        std::memmove(dst, src, n);
+        return 0;
+    }
+    if (int32_t rc = check(g_rt->memcpy_d2h_async(dst, src, n, st.stream), "device to host copy")) return rc;
+    return streamSync(st.stream);
+}
+
+std::shared_ptr<Storage> allocStorage(size_t nbytes, bool host) {
     auto st = std::make_shared<Storage>();
     st->nbytes = nbytes;
-    st->stream = stream;
+    st->host = host || g_rt == &kHostRuntime;
+    st->device = g_device;
+    st->stream = storageStream(st->device);
     size_t total = nbytes + 2 * kGuardBytes;
-    if (dt_device_malloc(&st->base, total) != 0) {
+    if (st->host) {
+        if (hostMalloc(0, &st->base, total) != diopiSuccess) {
+            st->base = nullptr;
+            fail("host malloc of " + std::to_string(total) + " bytes failed");
+            return nullptr;
+        }
+    } else if (check(g_rt->malloc(st->device, &st->base, total), "device malloc") != 0) {
         st->base = nullptr;
-        fail(std::string("device malloc failed: ") + dt_device_last_error());
         return nullptr;
     }
     // Guards carry the pattern, the payload starts zeroed.
-    std::vector<unsigned char> host(total, 0);
-    std::memset(host.data(), kGuardByte, kGuardBytes);
-    std::memset(host.data() + kGuardBytes + nbytes, kGuardByte, kGuardBytes);
-    if (dt_memcpy_h2d(stream, st->base, host.data(), total) != 0 || dt_stream_sync(stream) != 0) {
-        fail(std::string("host to device copy failed: ") + dt_device_last_error());
-        return nullptr;
-    }
+    std::vector<unsigned char> host_bytes(total, 0);
+    std::memset(host_bytes.data(), kGuardByte, kGuardBytes);
+    std::memset(host_bytes.data() + kGuardBytes + nbytes, kGuardByte, kGuardBytes);
+    if (toStorage(*st, st->base, host_bytes.data(), total) != 0) return nullptr;
     return st;
 }
 
@@ -148,7 +251,7 @@ int64_t neededElems(const std::vector<int64_t>& shape, const std::vector<int64_t
 }
 
 diopiTensor* makeTensor(const int64_t* shape, const int64_t* stride, int64_t ndim, int32_t dtype, int64_t offset, int64_t elems,
-                        int32_t device, diopiStreamHandle_t stream) {
+                        int32_t device) {
     if (ndim < 0 || (ndim > 0 && shape == nullptr)) {
         fail("invalid shape");
         return nullptr;
@@ -175,7 +278,7 @@ diopiTensor* makeTensor(const int64_t* shape, const int64_t* stride, int64_t ndi
         fail("storage too small for the view");
         return nullptr;
     }
-    t->storage = allocStorage(static_cast<size_t>(elems * esize), stream);
+    t->storage = allocStorage(static_cast<size_t>(elems * esize), device == diopi_host);
     if (!t->storage) return nullptr;
     return t.release();
 }
@@ -259,7 +362,7 @@ DIOPI_RT_API diopiError_t diopiGetTensorStorageNbytes(diopiConstTensorHandle_t t
 
 DIOPI_RT_API diopiError_t diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th, diopiDeviceIndex_t* idx) {
     if (!th || !idx) return diopiErrorOccurred;
-    *idx = 0;
+    *idx = th->storage->device;
     return diopiSuccess;
 }
 
@@ -289,7 +392,7 @@ DIOPI_RT_API diopiError_t diopiRequireTensor(diopiContextHandle_t ctx, diopiTens
                                              const diopiSize_t* stride, const diopiDtype_t dtype, const diopiDevice_t device) {
     if (!ctx || !tensor || !size) return diopiErrorOccurred;
     if (stride && stride->len != size->len) return diopiErrorOccurred;
-    diopiTensor* t = makeTensor(size->data, stride ? stride->data : nullptr, size->len, dtype, 0, -1, device, ctx->stream);
+    diopiTensor* t = makeTensor(size->data, stride ? stride->data : nullptr, size->len, dtype, 0, -1, device);
     if (!t) return diopiErrorOccurred;
     ctx->owned.emplace_back(t);
     *tensor = t;
@@ -307,6 +410,7 @@ DIOPI_RT_API diopiError_t diopiGeneratorGetState(diopiContextHandle_t ctx, diopi
     int64_t n = static_cast<int64_t>(gen->state.size());
     diopiSize_t size{&n, 1};
     if (diopiRequireTensor(ctx, data, &size, nullptr, diopi_dtype_uint8, diopi_host) != diopiSuccess) return diopiErrorOccurred;
+    // A host tensor: the operator reads it on the host.
     if (n) std::memcpy((*data)->data(), gen->state.data(), static_cast<size_t>(n));
     return diopiSuccess;
 }
@@ -314,8 +418,9 @@ DIOPI_RT_API diopiError_t diopiGeneratorGetState(diopiContextHandle_t ctx, diopi
 DIOPI_RT_API diopiError_t diopiGeneratorSetState(diopiGeneratorHandle_t gen, diopiConstTensorHandle_t state) {
     if (!gen || !state) return diopiErrorOccurred;
     size_t n = static_cast<size_t>(state->numel() * dtypeSize(state->dtype));
-    const auto* p = static_cast<const uint8_t*>(state->data());
-    gen->state.assign(p, p + n);
+    std::vector<uint8_t> bytes(n);
+    if (fromStorage(*state->storage, bytes.data(), state->data(), n) != 0) return diopiErrorOccurred;
+    gen->state = std::move(bytes);
     return diopiSuccess;
 }
 
@@ -347,17 +452,59 @@ DIOPI_RT_API diopiError_t diopiRecordEnd(void** record) {
  * testrt.h: the harness's API.
  * ------------------------------------------------------------------------- */
 
-DIOPI_RT_API int32_t dt_init(void) {
+DIOPI_RT_API int32_t dt_init_device(const diopiDeviceRuntime_t* runtime, const char* (*last_error)(void)) {
     static std::once_flag once;
     static int32_t rc = 0;
-    std::call_once(once, [] {
-        rc = dt_device_init();
-        if (rc != 0) fail(std::string("device init failed: ") + dt_device_last_error());
+    std::call_once(once, [&] {
+        if (runtime == nullptr) return;  // host memory
+        // The fields every caller needs (device.h marks them required).
+        if (runtime->size < offsetof(diopiDeviceRuntime_t, memset_async) || !runtime->device_count || !runtime->malloc ||
+            !runtime->free || !runtime->memcpy_h2d_async || !runtime->memcpy_d2h_async || !runtime->memcpy_d2d_async) {
+            rc = fail("the vendor's device runtime lacks a required field (device_count, malloc, free or a copy)");
+            return;
+        }
+        g_rt = runtime;
+        g_vendor_error = last_error;
+        if (!RT_FIELD(stream_synchronize)) {
+            rc = fail("the vendor's device runtime has no stream_synchronize");
+            g_rt = &kHostRuntime;
+            return;
+        }
+        int32_t count = 0;
+        if ((rc = check(g_rt->device_count(&count), "device_count")) != 0) return;
+        if (count < 1) {
+            rc = fail("the vendor's device runtime reports no device");
+            return;
+        }
+        if (auto set = RT_FIELD(set_device))
+            if ((rc = check(set(0), "set_device(0)")) != 0) return;
     });
     return rc;
 }
 
-DIOPI_RT_API void dt_finalize(void) { dt_device_finalize(); }
+DIOPI_RT_API int32_t dt_init(void) {
+    // A program linked with the vendor library finds its table here; one that
+    // loads the library itself passes the table to dt_init_device().
+    auto get = reinterpret_cast<diopiGetDeviceRuntimeFn>(dlsym(RTLD_DEFAULT, "diopiGetDeviceRuntime"));
+    auto err = reinterpret_cast<const char* (*)(void)>(dlsym(RTLD_DEFAULT, "diopiGetLastErrorString"));
+    return dt_init_device(get ? get() : nullptr, err);
+}
+
+DIOPI_RT_API int32_t dt_set_device(int32_t device) {
+    int32_t count = 0;
+    if (check(g_rt->device_count(&count), "device_count") != 0) return 1;
+    if (device < 0 || device >= count) return fail("no device " + std::to_string(device) + " (" + std::to_string(count) + " visible)");
+    if (auto set = RT_FIELD(set_device))
+        if (check(set(static_cast<diopiDeviceIndex_t>(device)), "set_device") != 0) return 1;
+    g_device = static_cast<diopiDeviceIndex_t>(device);
+    return 0;
+}
+
+DIOPI_RT_API const char* dt_device_runtime_name(void) { return g_rt->name ? g_rt->name : ""; }
+
+DIOPI_RT_API void dt_finalize(void) {
+    if (auto sync = RT_FIELD(device_synchronize)) sync(0);
+}
 
 DIOPI_RT_API const char* dt_last_error(void) { return g_error.c_str(); }
 
@@ -366,32 +513,34 @@ DIOPI_RT_API int64_t dt_dtype_size(int32_t dtype) { return dtypeSize(dtype); }
 DIOPI_RT_API diopiContextHandle_t dt_context_create(void) {
     auto* ctx = new (std::nothrow) diopiContext();
     if (!ctx) return nullptr;
-    if (dt_stream_create(&ctx->stream) != 0) {
-        fail(std::string("stream create failed: ") + dt_device_last_error());
-        delete ctx;
-        return nullptr;
-    }
+    // A vendor without streams orders everything on its default stream (NULL).
+    if (auto create = RT_FIELD(stream_create))
+        if (check(create(g_device, 0, &ctx->stream), "stream create") != 0) {
+            delete ctx;
+            return nullptr;
+        }
     return ctx;
 }
 
 DIOPI_RT_API void dt_context_destroy(diopiContextHandle_t ctx) {
     if (!ctx) return;
-    dt_stream_sync(ctx->stream);
+    g_rt->stream_synchronize(ctx->stream);  // an error here was the caller's to read with dt_context_sync
     ctx->owned.clear();
-    dt_stream_destroy(ctx->stream);
+    if (ctx->stream)
+        if (auto destroy = RT_FIELD(stream_destroy)) destroy(ctx->stream);
     delete ctx;
 }
 
 DIOPI_RT_API int32_t dt_context_sync(diopiContextHandle_t ctx) {
     if (!ctx) return fail("NULL context");
-    return dt_stream_sync(ctx->stream);
+    return streamSync(ctx->stream);
 }
 
 DIOPI_RT_API int64_t dt_context_required_count(diopiContextHandle_t ctx) { return ctx ? static_cast<int64_t>(ctx->owned.size()) : -1; }
 
 DIOPI_RT_API diopiTensorHandle_t dt_tensor_create(const int64_t* shape, const int64_t* stride, int64_t ndim, int32_t dtype,
                                                   int64_t storage_offset, int64_t storage_elems, int32_t device) {
-    return makeTensor(shape, stride, ndim, dtype, storage_offset, storage_elems, device, defaultStream());
+    return makeTensor(shape, stride, ndim, dtype, storage_offset, storage_elems, device);
 }
 
 DIOPI_RT_API void dt_tensor_destroy(diopiTensorHandle_t t) { delete t; }
@@ -400,23 +549,20 @@ DIOPI_RT_API int64_t dt_tensor_storage_nbytes(diopiConstTensorHandle_t t) { retu
 
 DIOPI_RT_API int32_t dt_tensor_write_storage(diopiTensorHandle_t t, const void* src, int64_t nbytes) {
     if (!t || nbytes < 0 || static_cast<size_t>(nbytes) > t->storage->nbytes) return fail("write_storage: bad tensor or size");
-    if (dt_memcpy_h2d(t->storage->stream, t->storage->data(), src, static_cast<size_t>(nbytes)) != 0) return fail(dt_device_last_error());
-    return dt_stream_sync(t->storage->stream);
+    return toStorage(*t->storage, t->storage->data(), src, static_cast<size_t>(nbytes));
 }
 
 DIOPI_RT_API int32_t dt_tensor_read_storage(diopiConstTensorHandle_t t, void* dst, int64_t nbytes) {
     if (!t || nbytes < 0 || static_cast<size_t>(nbytes) > t->storage->nbytes) return fail("read_storage: bad tensor or size");
-    if (dt_memcpy_d2h(t->storage->stream, dst, t->storage->data(), static_cast<size_t>(nbytes)) != 0) return fail(dt_device_last_error());
-    return dt_stream_sync(t->storage->stream);
+    return fromStorage(*t->storage, dst, t->storage->data(), static_cast<size_t>(nbytes));
 }
 
 DIOPI_RT_API int32_t dt_tensor_guard_ok(diopiConstTensorHandle_t t) {
     if (!t) return -1;
     const Storage& st = *t->storage;
     std::vector<unsigned char> front(kGuardBytes), back(kGuardBytes);
-    if (dt_memcpy_d2h(st.stream, front.data(), st.base, kGuardBytes) != 0 ||
-        dt_memcpy_d2h(st.stream, back.data(), static_cast<unsigned char*>(st.data()) + st.nbytes, kGuardBytes) != 0 ||
-        dt_stream_sync(st.stream) != 0)
+    if (fromStorage(st, front.data(), st.base, kGuardBytes) != 0 ||
+        fromStorage(st, back.data(), static_cast<unsigned char*>(st.data()) + st.nbytes, kGuardBytes) != 0)
         return -1;
     for (size_t i = 0; i < kGuardBytes; ++i)
         if (front[i] != kGuardByte || back[i] != kGuardByte) return 0;

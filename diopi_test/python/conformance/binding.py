@@ -16,8 +16,9 @@ from . import paths
 @functools.lru_cache(maxsize=None)
 def ffi():
     f = cffi.FFI()
-    f.cdef(diopi_header.cdef_source(extra_headers=[os.path.join(paths.TESTRT_INCLUDE_DIR, "diopi_test", "device_hooks.h"),
-                                             paths.TESTRT_HEADER]))
+    f.cdef(diopi_header.cdef_source(extra_headers=[paths.TESTRT_HEADER]))
+    # device.h declares only the entry point's type: a vendor with a device runtime exports it.
+    f.cdef("const diopiDeviceRuntime_t* diopiGetDeviceRuntime(void);")
     # Not part of the standard: libraries built with the adaptor (adaptor/) export
     # it to tell which conversions their last call made.
     f.cdef("const char* diopiAdaptorLastConversions(void);")
@@ -45,9 +46,12 @@ class Library:
             raise LoadError(f"cannot load {impl_path}: {e}") from None
         self.impl_path = impl_path
         self.runtime_path = runtime_path
-        if self.rt.dt_init() != 0:
-            raise LoadError("test runtime device init failed: " + self.string(self.rt.dt_last_error()))
         self._funcs = {}
+        # The vendor's device runtime (diopi/device.h) when it has one, else host memory.
+        get_runtime, last_error = self.function("diopiGetDeviceRuntime"), self.function("diopiGetLastErrorString")
+        table = get_runtime() if get_runtime is not None else self.ffi.NULL
+        if self.rt.dt_init_device(table, last_error if last_error is not None else self.ffi.NULL) != 0:
+            raise LoadError("test runtime device init failed: " + self.string(self.rt.dt_last_error()))
 
     def string(self, cstr):
         return self.ffi.string(cstr).decode(errors="replace") if cstr != self.ffi.NULL else ""

@@ -120,7 +120,9 @@ def _call_and_watch(lib, cfn, call):
     threads_before = sandbox.threads()
     calls += 1
     rc = cfn(*call.args)
-    lib.rt.dt_context_sync(call.ctx)
+    synced = lib.rt.dt_context_sync(call.ctx)
+    if rc == 0 and synced != 0:
+        rc = synced  # queued work failed after the call returned (an asynchronous device reports it here)
     warnings = []
     started = sandbox.threads() - threads_before
     if started:
@@ -215,7 +217,9 @@ def run_fuzz(lib, record):
     try:
         label = record["fuzz"]
         rc = cfn(*call.args)
-        lib.rt.dt_context_sync(call.ctx)
+        synced = lib.rt.dt_context_sync(call.ctx)
+        if rc == 0 and synced != 0:
+            rc = synced  # failed after it returned: reported at synchronization
         if rc != 0 and int(rc) not in error_codes():
             return result(ERROR, f"{label}: returned {int(rc)}, which is not a diopiError_t value")
         if rc != 0 and not lib.last_error().strip():

@@ -137,7 +137,8 @@ def test_reproducer_uses_the_runtime_it_was_told_to(tmp_path, faulty_lib, torch_
     tested, whatever the folders hold and whatever LD_LIBRARY_PATH says."""
     vendor = tmp_path / "vendor"
     vendor.mkdir()
-    (tmp_path / "decoy.c").write_text('#include <stdio.h>\nint dt_init(void) { fprintf(stderr, "the decoy runtime\\n"); return 1; }\n')
+    (tmp_path / "decoy.c").write_text('#include <stdio.h>\nint dt_init(void) { fprintf(stderr, "the decoy runtime\\n"); return 1; }\n'
+                                      'int dt_init_device(const void* rt, const void* err) { return dt_init(); }\n')
     subprocess.run(["cc", "-shared", "-fPIC", str(tmp_path / "decoy.c"), "-Wl,-soname,libdiopirt.so", "-o", str(vendor / "libdiopirt.so")],
                    check=True)
     src = os.path.join(os.path.dirname(__file__), "faulty", "faulty_impl.c")

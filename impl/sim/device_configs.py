@@ -1,0 +1,1 @@
+../cpu/device_configs.py

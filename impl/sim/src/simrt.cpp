@@ -1,0 +1,627 @@
+// The runtime the simulator's kernels call, and the launch of an operator.
+//
+// impl/cpu's kernels are linked in with every diopirt.h runtime function
+// they call renamed to simrt_<name> (objcopy --redefine-syms, list generated
+// from the header model): on the worker the caller's runtime and handles are
+// long gone, so the kernels read the descriptors captured at the call
+// (SimTensor) and allocate temporaries from the device.
+#include <cstdlib>
+#include <cstring>
+
+#include "launch.hpp"
+
+namespace impl::cpu {
+const char* diopiGetLastErrorString();
+const char* diopiGetImplVersion();
+}  // namespace impl::cpu
+
+namespace sim {
+
+namespace {
+thread_local KernelCtx* t_kernel = nullptr;  // the call running on this thread (its device for simrt queries)
+
+std::vector<int64_t> contiguous(const std::vector<int64_t>& shape) {
+    std::vector<int64_t> st(shape.size());
+    int64_t acc = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+        st[i] = acc;
+        acc *= shape[i] > 0 ? shape[i] : 1;
+    }
+    return st;
+}
+
+// Elements a view reaches past its first one, +1 (0 for an empty view).
+int64_t extent(const std::vector<int64_t>& shape, const std::vector<int64_t>& stride) {
+    int64_t last = 0;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == 0) return 0;
+        last += (shape[i] - 1) * stride[i];
+    }
+    return last + 1;
+}
+
+std::string hexOf(const void* p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%p", p);
+    return buf;
+}
+
+SimTensor* asSim(const void* h) { return const_cast<SimTensor*>(static_cast<const SimTensor*>(h)); }
+}  // namespace
+
+const char* kernelLastError() { return impl::cpu::diopiGetLastErrorString(); }
+
+int64_t dtypeSize(diopiDtype_t dtype) {
+    switch (dtype) {
+        case diopi_dtype_int8:
+        case diopi_dtype_uint8:
+        case diopi_dtype_bool:
+            return 1;
+        case diopi_dtype_int16:
+        case diopi_dtype_uint16:
+        case diopi_dtype_float16:
+        case diopi_dtype_bfloat16:
+            return 2;
+        case diopi_dtype_int32:
+        case diopi_dtype_uint32:
+        case diopi_dtype_float32:
+        case diopi_dtype_tfloat32:
+        case diopi_dtype_complex32:
+            return 4;
+        case diopi_dtype_int64:
+        case diopi_dtype_uint64:
+        case diopi_dtype_float64:
+        case diopi_dtype_complex64:
+            return 8;
+        case diopi_dtype_complex128:
+            return 16;
+        default:
+            return 0;
+    }
+}
+
+KernelCtx::~KernelCtx() {
+    for (auto& [dev, p] : scratch) {
+        if (dev < 0)
+            std::free(p);
+        else
+            deviceFree(dev, p);
+    }
+}
+
+SimTensor* capture(KernelCtx& k, const char* func, const char* name, const void* handle, int device) {
+    auto h = static_cast<diopiConstTensorHandle_t>(handle);
+    SimTensor t;
+    diopiSize_t shape{}, stride{};
+    const void* data = nullptr;
+    if (diopiGetTensorDataConst(h, &data) != diopiSuccess || diopiGetTensorShape(h, &shape) != diopiSuccess ||
+        diopiGetTensorStride(h, &stride) != diopiSuccess || diopiGetTensorDtype(h, &t.dtype) != diopiSuccess) {
+        failWith(diopiErrorOccurred, std::string(func) + ": the caller's runtime cannot describe tensor " + name);
+        return nullptr;
+    }
+    t.shape.assign(shape.data, shape.data + shape.len);
+    t.stride = stride.data && stride.len == shape.len ? std::vector<int64_t>(stride.data, stride.data + stride.len) : contiguous(t.shape);
+    if (diopiGetTensorDevice) diopiGetTensorDevice(h, &t.where);
+    int64_t esize = dtypeSize(t.dtype);
+    int64_t ext = extent(t.shape, t.stride);
+    const void* storage = data;
+    int64_t offset = 0;
+    size_t nbytes = static_cast<size_t>(ext * esize);
+    if (diopiGetTensorStoragePtr && diopiGetTensorStorageOffset && diopiGetTensorStorageNbytes) {
+        void* sp = nullptr;
+        if (diopiGetTensorStoragePtr(h, &sp) == diopiSuccess && diopiGetTensorStorageOffset(h, &offset) == diopiSuccess &&
+            diopiGetTensorStorageNbytes(h, &nbytes) == diopiSuccess && sp) {
+            storage = sp;
+        } else {
+            storage = data, offset = 0, nbytes = static_cast<size_t>(ext * esize);
+        }
+    }
+    t.offset = offset;
+    t.storage_nbytes = nbytes;
+    if (data == nullptr || ext == 0) {
+        // Nothing to read or write: the kernel gets the pointer as it is.
+        int d = deviceOf(data);
+        t.device = d;
+        t.data = d >= 0 ? shadowOf(data) : static_cast<char*>(const_cast<void*>(data));
+        t.storage = d >= 0 && storage ? shadowOf(storage) : static_cast<char*>(const_cast<void*>(storage));
+    } else {
+        int d = deviceOf(data);
+        if (d < 0) {
+            failWith(diopiErrorOccurred, std::string(func) + ": tensor " + name + " is at host address " + hexOf(data) +
+                                             "; the simulated device computes only on device memory (its malloc)");
+            return nullptr;
+        }
+        if (d != device) {
+            failWith(diopiErrorOccurred, std::string(func) + ": tensor " + name + " is in the memory of device " + std::to_string(d) +
+                                             ", the call runs on device " + std::to_string(device));
+            return nullptr;
+        }
+        // Every element the view reaches must be device memory of this device (a view from another
+        // allocation is fine: a chip does not check that either).
+        int64_t lo = 0, hi = 0;
+        for (size_t i = 0; i < t.shape.size(); ++i) (t.stride[i] < 0 ? lo : hi) += (t.shape[i] - 1) * t.stride[i];
+        const char* first = static_cast<const char*>(data) + lo * esize;
+        if (!inDevice(d, first, static_cast<size_t>((hi - lo + 1) * esize))) {
+            failWith(diopiErrorOccurred, std::string(func) + ": tensor " + name + " reaches beyond the device memory of device " +
+                                             std::to_string(d));
+            return nullptr;
+        }
+        t.device = d;
+        t.data = shadowOf(data);
+        t.storage = deviceOf(storage) == d ? shadowOf(storage) : t.data;
+    }
+    // A kernel may hand an argument back as an output the library "allocates" (a cast to the format it already has).
+    t.caller = const_cast<diopiTensorHandle_t>(h);
+    k.tensors.push_back(std::move(t));
+    return &k.tensors.back();
+}
+
+/* ---------------------------------------------------------------- Launch */
+
+Launch::Launch(const char* func, diopiContextHandle_t ctx, bool sync) noexcept : func_(func), sync_(sync) {
+    try {
+        if (!ensureStarted()) {
+            status_ = diopiErrorOccurred;
+            return;
+        }
+        k_ = std::make_unique<KernelCtx>();
+        diopiStreamHandle_t handle = nullptr;
+        if (ctx == nullptr) {
+            fail(diopiErrorOccurred, std::string(func) + ": ctx is NULL");
+            return;
+        }
+        if (diopiGetStream(ctx, &handle) != diopiSuccess) {
+            fail(diopiErrorOccurred, std::string(func) + ": the caller's runtime gave no stream");
+            return;
+        }
+        stream_ = streamOf(handle, func);
+        if (!stream_) {
+            status_ = diopiErrorOccurred;
+            return;
+        }
+        k_->device = stream_->device;
+        k_->stream = handle;
+        if (sync_) k_->caller = ctx;
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func) + ": out of host memory");
+    }
+}
+
+bool Launch::fail(diopiError_t code, const std::string& msg) noexcept {
+    if (status_ == diopiSuccess) {
+        status_ = code;
+        try {
+            setLastError(msg);
+        } catch (...) {
+        }
+    }
+    return false;
+}
+
+diopiTensorHandle_t Launch::tensor(const char* name, diopiTensorHandle_t h) noexcept {
+    return const_cast<diopiTensorHandle_t>(tensor(name, static_cast<diopiConstTensorHandle_t>(h)));
+}
+
+diopiConstTensorHandle_t Launch::tensor(const char* name, diopiConstTensorHandle_t h) noexcept {
+    if (status_ != diopiSuccess || h == nullptr) return nullptr;
+    try {
+        SimTensor* t = capture(*k_, func_, name, h, k_->device);
+        if (!t) status_ = diopiErrorOccurred;  // capture set the message
+        return reinterpret_cast<diopiConstTensorHandle_t>(t);
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+        return nullptr;
+    }
+}
+
+diopiTensorHandle_t* Launch::tensors(const char* name, diopiTensorHandle_t* arr, int64_t n) noexcept {
+    return array(name, reinterpret_cast<const void* const*>(arr), n);
+}
+
+diopiConstTensorHandle_t* Launch::tensors(const char* name, diopiConstTensorHandle_t* arr, int64_t n) noexcept {
+    return static_cast<diopiConstTensorHandle_t*>(static_cast<void*>(array(name, reinterpret_cast<const void* const*>(arr), n)));
+}
+
+diopiTensorHandle_t* Launch::array(const char* name, const void* const* arr, int64_t n) noexcept {
+    if (status_ != diopiSuccess || arr == nullptr) return nullptr;
+    try {
+        if (n < 0) {
+            fail(diopiErrorOccurred, std::string(func_) + ": " + name + " has a negative length");
+            return nullptr;
+        }
+        k_->arrays.emplace_back(static_cast<size_t>(n) + 1, nullptr);
+        auto& out = k_->arrays.back();
+        for (int64_t i = 0; i < n; ++i) {
+            std::string label = std::string(name) + "[" + std::to_string(i) + "]";
+            out[i] = const_cast<diopiTensorHandle_t>(tensor(label.c_str(), static_cast<diopiConstTensorHandle_t>(arr[i])));
+            if (status_ != diopiSuccess) return nullptr;
+        }
+        return out.data();
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+        return nullptr;
+    }
+}
+
+diopiTensorHandle_t* Launch::allocated(diopiTensorHandle_t* slot) noexcept {
+    if (status_ != diopiSuccess || slot == nullptr) return slot;
+    try {
+        k_->arrays.emplace_back(1, nullptr);
+        diopiTensorHandle_t* mine = k_->arrays.back().data();
+        allocated_.emplace_back(slot, mine);
+        return mine;
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+        return nullptr;
+    }
+}
+
+const diopiScalar_t* Launch::scalar(const diopiScalar_t* s) noexcept {
+    if (status_ != diopiSuccess || s == nullptr) return nullptr;
+    try {
+        k_->scalars.push_back(*s);
+        return &k_->scalars.back();
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+        return nullptr;
+    }
+}
+
+diopiSize_t Launch::size(diopiSize_t s) noexcept {
+    if (status_ != diopiSuccess || s.data == nullptr) return s;
+    try {
+        k_->ints.emplace_back(s.data, s.data + (s.len > 0 ? s.len : 0));
+        return diopiSize_t{k_->ints.back().data(), s.len};
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+        return s;
+    }
+}
+
+diopiSize_t* Launch::size(const diopiSize_t* s) noexcept {
+    if (status_ != diopiSuccess || s == nullptr) return nullptr;
+    try {
+        k_->sizes.push_back(size(*s));
+        return &k_->sizes.back();
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+        return nullptr;
+    }
+}
+
+const int64_t* Launch::value(const int64_t* p) noexcept {
+    if (status_ != diopiSuccess || p == nullptr) return nullptr;
+    try {
+        k_->ints.emplace_back(1, *p);
+        return k_->ints.back().data();
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+        return nullptr;
+    }
+}
+
+const double* Launch::value(const double* p) noexcept {
+    if (status_ != diopiSuccess || p == nullptr) return nullptr;
+    try {
+        k_->doubles.push_back(*p);
+        return &k_->doubles.back();
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+        return nullptr;
+    }
+}
+
+const bool* Launch::value(const bool* p) noexcept {
+    if (status_ != diopiSuccess || p == nullptr) return nullptr;
+    try {
+        k_->bools.push_back(*p);
+        return &k_->bools.back();
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+        return nullptr;
+    }
+}
+
+const char* Launch::string(const char* s) noexcept {
+    if (status_ != diopiSuccess || s == nullptr) return nullptr;
+    try {
+        k_->strings.emplace_back(s);
+        return k_->strings.back().c_str();
+    } catch (...) {
+        fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+        return nullptr;
+    }
+}
+
+diopiError_t Launch::run(std::function<diopiError_t(diopiContextHandle_t)> kernel) noexcept {
+    if (status_ != diopiSuccess) return status_;
+    try {
+        const bool fails = launchFails();
+        std::string func = func_;
+        if (sync_) {
+            // The results are read when the call returns: everything queued before it first.
+            uint64_t seq;
+            {
+                auto marker = std::make_unique<Task>();
+                marker->name = func + " (synchronizing)";
+                seq = enqueue(stream_, std::move(marker));
+            }
+            if (diopiError_t rc = waitFor(stream_, seq)) return rc;
+            if (fails)
+                return failWith(diopiErrorOccurred, func + ": simulated launch failure (DIOPI_SIM_FAIL=launch:" +
+                                                        std::to_string(config().fail_launch) + ")");
+            KernelCtx* prev = t_kernel;
+            t_kernel = k_.get();
+            auto started = Clock::now();
+            diopiError_t rc = kernel(reinterpret_cast<diopiContextHandle_t>(k_.get()));
+            occupy(started);
+            t_kernel = prev;
+            if (rc != diopiSuccess) return failWith(rc, kernelLastError());
+            for (auto& [callers, mine] : allocated_) {
+                SimTensor* t = asSim(*mine);
+                if (t && !t->caller) return failWith(diopiErrorOccurred, func + ": the kernel returned a tensor the caller did not allocate");
+                *callers = t ? t->caller : nullptr;
+            }
+            return diopiSuccess;
+        }
+        auto task = std::make_unique<Task>();
+        task->name = func;
+        task->kernel = true;
+        std::shared_ptr<KernelCtx> k(std::move(k_));
+        task->run = [k, kernel = std::move(kernel), func, fails]() -> diopiError_t {
+            if (fails)
+                return failWith(diopiErrorOccurred, func + ": simulated launch failure (DIOPI_SIM_FAIL=launch:" +
+                                                        std::to_string(config().fail_launch) + ")");
+            t_kernel = k.get();
+            diopiError_t rc = kernel(reinterpret_cast<diopiContextHandle_t>(k.get()));
+            t_kernel = nullptr;
+            if (rc != diopiSuccess) setLastError(kernelLastError());
+            // Temporaries go back to the device as soon as the kernel is done.
+            for (auto& [dev, p] : k->scratch) {
+                if (dev < 0)
+                    std::free(p);
+                else
+                    deviceFree(dev, p);
+            }
+            k->scratch.clear();
+            return rc;
+        };
+        enqueue(stream_, std::move(task));
+        return diopiSuccess;
+    } catch (...) {
+        return failWith(diopiErrorOccurred, std::string(func_) + ": out of host memory");
+    }
+}
+
+}  // namespace sim
+
+/* ---------------------------------------------------------------------------
+ * The kernels' runtime: diopirt.h's functions under the names impl/cpu's
+ * objects were given (simrt_<name>). Handles are SimTensor / KernelCtx.
+ * ------------------------------------------------------------------------- */
+using sim::KernelCtx;
+using sim::SimTensor;
+
+namespace {
+const SimTensor* T(diopiConstTensorHandle_t h) { return reinterpret_cast<const SimTensor*>(h); }
+KernelCtx* K(diopiContextHandle_t c) { return reinterpret_cast<KernelCtx*>(c); }
+
+diopiTensorHandle_t makeTensor(KernelCtx* k, const diopiSize_t* size, const diopiSize_t* stride, diopiDtype_t dtype, diopiDevice_t where) {
+    SimTensor t;
+    t.shape.assign(size->data, size->data + size->len);
+    for (int64_t s : t.shape)
+        if (s < 0) return nullptr;
+    t.stride = stride ? std::vector<int64_t>(stride->data, stride->data + stride->len) : std::vector<int64_t>();
+    if (!stride) {
+        t.stride.resize(t.shape.size());
+        int64_t acc = 1;
+        for (size_t i = t.shape.size(); i-- > 0;) {
+            t.stride[i] = acc;
+            acc *= t.shape[i] > 0 ? t.shape[i] : 1;
+        }
+    }
+    t.dtype = dtype;
+    t.where = where;
+    int64_t ext = 1;
+    for (size_t i = 0; i < t.shape.size(); ++i) {
+        if (t.shape[i] == 0) {
+            ext = 0;
+            break;
+        }
+        ext += (t.shape[i] - 1) * t.stride[i];
+    }
+    size_t nbytes = static_cast<size_t>(ext * sim::dtypeSize(dtype));
+    void* p = nullptr;
+    if (where == diopi_host) {
+        p = std::aligned_alloc(64, (nbytes + 63) / 64 * 64 + 64);
+        if (!p) return nullptr;
+        k->scratch.emplace_back(-1, p);
+        t.data = t.storage = static_cast<char*>(p);
+        t.device = -1;
+    } else {
+        if (sim::deviceMalloc(k->device, &p, nbytes, false) != diopiSuccess) return nullptr;
+        k->scratch.emplace_back(k->device, p);
+        t.data = t.storage = sim::shadowOf(p);
+        t.device = k->device;
+    }
+    t.storage_nbytes = nbytes;
+    k->tensors.push_back(std::move(t));
+    return reinterpret_cast<diopiTensorHandle_t>(&k->tensors.back());
+}
+}  // namespace
+
+extern "C" {
+
+const char* simrt_diopiGetVersion(void) { return "1.0.0"; }
+
+diopiError_t simrt_diopiGetTensorData(diopiTensorHandle_t th, void** p) {
+    if (!th || !p) return diopiErrorOccurred;
+    *p = T(th)->data;
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorDataConst(diopiConstTensorHandle_t th, const void** p) {
+    if (!th || !p) return diopiErrorOccurred;
+    *p = T(th)->data;
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorShape(diopiConstTensorHandle_t th, diopiSize_t* size) {
+    if (!th || !size) return diopiErrorOccurred;
+    *size = diopiSize_t{T(th)->shape.data(), static_cast<int64_t>(T(th)->shape.size())};
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorStride(diopiConstTensorHandle_t th, diopiSize_t* stride) {
+    if (!th || !stride) return diopiErrorOccurred;
+    *stride = diopiSize_t{T(th)->stride.data(), static_cast<int64_t>(T(th)->stride.size())};
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorDtype(diopiConstTensorHandle_t th, diopiDtype_t* dtype) {
+    if (!th || !dtype) return diopiErrorOccurred;
+    *dtype = T(th)->dtype;
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorDevice(diopiConstTensorHandle_t th, diopiDevice_t* device) {
+    if (!th || !device) return diopiErrorOccurred;
+    *device = T(th)->where;
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorNumel(diopiConstTensorHandle_t th, int64_t* numel) {
+    if (!th || !numel) return diopiErrorOccurred;
+    int64_t n = 1;
+    for (int64_t s : T(th)->shape) n *= s;
+    *numel = n;
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorElemSize(diopiConstTensorHandle_t th, int64_t* itemsize) {
+    if (!th || !itemsize) return diopiErrorOccurred;
+    *itemsize = sim::dtypeSize(T(th)->dtype);
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorStoragePtr(diopiConstTensorHandle_t th, void** p) {
+    if (!th || !p) return diopiErrorOccurred;
+    *p = T(th)->storage;
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorStorageOffset(diopiConstTensorHandle_t th, int64_t* off) {
+    if (!th || !off) return diopiErrorOccurred;
+    *off = T(th)->offset;
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorStorageNbytes(diopiConstTensorHandle_t th, size_t* n) {
+    if (!th || !n) return diopiErrorOccurred;
+    *n = T(th)->storage_nbytes;
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th, diopiDeviceIndex_t* idx) {
+    if (!th || !idx) return diopiErrorOccurred;
+    *idx = static_cast<diopiDeviceIndex_t>(T(th)->device < 0 ? 0 : T(th)->device);
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetTensorCrowIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
+diopiError_t simrt_diopiGetTensorColIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
+diopiError_t simrt_diopiGetTensorValues(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
+diopiError_t simrt_diopiIsTensorSparse(diopiConstTensorHandle_t th, bool* is_sparse) {
+    if (!th || !is_sparse) return diopiErrorOccurred;
+    *is_sparse = false;
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetCurrentDeviceIndex(diopiDeviceIndex_t* idx) {
+    if (!idx) return diopiErrorOccurred;
+    *idx = static_cast<diopiDeviceIndex_t>(sim::currentDevice());
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGetStream(diopiContextHandle_t ctx, diopiStreamHandle_t* stream) {
+    if (!ctx || !stream) return diopiErrorOccurred;
+    *stream = K(ctx)->stream;
+    return diopiSuccess;
+}
+
+diopiError_t simrt_diopiRequireTensor(diopiContextHandle_t ctx, diopiTensorHandle_t* tensor, const diopiSize_t* size,
+                                      const diopiSize_t* stride, const diopiDtype_t dtype, const diopiDevice_t device) {
+    if (!ctx || !tensor || !size || (size->len > 0 && !size->data)) return diopiErrorOccurred;
+    if (stride && stride->len != size->len) return diopiErrorOccurred;
+    if (sim::dtypeSize(dtype) == 0) return diopiErrorOccurred;
+    KernelCtx* k = K(ctx);
+    try {
+        if (k->caller && device != diopi_host) {
+            // A call that finishes before it returns: what it allocates is the caller's
+            // (an output the library allocates, or a temporary the caller frees with its context).
+            diopiTensorHandle_t mine = nullptr;
+            if (diopiRequireTensor(k->caller, &mine, size, stride, dtype, device) != diopiSuccess || !mine) return diopiErrorOccurred;
+            SimTensor* t = sim::capture(*k, "diopiRequireTensor", "the required tensor", mine, k->device);
+            if (!t) return diopiErrorOccurred;
+            t->caller = mine;
+            *tensor = reinterpret_cast<diopiTensorHandle_t>(t);
+            return diopiSuccess;
+        }
+        diopiTensorHandle_t t = makeTensor(k, size, stride, dtype, device);
+        if (!t) return diopiErrorOccurred;
+        *tensor = t;
+        return diopiSuccess;
+    } catch (...) {
+        return diopiErrorOccurred;
+    }
+}
+
+diopiError_t simrt_diopiRequireBuffer(diopiContextHandle_t ctx, diopiTensorHandle_t* tensor, int64_t num_bytes, diopiDevice_t device) {
+    if (num_bytes < 0) return diopiErrorOccurred;
+    diopiSize_t size{&num_bytes, 1};
+    return simrt_diopiRequireTensor(ctx, tensor, &size, nullptr, diopi_dtype_int8, device);
+}
+
+// Generators: only calls that run before they return (sync) see the caller's generator.
+diopiError_t simrt_diopiGeneratorGetSeedAndOffset(diopiGeneratorHandle_t th, uint64_t* seed, uint64_t* offset) {
+    if (!diopiGeneratorGetSeedAndOffset) return diopiNoImplement;
+    return diopiGeneratorGetSeedAndOffset(th, seed, offset);
+}
+diopiError_t simrt_diopiGeneratorSetSeedAndOffset(diopiGeneratorHandle_t th, uint64_t seed, uint64_t offset) {
+    if (!diopiGeneratorSetSeedAndOffset) return diopiNoImplement;
+    return diopiGeneratorSetSeedAndOffset(th, seed, offset);
+}
+diopiError_t simrt_diopiGeneratorGetState(diopiContextHandle_t ctx, diopiConstGeneratorHandle_t th, diopiTensorHandle_t* data) {
+    KernelCtx* k = K(ctx);
+    if (!diopiGeneratorGetState || !k || !k->caller || !data) return diopiNoImplement;
+    diopiTensorHandle_t state = nullptr;
+    if (diopiGeneratorGetState(k->caller, th, &state) != diopiSuccess || !state) return diopiErrorOccurred;
+    // The caller's state tensor is host memory: described as it is.
+    const void* p = nullptr;
+    int64_t n = 0;
+    if (diopiGetTensorDataConst(state, &p) != diopiSuccess || diopiGetTensorNumel(state, &n) != diopiSuccess) return diopiErrorOccurred;
+    SimTensor t;
+    t.shape = {n};
+    t.stride = {1};
+    t.dtype = diopi_dtype_uint8;
+    t.where = diopi_host;
+    t.data = t.storage = static_cast<char*>(const_cast<void*>(p));
+    t.storage_nbytes = static_cast<size_t>(n);
+    t.caller = state;
+    k->tensors.push_back(std::move(t));
+    *data = reinterpret_cast<diopiTensorHandle_t>(&k->tensors.back());
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiGeneratorSetState(diopiGeneratorHandle_t th, diopiConstTensorHandle_t state) {
+    if (!diopiGeneratorSetState || !state) return diopiNoImplement;
+    const SimTensor* t = T(state);
+    if (!t->caller) return diopiNoImplement;
+    return diopiGeneratorSetState(th, t->caller);
+}
+
+diopiError_t simrt_diopiRecordStart(const char*, void** record) {
+    if (record) *record = nullptr;
+    return diopiSuccess;
+}
+diopiError_t simrt_diopiRecordEnd(void** record) {
+    if (record) *record = nullptr;
+    return diopiSuccess;
+}
+
+/* ---------------------------------------------------------------------------
+ * The library's own entry points.
+ * ------------------------------------------------------------------------- */
+DIOPI_API const char* diopiGetVendorName(void) { return "sim"; }
+DIOPI_API const char* diopiGetImplVersion(void) {
+    static const std::string version = std::string("sim-1.0.0 on ") + impl::cpu::diopiGetImplVersion();
+    return version.c_str();
+}
+DIOPI_API const char* diopiGetLastErrorString(void) { return sim::lastError(); }
+
+}  // extern "C"
