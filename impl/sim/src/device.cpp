@@ -681,21 +681,28 @@ diopiError_t deviceFree(int device, void* ptr) {
     size_t off = it->first, size = it->second;
     m.blocks.erase(it);
     m.used -= size;
-    // Give large blocks' pages back to the host; small ones stay resident for reuse.
-    if (size >= (size_t(1) << 20)) madvise(m.shadow + off, size, MADV_DONTNEED);
+    // Coalesce with the free neighbours, then give every whole page of the
+    // merged hole that this block touched back to the host: device memory is
+    // not host memory, so a freed block must not stay in the process's
+    // resident set (the harness's leak check reads it, and first fit places
+    // a later call's blocks elsewhere, touching new pages every time).
+    size_t start = off, end = off + size;
     auto next = m.free_blocks.lower_bound(off);
-    if (next != m.free_blocks.end() && off + size == next->first) {
-        size += next->second;
+    if (next != m.free_blocks.end() && end == next->first) {
+        end += next->second;
         next = m.free_blocks.erase(next);
     }
-    if (next != m.free_blocks.begin()) {
-        auto prev = std::prev(next);
-        if (prev->first + prev->second == off) {
-            prev->second += size;
-            return diopiSuccess;
-        }
+    auto prev = next == m.free_blocks.begin() ? m.free_blocks.end() : std::prev(next);
+    if (prev != m.free_blocks.end() && prev->first + prev->second == off) {
+        start = prev->first;
+        prev->second = end - start;
+    } else {
+        m.free_blocks[off] = end - off;
     }
-    m.free_blocks[off] = size;
+    static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    size_t lo = (std::max(start, off / page * page) + page - 1) / page * page;
+    size_t hi = std::min(end, (off + size + page - 1) / page * page) / page * page;
+    if (hi > lo) madvise(m.shadow + lo, hi - lo, MADV_DONTNEED);
     return diopiSuccess;
 }
 
