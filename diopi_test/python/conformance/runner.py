@@ -135,17 +135,24 @@ def _load(impl_path, runtime_path, capture, send):
     return lib, info
 
 
-def _worker_main(conn, key, parent_pid, impl_path, runtime_path, data_dir, capture_fd, manifest):
+def _start(conn, key, parent_pid, impl_path, runtime_path, capture_fd):
+    """What a worker and the fork server do first: isolate the process, load
+    the library. Returns (send, capture, lib, info); lib is None when loading
+    failed (the harness was told)."""
     fd = conn.fileno()
     capture = sandbox.isolate(parent_pid, [fd], capture_fd)
 
     def send(*msg):
         channel.send(fd, key, msg)
 
-    loaded = _load(impl_path, runtime_path, capture, send)
-    if loaded is None:
+    lib, info = _load(impl_path, runtime_path, capture, send) or (None, None)
+    return send, capture, lib, info
+
+
+def _worker_main(conn, key, parent_pid, impl_path, runtime_path, data_dir, capture_fd, manifest):
+    send, capture, lib, info = _start(conn, key, parent_pid, impl_path, runtime_path, capture_fd)
+    if lib is None:
         return
-    lib, info = loaded
     send("ready", info)
     _serve(conn, key, lib, capture, data_dir, manifest, info["memory_judged"])
 
@@ -248,16 +255,10 @@ def _zygote_main(conn, key, parent_pid, impl_path, runtime_path, data_dir, captu
     a single thread (a forked child gets no copy of the others, e.g. an
     OpenMP team): when loading left threads, it says so and the harness
     starts its workers the ordinary way."""
-    fd = conn.fileno()
-    capture = sandbox.isolate(parent_pid, [fd], capture_fd)
-
-    def send(*msg):
-        channel.send(fd, key, msg)
-
-    loaded = _load(impl_path, runtime_path, capture, send)
-    if loaded is None:
+    send, _, lib, info = _start(conn, key, parent_pid, impl_path, runtime_path, capture_fd)
+    if lib is None:
         return
-    lib, info = loaded
+    fd = conn.fileno()
     forkable = len(sandbox.threads()) == 1
     send("ready", info, forkable)
     if not forkable:
