@@ -81,7 +81,9 @@ if command -v doxygen >/dev/null 2>&1; then
 else
   echo "== HTML reference: skipped, doxygen is not installed (scripts/setup.sh installs it as root with apt-get)"
 fi
-stage "unit and integration tests" $py -m pytest -q -p no:cacheprovider
+# One test file per process, as many processes as cores: most tests wait on a subprocess that uses one core
+# (a model compiled in a fresh interpreter, a built test library), so two files at once nearly halve the stage.
+stage "unit and integration tests" $py -m pytest -q -p no:cacheprovider -n "$jobs" --dist loadfile
 
 echo "timing:"
 printf '  %s\n' "${timings[@]}"
