@@ -328,3 +328,38 @@ def test_a_hooks_library_of_the_first_form_still_loads(tmp_path_factory):
         print("ok")
     """)], capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": ""})
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+
+
+def test_moving_a_model_keeps_its_parameters_and_ties_as_on_cuda():
+    run("""
+        cpu, dev = torch.ones(2), torch.zeros(2, device="diopi")
+        assert torch._has_compatible_shallow_copy_type(cpu, dev) and torch._has_compatible_shallow_copy_type(dev, cpu)
+        assert not torch._has_compatible_shallow_copy_type(dev, torch.zeros(2).to_sparse())   # as CUDA: dense only
+        p = torch.nn.Parameter(torch.arange(3.))
+        p.data = torch.full((3,), 7., device="diopi")                                   # t.data = device tensor
+        assert p.device.type == "diopi" and isinstance(p, torch.nn.Parameter) and p.cpu().tolist() == [7., 7., 7.]
+        torch.manual_seed(0)
+        m = torch.nn.Sequential(torch.nn.Embedding(10, 4), torch.nn.Linear(4, 10, bias=False))
+        m[1].weight = m[0].weight                                                       # an LM head tied to its embedding
+        ref = __import__("copy").deepcopy(m)
+        params, w0 = list(m.parameters()), m[0].weight.detach().clone()
+        opt = torch.optim.SGD(m.parameters(), lr=0.5)                                   # made before the move
+        assert m.to("diopi") is m
+        assert m[0].weight is m[1].weight and list(m.parameters())[0] is params[0]       # same Parameter, still tied
+        assert m[0].weight.device.type == "diopi"
+        ids = torch.tensor([1, 2, 3])
+        ropt = torch.optim.SGD(ref.parameters(), lr=0.5)
+        for model, o, x in ((m, opt, ids.to("diopi")), (ref, ropt, ids)):
+            model(x).square().mean().backward(); o.step()
+        assert m[0].weight.grad.device.type == "diopi"
+        assert torch.allclose(m[0].weight.detach().cpu(), ref[0].weight.detach(), atol=1e-6)   # the optimizer stepped it
+        assert not torch.equal(m[0].weight.detach().cpu(), w0)                               # and it moved
+        back = m.to("cpu")
+        assert back[0].weight is back[1].weight and back[0].weight is params[0] and params[0].device.type == "cpu"
+        # with PyTorch's swap_tensors conversion the same holds
+        torch.__future__.set_swap_module_params_on_conversion(True)
+        w = m[0].weight
+        m.to("diopi")
+        assert m[0].weight is w and m[1].weight is w and w.device.type == "diopi"
+        print("ok")
+    """)
