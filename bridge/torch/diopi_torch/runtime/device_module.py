@@ -110,9 +110,27 @@ def get_device_name(device=None) -> str:
     return f"diopi ({json.loads(_x().diopi_torch_info().decode())['runtime']})"
 
 
-def get_device_properties(device=None):
-    free, total = mem_get_info(device)
-    return types.SimpleNamespace(name=get_device_name(device), total_memory=total, type=BACKEND, index=_index(device))
+class _DiopiDeviceProperties:
+    """What the vendor's runtime (device.h) says of one device, under the
+    names torch.cuda's device properties use. The runtime has no compute
+    capability, multiprocessor count or cache sizes to report, so those
+    attributes are absent, not invented."""
+
+    def __init__(self, index: int):
+        self.index = index
+        self.type = BACKEND
+        self.name = get_device_name(index)
+        self.total_memory = int(mem_get_info(index)[1])
+
+    def __repr__(self):
+        return f"_DiopiDeviceProperties(name='{self.name}', total_memory={self.total_memory // (1 << 20)}MB, index={self.index})"
+
+
+def get_device_properties(device=None) -> _DiopiDeviceProperties:
+    index = _index(device)
+    if not 0 <= index < device_count():
+        raise AssertionError("Invalid device id")  # torch.cuda.get_device_properties' own words
+    return _DiopiDeviceProperties(index)
 
 
 # ---------------------------------------------------------------- streams and events

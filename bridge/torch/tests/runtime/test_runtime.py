@@ -363,3 +363,28 @@ def test_moving_a_model_keeps_its_parameters_and_ties_as_on_cuda():
         assert m[0].weight is w and m[1].weight is w and w.device.type == "diopi"
         print("ok")
     """)
+
+
+def test_device_capability_and_properties_from_the_vendor_runtime():
+    run("""
+        cap = torch.accelerator.get_device_capability("diopi:0")
+        dtypes = cap["supported_dtypes"]
+        # the standard's dtypes (diopiDtype_t), nothing it cannot name
+        for t in (torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int8, torch.uint8, torch.int32,
+                  torch.int64, torch.bool, torch.complex64):
+            assert t in dtypes, (t, dtypes)
+        for t in (torch.qint8, torch.float8_e4m3fn):
+            assert t not in dtypes, (t, dtypes)
+        assert torch.accelerator.get_device_capability() == cap
+        p = torch.diopi.get_device_properties(0)
+        free, total = torch.diopi.mem_get_info(0)
+        assert p.name == torch.diopi.get_device_name(0) and "host memory" in p.name, p.name
+        assert p.total_memory == total > 0 and "total_memory=" in repr(p)
+        assert torch.diopi.get_device_properties("diopi:1").index == 1
+        for bad in (lambda: torch.diopi.get_device_properties(2), lambda: torch.accelerator.get_device_capability("diopi:2")):
+            try:
+                bad(); raise AssertionError("no error")
+            except (AssertionError, RuntimeError) as e:
+                assert "Invalid device id" in str(e) or "invalid device ordinal 2" in str(e), e
+        print("ok")
+    """, DIOPI_HOST_DEVICES="2")
