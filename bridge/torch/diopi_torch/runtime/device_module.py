@@ -48,20 +48,34 @@ def is_available() -> bool:
     return True
 
 
+_initialized = False
+
+
 def is_initialized() -> bool:
-    return _C.loaded()
+    return _C.loaded() and not _is_in_bad_fork()
 
 
 def init():
-    _x()
+    _lazy_init()
 
 
 def _lazy_init():
-    _x()
+    """PyTorch calls it before the first tensor of the device is made (and
+    again in a forked child): the device is initialised from then on, and a
+    child forked after that may not use it, as with CUDA."""
+    global _initialized
+    if _initialized and not _is_in_bad_fork():
+        return
+    if _is_in_bad_fork():
+        raise RuntimeError(f"Cannot re-initialize {BACKEND} in forked subprocess. To use {BACKEND} with "
+                           "multiprocessing, you must use the 'spawn' start method")
+    ext = _x()
+    ext.diopi_torch_poison_fork()  # from now on a forked child is in a bad fork (csrc/runtime/fork.cpp)
+    _initialized = True
 
 
 def _is_in_bad_fork() -> bool:
-    return False
+    return _C.loaded() and bool(_C.extension().diopi_torch_in_bad_fork())
 
 
 def device_count() -> int:

@@ -388,3 +388,38 @@ def test_device_capability_and_properties_from_the_vendor_runtime():
                 assert "Invalid device id" in str(e) or "invalid device ordinal 2" in str(e), e
         print("ok")
     """, DIOPI_HOST_DEVICES="2")
+
+
+def test_a_forked_child_may_not_use_an_initialised_device_as_with_cuda():
+    run("""
+        import os
+        def in_child(fn):
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(r)
+                try:
+                    msg = fn()
+                except Exception as e:
+                    msg = f"{type(e).__name__}: {e}"
+                os.write(w, msg.encode()); os._exit(0)
+            os.close(w)
+            out = os.read(r, 4096).decode(); os.waitpid(pid, 0)
+            return out
+        # loaded but not yet used: a child may still use the device, as a child may use CUDA before it is initialised
+        assert not torch.diopi._is_in_bad_fork()
+        assert in_child(lambda: str(torch.ones(2, device="diopi").sum().item())) == "2.0"
+        x = torch.ones(3, device="diopi")
+        assert torch.diopi.is_initialized() and not torch.diopi._is_in_bad_fork()
+        assert in_child(lambda: str(torch.diopi._is_in_bad_fork())) == "True"
+        got = in_child(lambda: str(torch.zeros(1, device="diopi")))
+        assert got == ("RuntimeError: Cannot re-initialize diopi in forked subprocess. To use diopi with "
+                       "multiprocessing, you must use the 'spawn' start method"), got
+        assert in_child(lambda: str(torch.ones(2).sum().item())) == "2.0"        # the CPU is fine in the child
+        assert not torch.diopi._is_in_bad_fork() and (x + 1).cpu().tolist() == [2., 2., 2.]
+        # DataLoader workers (forked) that do not touch the device keep working
+        data = torch.utils.data.TensorDataset(torch.arange(8.))
+        got = [b.to("diopi").sum().item() for (b,) in torch.utils.data.DataLoader(data, batch_size=4, num_workers=2)]
+        assert got == [6.0, 22.0], got
+        print("ok")
+    """)
