@@ -423,3 +423,33 @@ def test_a_forked_child_may_not_use_an_initialised_device_as_with_cuda():
         assert got == [6.0, 22.0], got
         print("ok")
     """)
+
+
+def test_dynamo_has_an_interface_for_the_device_as_for_cuda():
+    run("""
+        import sys
+        assert "torch._dynamo" not in sys.modules          # loading the device did not import Dynamo
+        from torch._dynamo.device_interface import get_interface_for_device, get_registered_device_interfaces
+        itf = get_interface_for_device("diopi")
+        assert get_interface_for_device("diopi:1") is itf and get_interface_for_device(torch.device("diopi")) is itf
+        assert ("diopi", itf) in list(get_registered_device_interfaces())
+        assert itf.device_count() == 2 and itf.is_available() and itf.current_device() == 0
+        s = itf.Stream(device="diopi")
+        assert isinstance(s, torch.Stream) and s.device.type == "diopi"
+        with itf.device(1):
+            assert itf.current_device() == 1
+        assert itf.exchange_device(1) == 0 and itf.current_device() == 1 and itf.exchange_device(0) == 1
+        assert itf.get_raw_stream(0) == itf.current_stream().native_handle
+        assert itf.get_device_properties(0).total_memory > 0 and itf.Worker.get_device_properties(0).name
+        # compiled code using the device's streams and events is traced
+        @torch.compile(backend="eager", fullgraph=True)
+        def f(x):
+            e = torch.Event(device="diopi")
+            y = x * 2
+            e.record()
+            e.synchronize()
+            return y + 1
+        x = torch.arange(4., device="diopi")
+        assert f(x).cpu().tolist() == [1., 3., 5., 7.]
+        print("ok")
+    """, DIOPI_HOST_DEVICES="2")
