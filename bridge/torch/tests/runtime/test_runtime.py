@@ -453,3 +453,26 @@ def test_dynamo_has_an_interface_for_the_device_as_for_cuda():
         assert f(x).cpu().tolist() == [1., 3., 5., 7.]
         print("ok")
     """, DIOPI_HOST_DEVICES="2")
+
+
+def test_the_classic_profiler_times_the_device():
+    proc = run("""
+        import time, warnings
+        m = torch.nn.Linear(64, 64).to("diopi"); x = torch.randn(32, 64, device="diopi")
+        m(x)
+        t0 = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught, torch.autograd.profiler.profile(use_device="diopi") as prof:
+            for _ in range(20):
+                m(x).sum().backward()
+        wall_us = (time.perf_counter() - t0) * 1e6
+        assert not [w for w in caught if "not enabled" in str(w.message)], [str(w.message) for w in caught]
+        events = [e for e in prof.function_events if e.name == "aten::addmm"]
+        assert len(events) >= 20, len(events)
+        times = [e.device_time for e in events]
+        # each a real duration: not negative, not longer than the whole profiled loop
+        assert all(0 <= t <= wall_us for t in times) and sum(times) > 0, times
+        total = {a.key: a for a in prof.key_averages()}["aten::addmm"]
+        assert 0 < total.device_time_total <= wall_us, total.device_time_total
+        print("ok")
+    """)
+    assert "used in profiler but not enabled" not in proc.stderr, proc.stderr[-2000:]
