@@ -476,3 +476,17 @@ def test_the_classic_profiler_times_the_device():
         print("ok")
     """)
     assert "used in profiler but not enabled" not in proc.stderr, proc.stderr[-2000:]
+
+
+def test_errors_are_worded_as_pytorch_words_them():
+    run("""
+        x, t = torch.rand(3, device="diopi"), torch.rand(3, device="diopi")
+        try:
+            with torch.autocast("diopi", dtype=torch.bfloat16):
+                torch.nn.functional.binary_cross_entropy(x, t)
+            raise AssertionError("binary_cross_entropy under autocast must be refused, as on CUDA")
+        except RuntimeError as e:
+            assert str(e).startswith("torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are unsafe to autocast."), e
+            assert "binary_cross_entropy_with_logits and BCEWithLogits are\\nsafe to autocast." in str(e), e
+        print("ok")
+    """)
