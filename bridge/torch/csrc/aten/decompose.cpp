@@ -8,6 +8,7 @@
 //    (derivatives.yaml) take the backward kernels below;
 //  - histc of an integer tensor (CUDA counts integers, the CPU refuses them);
 //  - matrix products with an output dtype (mm/bmm/addmm/baddbmm .dtype);
+//  - the statistics kernels of nn.SyncBatchNorm (batch_norm_stats, ...);
 //  - record_stream, which the device's caching allocator serves.
 // tests/ops/test_fallback_coverage.py walks every operator that can reach the
 // fallback and checks none of them lacks a way to run.
@@ -182,6 +183,101 @@ at::Tensor& baddbmmDtypeOut(const at::Tensor& self, const at::Tensor& b1, const 
     return intoOut(baddbmmDtype(self, b1, b2, outDtype, beta, alpha), out);
 }
 
+// ---------------------------------------------------------------- SyncBatchNorm's kernels
+
+// The statistics kernels nn.SyncBatchNorm runs on every rank (CUDA's only).
+// Channels are dim 1; statistics of a 16-bit input are float32, as CUDA's are.
+std::vector<int64_t> reducedDims(const at::Tensor& input) {
+    std::vector<int64_t> dims{0};
+    for (int64_t d = 2; d < input.dim(); ++d) dims.push_back(d);
+    return dims;
+}
+at::Tensor perChannel(const at::Tensor& t, const at::Tensor& input) {
+    std::vector<int64_t> shape(input.dim(), 1);
+    shape[1] = input.size(1);
+    return t.reshape(shape);
+}
+at::Tensor statsInput(const at::Tensor& input) {
+    return at::isReducedFloatingType(input.scalar_type()) ? input.to(at::kFloat) : input;
+}
+
+std::tuple<at::Tensor, at::Tensor> batchNormStats(const at::Tensor& input, double eps) {
+    at::Tensor x = statsInput(input);
+    auto dims = reducedDims(x);
+    at::Tensor mean = x.mean(dims);
+    at::Tensor var = (x - perChannel(mean, x)).square().mean(dims);
+    return {mean, (var + eps).rsqrt()};
+}
+
+at::Tensor batchNormElemt(const at::Tensor& input, const std::optional<at::Tensor>& weight, const std::optional<at::Tensor>& bias,
+                          const at::Tensor& mean, const at::Tensor& invstd, double eps) {
+    at::Tensor y = (statsInput(input) - perChannel(mean, input)) * perChannel(invstd, input);
+    if (weight.has_value() && weight->defined()) y = y * perChannel(*weight, input);
+    if (bias.has_value() && bias->defined()) y = y + perChannel(*bias, input);
+    return y.to(input.scalar_type());
+}
+
+at::Tensor& batchNormElemtOut(const at::Tensor& input, const std::optional<at::Tensor>& weight, const std::optional<at::Tensor>& bias,
+                              const at::Tensor& mean, const at::Tensor& invstd, double eps, at::Tensor& out) {
+    at::Tensor r = batchNormElemt(input, weight, bias, mean, invstd, eps);
+    at::native::resize_output(out, r.sizes());
+    return out.copy_(r);
+}
+
+// Every rank's (mean, invstd, count) into the global statistics; the running ones are updated in place
+// with the unbiased variance, as F.batch_norm does.
+std::tuple<at::Tensor, at::Tensor> batchNormGatherStatsWithCounts(const at::Tensor& input, const at::Tensor& mean,
+                                                                  const at::Tensor& invstd,
+                                                                  const std::optional<at::Tensor>& runningMean,
+                                                                  const std::optional<at::Tensor>& runningVar, double momentum,
+                                                                  double eps, const at::Tensor& counts) {
+    at::Tensor c = counts.to(mean.scalar_type()).reshape({-1, 1});
+    at::Tensor n = c.sum();
+    at::Tensor gmean = (c * mean).sum(0) / n;
+    at::Tensor var = invstd.square().reciprocal() - eps;
+    at::Tensor gvar = (c * (var + (mean - gmean).square())).sum(0) / n;
+    if (runningMean.has_value() && runningMean->defined())
+        runningMean->copy_(*runningMean * (1 - momentum) + gmean.to(runningMean->scalar_type()) * momentum);
+    if (runningVar.has_value() && runningVar->defined())
+        runningVar->copy_(*runningVar * (1 - momentum) + (gvar * n / (n - 1)).to(runningVar->scalar_type()) * momentum);
+    return {gmean, (gvar + eps).rsqrt()};
+}
+
+std::tuple<at::Tensor, at::Tensor> batchNormGatherStats(const at::Tensor& input, const at::Tensor& mean, const at::Tensor& invstd,
+                                                        const std::optional<at::Tensor>& runningMean,
+                                                        const std::optional<at::Tensor>& runningVar, double momentum, double eps,
+                                                        int64_t count) {
+    at::Tensor counts = at::full({mean.size(0)}, static_cast<double>(count), mean.options());
+    return batchNormGatherStatsWithCounts(input, mean, invstd, runningMean, runningVar, momentum, eps, counts);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> batchNormBackwardReduce(
+    const at::Tensor& gradOut, const at::Tensor& input, const at::Tensor& mean, const at::Tensor& invstd,
+    const std::optional<at::Tensor>& weight, bool inputG, bool weightG, bool biasG) {
+    auto dims = reducedDims(input);
+    at::Tensor dy = statsInput(gradOut);
+    at::Tensor sumDy = dy.sum(dims);
+    at::Tensor sumDyXmu = (dy * (statsInput(input) - perChannel(mean, input))).sum(dims);
+    at::Tensor gradWeight, gradBias;
+    const bool hasWeight = weight.has_value() && weight->defined();
+    if (weightG && hasWeight) gradWeight = (sumDyXmu * invstd).to(weight->scalar_type());
+    if (biasG && hasWeight) gradBias = sumDy.to(weight->scalar_type());
+    if (!inputG) return {at::Tensor(), at::Tensor(), gradWeight, gradBias};
+    return {sumDy, sumDyXmu, gradWeight, gradBias};
+}
+
+at::Tensor batchNormBackwardElemt(const at::Tensor& gradOut, const at::Tensor& input, const at::Tensor& mean, const at::Tensor& invstd,
+                                  const std::optional<at::Tensor>& weight, const at::Tensor& sumDy, const at::Tensor& sumDyXmu,
+                                  const at::Tensor& count) {
+    at::Tensor n = count.to(sumDy.scalar_type()).sum();
+    at::Tensor meanDy = perChannel(sumDy / n, input);
+    at::Tensor meanDyXmu = perChannel(sumDyXmu / n, input);
+    at::Tensor is = perChannel(invstd, input);
+    at::Tensor g = (statsInput(gradOut) - meanDy - (statsInput(input) - perChannel(mean, input)) * is.square() * meanDyXmu) * is;
+    if (weight.has_value() && weight->defined()) g = g * perChannel(*weight, input);
+    return g.to(input.scalar_type());
+}
+
 // ---------------------------------------------------------------- streams
 
 void recordStream(at::Tensor& self, c10::Stream s) {
@@ -205,6 +301,13 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("addmm.dtype_out", addmmDtypeOut);
     m.impl("baddbmm.dtype_out", baddbmmDtypeOut);
     m.impl("record_stream", recordStream);
+    m.impl("batch_norm_stats", batchNormStats);
+    m.impl("batch_norm_elemt", batchNormElemt);
+    m.impl("batch_norm_elemt.out", batchNormElemtOut);
+    m.impl("batch_norm_gather_stats", batchNormGatherStats);
+    m.impl("batch_norm_gather_stats_with_counts", batchNormGatherStatsWithCounts);
+    m.impl("batch_norm_backward_reduce", batchNormBackwardReduce);
+    m.impl("batch_norm_backward_elemt", batchNormBackwardElemt);
 }
 
 }  // namespace

@@ -46,9 +46,6 @@ NEVER_RECEIVED = {
 
 # Operators a user or a library may call on this device that still fail, as on the CPU: known gaps.
 NOT_YET = {
-    "SyncBatchNorm's statistics kernels (multi-rank batch norm)": (
-        "batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats", "batch_norm_backward_reduce",
-        "batch_norm_backward_elemt"),
     "the legacy fused dropout pair (nn.Dropout uses native_dropout, which the device serves)": (
         "_fused_dropout", "_masked_scale"),
     "the key-based Philox generator API": ("_philox_",),
@@ -82,7 +79,9 @@ def test_every_operator_the_fallback_can_receive_has_a_way_to_run():
         gaps = sorted(n for n in reach if not has(n, "CPU") and on_cuda(n))
         served = ["aten::" + n for n in ("_thnn_fused_lstm_cell", "_thnn_fused_lstm_cell_backward_impl", "_thnn_fused_gru_cell",
                                          "_thnn_fused_gru_cell_backward", "mm.dtype", "bmm.dtype", "addmm.dtype",
-                                         "baddbmm.dtype", "record_stream", "histc")]
+                                         "baddbmm.dtype", "record_stream", "histc", "batch_norm_stats",
+                                         "batch_norm_elemt", "batch_norm_gather_stats_with_counts",
+                                         "batch_norm_backward_reduce", "batch_norm_backward_elemt")]
         print(json.dumps({"reach": len(reach), "gaps": gaps, "served": {n: has(n, "PrivateUse1") for n in served}}))
         print("ok")
     """)
@@ -185,5 +184,38 @@ def test_products_with_an_output_dtype_and_record_stream():
             y = x * 2
         x.record_stream(s)
         assert x.cpu().tolist() == [0., 1., 2., 3.] and y.cpu().tolist() == [0., 2., 4., 6.]
+        print("ok")
+    """)
+
+
+def test_sync_batch_norm_kernels_match_batch_norm():
+    # what nn.SyncBatchNorm does on each of two ranks, here two halves of one batch, against eager CPU batch norm
+    run("""
+        import torch.nn.functional as F
+        torch.manual_seed(0)
+        x, w, b, g = torch.randn(6, 3, 4, 5), torch.randn(3), torch.randn(3), torch.randn(6, 3, 4, 5)
+        eps, momentum = 1e-5, 0.1
+        rm, rv = torch.zeros(3), torch.ones(3)
+        xc = x.clone().requires_grad_(); wc = w.clone().requires_grad_(); bc = b.clone().requires_grad_()
+        ref = F.batch_norm(xc, rm, rv, wc, bc, training=True, momentum=momentum, eps=eps)
+        ref.backward(g)
+        d = lambda t: t.to("diopi")
+        halves = [d(x[:2]), d(x[2:])]
+        stats = [torch.batch_norm_stats(h, eps) for h in halves]
+        counts = torch.tensor([2 * 4 * 5, 4 * 4 * 5], dtype=torch.float32, device="diopi")
+        drm, drv = d(torch.zeros(3)), d(torch.ones(3))
+        mean, invstd = torch.batch_norm_gather_stats_with_counts(
+            halves[0], torch.stack([s[0] for s in stats]), torch.stack([s[1] for s in stats]), drm, drv, momentum, eps, counts)
+        assert torch.allclose(drm.cpu(), rm, atol=1e-5) and torch.allclose(drv.cpu(), rv, atol=1e-5), (drm, rm, drv, rv)
+        out = torch.cat([torch.batch_norm_elemt(h, d(w), d(b), mean, invstd, eps) for h in halves])
+        assert torch.allclose(out.cpu(), ref.detach(), atol=1e-5)
+        gh = [d(g[:2]), d(g[2:])]
+        red = [torch.batch_norm_backward_reduce(gi, h, mean, invstd, d(w), True, True, True) for gi, h in zip(gh, halves)]
+        sum_dy, sum_dy_xmu = red[0][0] + red[1][0], red[0][1] + red[1][1]
+        assert torch.allclose((red[0][2] + red[1][2]).cpu(), wc.grad, atol=1e-4) and torch.allclose((red[0][3] + red[1][3]).cpu(), bc.grad, atol=1e-4)
+        icounts = counts.to(torch.int32)
+        grad_in = torch.cat([torch.batch_norm_backward_elemt(gi, h, mean, invstd, d(w), sum_dy, sum_dy_xmu, icounts)
+                             for gi, h in zip(gh, halves)])
+        assert torch.allclose(grad_in.cpu(), xc.grad, atol=1e-4), (grad_in.cpu() - xc.grad).abs().max()
         print("ok")
     """)
