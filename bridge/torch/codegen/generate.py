@@ -19,6 +19,10 @@ import sys
 
 import jinja2
 
+# The build must not load the device it is building: with $DIOPI_IMPL_LIB set, `import torch` would
+# (diopi_torch.runtime.autoload, PyTorch's autoloading of backends), so this process turns that off.
+os.environ["TORCH_DEVICE_BACKEND_AUTOLOAD"] = "0"
+
 # Run as `python -m codegen.generate` from bridge/torch (the build system does): this tree's codegen and
 # diopi_torch are the ones imported. Importing the mapping loads nothing (no extension, no vendor library).
 from codegen.cpp import Translator

@@ -2,6 +2,8 @@
 
     import torch, diopi_torch
     diopi_torch.load("build/torch/lib/libdiopi_impl.so")   # or diopi_torch.load() with DIOPI_IMPL_LIB set
+    # with DIOPI_IMPL_LIB set, `import torch` alone loads the device (PyTorch's autoloading of
+    # out-of-tree backends: the `torch.backends` entry point, runtime/autoload.py)
     x = torch.randn(3, device="diopi")
     model.to("diopi")
     diopi_torch.stats()       # per ATen operator: DIOPI calls, fallbacks, views, copies

@@ -80,13 +80,15 @@ def test_the_loader_is_a_leaf(graph):
     assert graph[f"{PACKAGE}._C"] == set()
 
 
-def test_importing_the_mapping_loads_nothing(tmp_path):
-    """What codegen/generate.py does at build time, with a vendor library named in the environment."""
-    code = ("import sys, diopi_torch.ops.mapping as m, diopi_torch._C as c\n"
+def test_importing_the_mapping_loads_nothing():
+    """What codegen/generate.py does at build time, with a vendor library named in the environment (which
+    `import torch` would load: generate.py turns PyTorch's backend autoloading off for its process)."""
+    code = ("import sys, codegen.generate, diopi_torch.ops.mapping as m, diopi_torch._C as c\n"
             "assert not c.loaded() and c._ext is None, 'the extension was opened'\n"
             "assert 'torch' not in sys.modules, 'torch was imported'\n"
             "assert m.load().entries\n"
+            "assert not c.loaded() and c._ext is None, 'the mapping loaded the device'\n"
             "print('ok')\n")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(tmp_path), timeout=300,
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=BRIDGE, timeout=300,
                           env={**os.environ, "DIOPI_IMPL_LIB": "/nonexistent/libdiopi_impl.so"})
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stdout + proc.stderr

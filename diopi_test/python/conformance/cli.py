@@ -39,6 +39,11 @@ import sys
 
 from conformance import paths
 
+# Vendor code never runs in the harness's own process: with $DIOPI_IMPL_LIB set, `import torch` (gen_data,
+# capture) would load the `diopi` device and its vendor library through PyTorch's backend autoloading
+# (bridge/torch's `torch.backends` entry point). The workers inherit the switch; they load vendors themselves.
+os.environ["TORCH_DEVICE_BACKEND_AUTOLOAD"] = "0"
+
 log = logging.getLogger("conformance")
 
 

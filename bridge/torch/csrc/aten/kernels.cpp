@@ -260,6 +260,25 @@ int64_t fusedSdpChoice(const at::Tensor&, const at::Tensor&, const at::Tensor&, 
     return static_cast<int64_t>(sdp::SDPBackend::math);
 }
 
+// `t.data = x`, module.to() and load_state_dict(assign=...) ask whether one
+// tensor's storage may be swapped into the other (a shallow copy) with this
+// operator. PyTorch's default answers yes for two dense tensors only on the
+// backends it knows (CPU, CUDA, ...), so a CPU parameter moved to this device
+// would be replaced, not updated: ties broken, optimizers left holding the
+// old tensors. Dense tensors of this device and of any dense backend are as
+// compatible as CPU and CUDA tensors are; everything else keeps PyTorch's answer.
+bool hasCompatibleShallowCopyType(const at::Tensor& self, const at::Tensor& from) {
+    auto dense = [](c10::DispatchKeySet ks) {
+        constexpr auto backends = c10::DispatchKeySet({c10::BackendComponent::CPUBit, c10::BackendComponent::CUDABit,
+                                                       c10::BackendComponent::MPSBit, c10::BackendComponent::HIPBit,
+                                                       c10::BackendComponent::XPUBit, c10::BackendComponent::HPUBit,
+                                                       c10::BackendComponent::MTIABit, c10::BackendComponent::PrivateUse1Bit});
+        return ks.has_any(c10::DispatchKeySet(c10::DispatchKey::Dense)) && ks.has_any(backends);
+    };
+    if (dense(self.key_set()) && dense(from.key_set())) return true;
+    return self.unsafeGetTensorImpl()->has_compatible_shallow_copy_type(from.key_set());
+}
+
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("empty.memory_format", emptyMemoryFormat);
     m.impl("empty_strided", emptyStrided);
@@ -275,6 +294,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("_copy_from_and_resize", copyFromAndResize);
     m.impl("_local_scalar_dense", localScalarDense);
     m.impl("_fused_sdp_choice", fusedSdpChoice);
+    m.impl("_has_compatible_shallow_copy_type", hasCompatibleShallowCopyType);
     m.impl("convolution_overrideable", convolutionOverrideable);
     m.impl("convolution_backward_overrideable", convolutionBackwardOverrideable);
 }

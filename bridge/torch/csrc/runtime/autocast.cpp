@@ -8,11 +8,15 @@
 namespace at::autocast {  // the lists name Tensor, ScalarType, ... unqualified
 namespace {
 
+// PyTorch's own refusal (autocast_mode.cpp's, which it does not export), word for word: code that
+// matches CUDA's message matches this one.
 at::Tensor binaryCrossEntropyRefused(const at::Tensor&, const at::Tensor&, const std::optional<at::Tensor>&, int64_t) {
-    TORCH_CHECK(false, "binary_cross_entropy (torch.nn.functional.binary_cross_entropy, torch.nn.BCELoss) is refused under "
-                       "torch.autocast on diopi, as on CUDA: in 16-bit the probabilities it takes lose the precision the "
-                       "logarithm needs. Use binary_cross_entropy_with_logits (BCEWithLogitsLoss) on the logits instead; it "
-                       "is safe under autocast.");
+    TORCH_CHECK(false,
+                "torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are unsafe to autocast.\n"
+                "Many models use a sigmoid layer right before the binary cross entropy layer.\n"
+                "In this case, combine the two layers using torch.nn.functional.binary_cross_entropy_with_logits\n"
+                "or torch.nn.BCEWithLogitsLoss.  binary_cross_entropy_with_logits and BCEWithLogits are\n"
+                "safe to autocast.");
 }
 
 TORCH_LIBRARY_IMPL(_, AutocastPrivateUse1, m) { m.fallback(torch::CppFunction::makeFallthrough()); }

@@ -4,6 +4,8 @@
 #include <ATen/detail/PrivateUse1HooksInterface.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
+#include "diopi_support/aten_dtypes.hpp"
+
 #include "aten/bridge.hpp"
 #include "runtime/allocator.hpp"
 #include "runtime/device_runtime.hpp"
@@ -69,6 +71,18 @@ struct Guard final : c10::impl::DeviceGuardImplInterface {
         deviceAllocator()->recordStream(data_ptr, stream);
     }
     double elapsedTime(void* start, void* end, const c10::DeviceIndex) const override { return elapsedMs(start, end); }
+    // torch.accelerator.get_device_capability: the dtypes a tensor of the device can have, the standard's
+    // (diopiDtype_t); others (quantized, float8, ...) have no DIOPI dtype to reach a vendor with.
+    c10::DeviceCapability getDeviceCapability(c10::Device d) const override {
+        if (d.has_index()) checkDeviceIndex(d.index());
+        c10::DeviceCapability cap;
+        cap.capability_data.capability_bits = 0;
+#define DIOPI_TORCH_CAPABILITY(_, n) \
+    cap.capability_data.supported_scalar_types.has_##n = diopi_support::fromScalarType(c10::ScalarType::n) != diopi_dtype_unsupported;
+        AT_FORALL_SCALAR_TYPES_WITH_COMPLEX_AND_QINTS(DIOPI_TORCH_CAPABILITY)
+#undef DIOPI_TORCH_CAPABILITY
+        return cap;
+    }
 };
 C10_REGISTER_GUARD_IMPL(PrivateUse1, Guard);
 

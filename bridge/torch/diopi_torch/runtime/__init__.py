@@ -35,6 +35,8 @@ def _register_backend():
         torch.utils.rename_privateuse1_backend(_C.BACKEND)
         torch._register_device_module(_C.BACKEND, device_module)
         torch.utils.generate_methods_for_privateuse1_backend(for_tensor=True, for_module=True, for_storage=True)
+    from . import dynamo_interface
+    dynamo_interface.register()  # torch._dynamo's interface for the device, once Dynamo is imported
 
 
 def load(impl_lib: str | None = None, hooks: str | None = None):

@@ -48,20 +48,34 @@ def is_available() -> bool:
     return True
 
 
+_initialized = False
+
+
 def is_initialized() -> bool:
-    return _C.loaded()
+    return _C.loaded() and not _is_in_bad_fork()
 
 
 def init():
-    _x()
+    _lazy_init()
 
 
 def _lazy_init():
-    _x()
+    """PyTorch calls it before the first tensor of the device is made (and
+    again in a forked child): the device is initialised from then on, and a
+    child forked after that may not use it, as with CUDA."""
+    global _initialized
+    if _initialized and not _is_in_bad_fork():
+        return
+    if _is_in_bad_fork():
+        raise RuntimeError(f"Cannot re-initialize {BACKEND} in forked subprocess. To use {BACKEND} with "
+                           "multiprocessing, you must use the 'spawn' start method")
+    ext = _x()
+    ext.diopi_torch_poison_fork()  # from now on a forked child is in a bad fork (csrc/runtime/fork.cpp)
+    _initialized = True
 
 
 def _is_in_bad_fork() -> bool:
-    return False
+    return _C.loaded() and bool(_C.extension().diopi_torch_in_bad_fork())
 
 
 def device_count() -> int:
@@ -110,9 +124,27 @@ def get_device_name(device=None) -> str:
     return f"diopi ({json.loads(_x().diopi_torch_info().decode())['runtime']})"
 
 
-def get_device_properties(device=None):
-    free, total = mem_get_info(device)
-    return types.SimpleNamespace(name=get_device_name(device), total_memory=total, type=BACKEND, index=_index(device))
+class _DiopiDeviceProperties:
+    """What the vendor's runtime (device.h) says of one device, under the
+    names torch.cuda's device properties use. The runtime has no compute
+    capability, multiprocessor count or cache sizes to report, so those
+    attributes are absent, not invented."""
+
+    def __init__(self, index: int):
+        self.index = index
+        self.type = BACKEND
+        self.name = get_device_name(index)
+        self.total_memory = int(mem_get_info(index)[1])
+
+    def __repr__(self):
+        return f"_DiopiDeviceProperties(name='{self.name}', total_memory={self.total_memory // (1 << 20)}MB, index={self.index})"
+
+
+def get_device_properties(device=None) -> _DiopiDeviceProperties:
+    index = _index(device)
+    if not 0 <= index < device_count():
+        raise AssertionError("Invalid device id")  # torch.cuda.get_device_properties' own words
+    return _DiopiDeviceProperties(index)
 
 
 # ---------------------------------------------------------------- streams and events

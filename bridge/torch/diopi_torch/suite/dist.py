@@ -68,16 +68,6 @@ def reference(model: suite.Model, steps: int, world_size: int):
 
 
 # ---------------------------------------------------------------- one rank
-def _to_device(m):
-    import torch
-    swap = torch.__future__.get_swap_module_params_on_conversion()
-    torch.__future__.set_swap_module_params_on_conversion(True)  # keeps tied weights tied (see suite.run_model)
-    try:
-        return m.to("diopi")
-    finally:
-        torch.__future__.set_swap_module_params_on_conversion(swap)
-
-
 def _shard(m):
     """FSDP2: each block of the model's layer lists, innermost lists first (a block that holds a list of its own
     is sharded after that list's blocks), then the root."""
@@ -101,7 +91,7 @@ def train_rank(model: suite.Model, recipe: str, steps: int):
     import torch.distributed as dist
 
     rank, world = dist.get_rank(), dist.get_world_size()
-    m = _to_device(suite.build(model))
+    m = suite.build(model).to("diopi")  # a plain move keeps tied parameters tied, as on CUDA
     m.train()
     if recipe == "ddp":
         from torch.nn.parallel import DistributedDataParallel

@@ -35,11 +35,10 @@ MODELS = {m.name: m for m in [
     Model("llama", "text-lm", "LlamaForCausalLM", dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2)),
     Model("qwen2", "text-lm", "Qwen2ForCausalLM", dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2)),
     # A mixture of experts: routing by top-k, tokens gathered per expert (nonzero, indexing) and summed back
-    # (index_add). The eager experts loop on both sides: transformers' grouped-GEMM path assumes a CUDA
-    # device for any device that is not the CPU (it asks histc for integers).
+    # (index_add). transformers' default experts implementation, which on any device but the CPU counts
+    # tokens per expert with an integer histc (csrc/aten/decompose.cpp serves it).
     Model("mixtral", "text-lm", "MixtralForCausalLM",
-          dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2,
-               experts_implementation="eager")),
+          dict(SMALL, vocab_size=VOCAB, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2)),
     Model("t5", "seq2seq", "T5ForConditionalGeneration",
           dict(vocab_size=VOCAB, d_model=64, d_kv=16, d_ff=128, num_layers=2, num_heads=4,
                decoder_start_token_id=0, pad_token_id=0)),

@@ -191,17 +191,6 @@ class _Checkpointed(torch.nn.Module):
         return checkpoint(self.inner, *args, use_reentrant=False, context_fn=_no_dropout_contexts, **kwargs)
 
 
-def _move(m, device):
-    # Swapping keeps tied parameters (embeddings shared with the LM head) tied:
-    # a plain .to() makes new Parameters for a new backend.
-    swap = torch.__future__.get_swap_module_params_on_conversion()
-    torch.__future__.set_swap_module_params_on_conversion(True)
-    try:
-        return m.to(device)
-    finally:
-        torch.__future__.set_swap_module_params_on_conversion(swap)
-
-
 def optimizer(params, fused=False):
     """The suite's AdamW (one and many ranks); fused on the device, where DIOPI serves _fused_adamw_
     (diopiFusedAdamW)."""
@@ -249,7 +238,7 @@ def train(recipe: Recipe, model, batches, device: torch.device):
         batches = [_cast_batch(b, recipe.cast) for b in batches]
     if recipe.checkpoint and not _enable_checkpointing(model):
         raise RuntimeError(f"{type(model).__name__} does not support gradient checkpointing")
-    model = _move(model, device)
+    model = model.to(device)  # a plain move keeps tied parameters tied, as on CUDA
     model.train()
     opt = _optimizer(model, device)
     # 2**10, not the default 2**16: the two sides cast different operators to float16 (the CPU's autocast lists are
@@ -310,7 +299,7 @@ def _resume(model, opt, scaler, device):
 
 def generate(model, batch, device: torch.device):
     """Greedy generation of GENERATE_TOKENS tokens with the KV cache; returns {"generate": {"tokens": ...}}."""
-    model = _move(copy.deepcopy(model), device).eval()
+    model = copy.deepcopy(model).to(device).eval()
     ids = batch["input_ids"].to(device)
     kwargs = dict(max_new_tokens=GENERATE_TOKENS, min_new_tokens=GENERATE_TOKENS, do_sample=False, use_cache=True,
                   pad_token_id=0)

@@ -124,3 +124,33 @@ def test_the_benchmark_times_one_thread_in_every_thread():
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert proc.stdout.count("restarting with OMP_NUM_THREADS=1") == 1, proc.stdout
     assert "geometric mean diopi/cpu (float32)" in proc.stdout, proc.stdout
+
+
+def test_import_torch_autoloads_the_device_from_the_environment():
+    # PyTorch's autoloading of out-of-tree backends: the `torch.backends` entry point of the installed package
+    code = textwrap.dedent("""
+        import sys, torch
+        print("diopi" if torch._C._get_privateuse1_backend_name() == "diopi" else "none", "diopi_torch" in sys.modules)
+        if torch._C._get_privateuse1_backend_name() == "diopi":
+            print((torch.ones(2, device="diopi") * 3).cpu().tolist())
+    """)
+    def python(**env):
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                              env={**os.environ, **env})
+    from importlib.metadata import entry_points
+    assert [e.value for e in entry_points(group="torch.backends") if e.name == "diopi"] == \
+        ["diopi_torch.runtime.autoload:autoload"], "bridge/torch is installed without its entry points: pip install -e bridge/torch"
+    proc = python(DIOPI_IMPL_LIB=LIB)
+    assert proc.returncode == 0 and proc.stdout.split("\n")[:2] == ["diopi True", "[3.0, 3.0]"], proc.stdout + proc.stderr
+    proc = python(DIOPI_IMPL_LIB="")                                          # nothing to load: nothing loaded
+    assert proc.returncode == 0 and proc.stdout.strip() == "none True", proc.stdout + proc.stderr
+    proc = python(DIOPI_IMPL_LIB=LIB, TORCH_DEVICE_BACKEND_AUTOLOAD="0")      # PyTorch's switch turns it off
+    assert proc.returncode == 0 and proc.stdout.strip() == "none False", proc.stdout + proc.stderr
+    proc = python(DIOPI_IMPL_LIB="/nonexistent/libdiopi_impl.so")            # a wrong path is PyTorch's clear error
+    assert proc.returncode != 0 and "Failed to load the backend extension: diopi" in proc.stderr, proc.stderr[-2000:]
+    assert "no such library: /nonexistent/libdiopi_impl.so" in proc.stderr, proc.stderr[-2000:]
+    # the conformance harness keeps vendor code out of its own process even so
+    proc = subprocess.run([sys.executable, "-c", "import conformance.cli, torch; print(torch._C._get_privateuse1_backend_name())"],
+                          capture_output=True, text=True, cwd=os.path.join(ROOT, "diopi_test", "python"), timeout=300,
+                          env={**os.environ, "DIOPI_IMPL_LIB": LIB})
+    assert proc.returncode == 0 and proc.stdout.strip() == "privateuseone", proc.stdout + proc.stderr

@@ -328,3 +328,165 @@ def test_a_hooks_library_of_the_first_form_still_loads(tmp_path_factory):
         print("ok")
     """)], capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": ""})
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+
+
+def test_moving_a_model_keeps_its_parameters_and_ties_as_on_cuda():
+    run("""
+        cpu, dev = torch.ones(2), torch.zeros(2, device="diopi")
+        assert torch._has_compatible_shallow_copy_type(cpu, dev) and torch._has_compatible_shallow_copy_type(dev, cpu)
+        assert not torch._has_compatible_shallow_copy_type(dev, torch.zeros(2).to_sparse())   # as CUDA: dense only
+        p = torch.nn.Parameter(torch.arange(3.))
+        p.data = torch.full((3,), 7., device="diopi")                                   # t.data = device tensor
+        assert p.device.type == "diopi" and isinstance(p, torch.nn.Parameter) and p.cpu().tolist() == [7., 7., 7.]
+        torch.manual_seed(0)
+        m = torch.nn.Sequential(torch.nn.Embedding(10, 4), torch.nn.Linear(4, 10, bias=False))
+        m[1].weight = m[0].weight                                                       # an LM head tied to its embedding
+        ref = __import__("copy").deepcopy(m)
+        params, w0 = list(m.parameters()), m[0].weight.detach().clone()
+        opt = torch.optim.SGD(m.parameters(), lr=0.5)                                   # made before the move
+        assert m.to("diopi") is m
+        assert m[0].weight is m[1].weight and list(m.parameters())[0] is params[0]       # same Parameter, still tied
+        assert m[0].weight.device.type == "diopi"
+        ids = torch.tensor([1, 2, 3])
+        ropt = torch.optim.SGD(ref.parameters(), lr=0.5)
+        for model, o, x in ((m, opt, ids.to("diopi")), (ref, ropt, ids)):
+            model(x).square().mean().backward(); o.step()
+        assert m[0].weight.grad.device.type == "diopi"
+        assert torch.allclose(m[0].weight.detach().cpu(), ref[0].weight.detach(), atol=1e-6)   # the optimizer stepped it
+        assert not torch.equal(m[0].weight.detach().cpu(), w0)                               # and it moved
+        back = m.to("cpu")
+        assert back[0].weight is back[1].weight and back[0].weight is params[0] and params[0].device.type == "cpu"
+        # with PyTorch's swap_tensors conversion the same holds
+        torch.__future__.set_swap_module_params_on_conversion(True)
+        w = m[0].weight
+        m.to("diopi")
+        assert m[0].weight is w and m[1].weight is w and w.device.type == "diopi"
+        print("ok")
+    """)
+
+
+def test_device_capability_and_properties_from_the_vendor_runtime():
+    run("""
+        cap = torch.accelerator.get_device_capability("diopi:0")
+        dtypes = cap["supported_dtypes"]
+        # the standard's dtypes (diopiDtype_t), nothing it cannot name
+        for t in (torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int8, torch.uint8, torch.int32,
+                  torch.int64, torch.bool, torch.complex64):
+            assert t in dtypes, (t, dtypes)
+        for t in (torch.qint8, torch.float8_e4m3fn):
+            assert t not in dtypes, (t, dtypes)
+        assert torch.accelerator.get_device_capability() == cap
+        p = torch.diopi.get_device_properties(0)
+        free, total = torch.diopi.mem_get_info(0)
+        assert p.name == torch.diopi.get_device_name(0) and "host memory" in p.name, p.name
+        assert p.total_memory == total > 0 and "total_memory=" in repr(p)
+        assert torch.diopi.get_device_properties("diopi:1").index == 1
+        for bad in (lambda: torch.diopi.get_device_properties(2), lambda: torch.accelerator.get_device_capability("diopi:2")):
+            try:
+                bad(); raise AssertionError("no error")
+            except (AssertionError, RuntimeError) as e:
+                assert "Invalid device id" in str(e) or "invalid device ordinal 2" in str(e), e
+        print("ok")
+    """, DIOPI_HOST_DEVICES="2")
+
+
+def test_a_forked_child_may_not_use_an_initialised_device_as_with_cuda():
+    run("""
+        import os
+        def in_child(fn):
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(r)
+                try:
+                    msg = fn()
+                except Exception as e:
+                    msg = f"{type(e).__name__}: {e}"
+                os.write(w, msg.encode()); os._exit(0)
+            os.close(w)
+            out = os.read(r, 4096).decode(); os.waitpid(pid, 0)
+            return out
+        # loaded but not yet used: a child may still use the device, as a child may use CUDA before it is initialised
+        assert not torch.diopi._is_in_bad_fork()
+        assert in_child(lambda: str(torch.ones(2, device="diopi").sum().item())) == "2.0"
+        x = torch.ones(3, device="diopi")
+        assert torch.diopi.is_initialized() and not torch.diopi._is_in_bad_fork()
+        assert in_child(lambda: str(torch.diopi._is_in_bad_fork())) == "True"
+        got = in_child(lambda: str(torch.zeros(1, device="diopi")))
+        assert got == ("RuntimeError: Cannot re-initialize diopi in forked subprocess. To use diopi with "
+                       "multiprocessing, you must use the 'spawn' start method"), got
+        assert in_child(lambda: str(torch.ones(2).sum().item())) == "2.0"        # the CPU is fine in the child
+        assert not torch.diopi._is_in_bad_fork() and (x + 1).cpu().tolist() == [2., 2., 2.]
+        # DataLoader workers (forked) that do not touch the device keep working
+        data = torch.utils.data.TensorDataset(torch.arange(8.))
+        got = [b.to("diopi").sum().item() for (b,) in torch.utils.data.DataLoader(data, batch_size=4, num_workers=2)]
+        assert got == [6.0, 22.0], got
+        print("ok")
+    """)
+
+
+def test_dynamo_has_an_interface_for_the_device_as_for_cuda():
+    run("""
+        import sys
+        assert "torch._dynamo" not in sys.modules          # loading the device did not import Dynamo
+        from torch._dynamo.device_interface import get_interface_for_device, get_registered_device_interfaces
+        itf = get_interface_for_device("diopi")
+        assert get_interface_for_device("diopi:1") is itf and get_interface_for_device(torch.device("diopi")) is itf
+        assert ("diopi", itf) in list(get_registered_device_interfaces())
+        assert itf.device_count() == 2 and itf.is_available() and itf.current_device() == 0
+        s = itf.Stream(device="diopi")
+        assert isinstance(s, torch.Stream) and s.device.type == "diopi"
+        with itf.device(1):
+            assert itf.current_device() == 1
+        assert itf.exchange_device(1) == 0 and itf.current_device() == 1 and itf.exchange_device(0) == 1
+        assert itf.get_raw_stream(0) == itf.current_stream().native_handle
+        assert itf.get_device_properties(0).total_memory > 0 and itf.Worker.get_device_properties(0).name
+        # compiled code using the device's streams and events is traced
+        @torch.compile(backend="eager", fullgraph=True)
+        def f(x):
+            e = torch.Event(device="diopi")
+            y = x * 2
+            e.record()
+            e.synchronize()
+            return y + 1
+        x = torch.arange(4., device="diopi")
+        assert f(x).cpu().tolist() == [1., 3., 5., 7.]
+        print("ok")
+    """, DIOPI_HOST_DEVICES="2")
+
+
+def test_the_classic_profiler_times_the_device():
+    proc = run("""
+        import time, warnings
+        m = torch.nn.Linear(64, 64).to("diopi"); x = torch.randn(32, 64, device="diopi")
+        m(x)
+        t0 = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught, torch.autograd.profiler.profile(use_device="diopi") as prof:
+            for _ in range(20):
+                m(x).sum().backward()
+        wall_us = (time.perf_counter() - t0) * 1e6
+        assert not [w for w in caught if "not enabled" in str(w.message)], [str(w.message) for w in caught]
+        events = [e for e in prof.function_events if e.name == "aten::addmm"]
+        assert len(events) >= 20, len(events)
+        times = [e.device_time for e in events]
+        # each a real duration: not negative, not longer than the whole profiled loop
+        assert all(0 <= t <= wall_us for t in times) and sum(times) > 0, times
+        total = {a.key: a for a in prof.key_averages()}["aten::addmm"]
+        assert 0 < total.device_time_total <= wall_us, total.device_time_total
+        print("ok")
+    """)
+    assert "used in profiler but not enabled" not in proc.stderr, proc.stderr[-2000:]
+
+
+def test_errors_are_worded_as_pytorch_words_them():
+    run("""
+        x, t = torch.rand(3, device="diopi"), torch.rand(3, device="diopi")
+        try:
+            with torch.autocast("diopi", dtype=torch.bfloat16):
+                torch.nn.functional.binary_cross_entropy(x, t)
+            raise AssertionError("binary_cross_entropy under autocast must be refused, as on CUDA")
+        except RuntimeError as e:
+            assert str(e).startswith("torch.nn.functional.binary_cross_entropy and torch.nn.BCELoss are unsafe to autocast."), e
+            assert "binary_cross_entropy_with_logits and BCEWithLogits are\\nsafe to autocast." in str(e), e
+        print("ok")
+    """)

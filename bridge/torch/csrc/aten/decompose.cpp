@@ -1,0 +1,314 @@
+// Operators the counted CPU fallback could not serve: ATen hands them to this
+// device (as it hands them to CUDA) but the CPU has no kernel for them, or no
+// kernel for the dtype. Each is computed here another way, so the fallback
+// never turns a model that works on CUDA into an error:
+//  - the fused RNN cells ATen picks for every non-CPU device (LSTM, GRU and
+//    their cells): decomposed into elementwise operators the device serves,
+//    with the workspace layout CUDA's kernels use, so autograd's formulas
+//    (derivatives.yaml) take the backward kernels below;
+//  - histc of an integer tensor (CUDA counts integers, the CPU refuses them);
+//  - matrix products with an output dtype (mm/bmm/addmm/baddbmm .dtype);
+//  - the statistics kernels of nn.SyncBatchNorm (batch_norm_stats, ...);
+//  - record_stream, which the device's caching allocator serves.
+// tests/ops/test_fallback_coverage.py walks every operator that can reach the
+// fallback and checks none of them lacks a way to run.
+#include <ATen/native/Resize.h>
+#include <torch/library.h>
+
+#include "aten/bridge.hpp"
+#include "runtime/allocator.hpp"
+
+namespace diopi_torch {
+namespace {
+
+// ---------------------------------------------------------------- LSTM / GRU cells
+
+at::Tensor withBias(at::Tensor gates, const std::optional<at::Tensor>& bias) {
+    if (bias.has_value() && bias->defined()) return gates + *bias;
+    return gates;
+}
+
+// Workspace: the activated gates (i, f, g, o), as CUDA's kernel keeps them.
+std::tuple<at::Tensor, at::Tensor, at::Tensor> lstmCell(const at::Tensor& inputGates, const at::Tensor& hiddenGates,
+                                                        const at::Tensor& cx, const std::optional<at::Tensor>& inputBias,
+                                                        const std::optional<at::Tensor>& hiddenBias) {
+    at::Tensor gates = withBias(withBias(inputGates + hiddenGates, inputBias), hiddenBias);
+    auto c = gates.chunk(4, 1);
+    at::Tensor i = c[0].sigmoid(), f = c[1].sigmoid(), g = c[2].tanh(), o = c[3].sigmoid();
+    at::Tensor cy = f * cx + i * g;
+    at::Tensor hy = o * cy.tanh();
+    return {hy, cy, at::cat({i, f, g, o}, 1)};
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> lstmCellBackward(const std::optional<at::Tensor>& gradHy,
+                                                                const std::optional<at::Tensor>& gradCy, const at::Tensor& cx,
+                                                                const at::Tensor& cy, const at::Tensor& workspace, bool hasBias) {
+    const bool hasHy = gradHy.has_value() && gradHy->defined(), hasCy = gradCy.has_value() && gradCy->defined();
+    if (!hasHy && !hasCy) return {at::Tensor(), at::Tensor(), at::Tensor()};
+    auto w = workspace.chunk(4, 1);
+    const at::Tensor &i = w[0], &f = w[1], &g = w[2], &o = w[3];
+    at::Tensor tanhCy = cy.tanh();
+    at::Tensor gcx = hasCy ? gradCy->clone() : at::zeros_like(cy);
+    at::Tensor go = at::zeros_like(o);
+    if (hasHy) {
+        gcx = gcx + *gradHy * o * (1 - tanhCy * tanhCy);
+        go = *gradHy * tanhCy * o * (1 - o);
+    }
+    at::Tensor gi = gcx * g * i * (1 - i);
+    at::Tensor gf = gcx * cx * f * (1 - f);
+    at::Tensor gg = gcx * i * (1 - g * g);
+    at::Tensor gradGates = at::cat({gi, gf, gg, go}, 1);
+    at::Tensor gradBias = hasBias ? gradGates.sum(0) : at::Tensor();
+    return {gradGates, gcx * f, gradBias};
+}
+
+// Workspace: (r, z, n, hx, hn) with hn the hidden part of the new gate, biased, as CUDA's kernel keeps them.
+std::tuple<at::Tensor, at::Tensor> gruCell(const at::Tensor& inputGates, const at::Tensor& hiddenGates, const at::Tensor& hx,
+                                           const std::optional<at::Tensor>& inputBias, const std::optional<at::Tensor>& hiddenBias) {
+    auto ig = withBias(inputGates, inputBias).chunk(3, 1);
+    auto hg = withBias(hiddenGates, hiddenBias).chunk(3, 1);
+    at::Tensor r = (ig[0] + hg[0]).sigmoid();
+    at::Tensor z = (ig[1] + hg[1]).sigmoid();
+    at::Tensor n = (ig[2] + r * hg[2]).tanh();
+    at::Tensor hy = n + z * (hx - n);
+    return {hy, at::cat({r, z, n, hx, hg[2]}, 1)};
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> gruCellBackward(const at::Tensor& gradHy,
+                                                                                       const at::Tensor& workspace, bool hasBias) {
+    auto w = workspace.chunk(5, 1);
+    const at::Tensor &r = w[0], &z = w[1], &n = w[2], &hx = w[3], &hn = w[4];
+    at::Tensor gz = gradHy * (hx - n) * z * (1 - z);
+    at::Tensor gn = gradHy * (1 - z) * (1 - n * n);
+    at::Tensor gr = gn * hn * r * (1 - r);
+    at::Tensor gradInput = at::cat({gr, gz, gn}, 1);
+    at::Tensor gradHidden = at::cat({gr, gz, gn * r}, 1);
+    at::Tensor gradHx = gradHy * z;
+    if (!hasBias) return {gradInput, gradHidden, gradHx, at::Tensor(), at::Tensor()};
+    return {gradInput, gradHidden, gradHx, gradInput.sum(0), gradHidden.sum(0)};
+}
+
+// ---------------------------------------------------------------- histc
+
+// CUDA's histc of an integer tensor, counted on the host: the result has the
+// input's dtype; min == max takes the data's range (widened by one on each
+// side when that is empty too); values outside [min, max] are not counted;
+// bins are computed in integer arithmetic, the top edge belonging to the last bin.
+template <class T>
+at::Tensor histcIntegral(const at::Tensor& host, int64_t bins, const at::Scalar& min, const at::Scalar& max) {
+    int64_t lo = static_cast<T>(min.to<int64_t>()), hi = static_cast<T>(max.to<int64_t>());
+    at::Tensor values = host.contiguous().to(at::kLong);
+    const int64_t* v = values.const_data_ptr<int64_t>();
+    const int64_t count = values.numel();
+    if (lo == hi && count > 0) {
+        lo = *std::min_element(v, v + count);
+        hi = *std::max_element(v, v + count);
+    }
+    if (lo == hi) {
+        lo -= 1;
+        hi += 1;
+    }
+    TORCH_CHECK(lo < hi, "max must be larger than min");
+    std::vector<int64_t> counts(bins, 0);
+    for (int64_t k = 0; k < count; ++k) {
+        if (v[k] < lo || v[k] > hi) continue;
+        int64_t bin = (v[k] - lo) * bins / (hi - lo);
+        counts[bin == bins ? bins - 1 : bin] += 1;
+    }
+    return at::tensor(counts, at::kLong).to(host.scalar_type());
+}
+
+at::Tensor histcKernel(const at::Tensor& self, int64_t bins, const at::Scalar& min, const at::Scalar& max) {
+    if (!at::isIntegralType(self.scalar_type(), /*includeBool=*/false))
+        return fallback<at::_ops::histc>("no mapping entry", self, bins, min, max);
+    noteFallback("histc", "integer input, which the CPU's histc refuses: counted on the host");
+    TORCH_CHECK(bins > 0, "bins must be > 0");
+    at::Tensor host = self.cpu(), out;
+    AT_DISPATCH_INTEGRAL_TYPES(self.scalar_type(), "histc", [&] { out = histcIntegral<scalar_t>(host, bins, min, max); });
+    return out.to(self.device());
+}
+
+at::Tensor& histcOut(const at::Tensor& self, int64_t bins, const at::Scalar& min, const at::Scalar& max, at::Tensor& out) {
+    if (!at::isIntegralType(self.scalar_type(), false))
+        return fallback<at::_ops::histc_out>("no mapping entry", self, bins, min, max, out);
+    at::Tensor r = histcKernel(self, bins, min, max);
+    at::native::resize_output(out, r.sizes());
+    out.copy_(r);
+    return out;
+}
+
+// ---------------------------------------------------------------- products with an output dtype
+
+void checkOutDtype(const at::Tensor& mat, c10::ScalarType outDtype) {
+    TORCH_CHECK(outDtype == mat.scalar_type() ||
+                    (outDtype == at::kFloat && (mat.scalar_type() == at::kHalf || mat.scalar_type() == at::kBFloat16)),
+                "out_dtype must be the same as input dtype or fp32 for fp16/bf16 inputs");
+}
+
+at::Tensor mmDtype(const at::Tensor& self, const at::Tensor& mat2, c10::ScalarType outDtype) {
+    checkOutDtype(self, outDtype);
+    return at::mm(self.to(outDtype), mat2.to(outDtype));
+}
+at::Tensor bmmDtype(const at::Tensor& self, const at::Tensor& mat2, c10::ScalarType outDtype) {
+    checkOutDtype(self, outDtype);
+    return at::bmm(self.to(outDtype), mat2.to(outDtype));
+}
+at::Tensor addmmDtype(const at::Tensor& self, const at::Tensor& m1, const at::Tensor& m2, c10::ScalarType outDtype,
+                      const at::Scalar& beta, const at::Scalar& alpha) {
+    checkOutDtype(m1, outDtype);
+    return at::addmm(self.to(outDtype), m1.to(outDtype), m2.to(outDtype), beta, alpha);
+}
+at::Tensor baddbmmDtype(const at::Tensor& self, const at::Tensor& b1, const at::Tensor& b2, c10::ScalarType outDtype,
+                        const at::Scalar& beta, const at::Scalar& alpha) {
+    checkOutDtype(b1, outDtype);
+    return at::baddbmm(self.to(outDtype), b1.to(outDtype), b2.to(outDtype), beta, alpha);
+}
+at::Tensor& intoOut(const at::Tensor& r, at::Tensor& out) {
+    TORCH_CHECK(out.scalar_type() == r.scalar_type(), "out_dtype must be the same as the dtype of the provided out tensor");
+    at::native::resize_output(out, r.sizes());
+    return out.copy_(r);
+}
+at::Tensor& mmDtypeOut(const at::Tensor& self, const at::Tensor& mat2, c10::ScalarType outDtype, at::Tensor& out) {
+    return intoOut(mmDtype(self, mat2, outDtype), out);
+}
+at::Tensor& bmmDtypeOut(const at::Tensor& self, const at::Tensor& mat2, c10::ScalarType outDtype, at::Tensor& out) {
+    return intoOut(bmmDtype(self, mat2, outDtype), out);
+}
+at::Tensor& addmmDtypeOut(const at::Tensor& self, const at::Tensor& m1, const at::Tensor& m2, c10::ScalarType outDtype,
+                          const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out) {
+    return intoOut(addmmDtype(self, m1, m2, outDtype, beta, alpha), out);
+}
+at::Tensor& baddbmmDtypeOut(const at::Tensor& self, const at::Tensor& b1, const at::Tensor& b2, c10::ScalarType outDtype,
+                            const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out) {
+    return intoOut(baddbmmDtype(self, b1, b2, outDtype, beta, alpha), out);
+}
+
+// ---------------------------------------------------------------- SyncBatchNorm's kernels
+
+// The statistics kernels nn.SyncBatchNorm runs on every rank (CUDA's only).
+// Channels are dim 1; statistics of a 16-bit input are float32, as CUDA's are.
+std::vector<int64_t> reducedDims(const at::Tensor& input) {
+    std::vector<int64_t> dims{0};
+    for (int64_t d = 2; d < input.dim(); ++d) dims.push_back(d);
+    return dims;
+}
+at::Tensor perChannel(const at::Tensor& t, const at::Tensor& input) {
+    std::vector<int64_t> shape(input.dim(), 1);
+    shape[1] = input.size(1);
+    return t.reshape(shape);
+}
+at::Tensor statsInput(const at::Tensor& input) {
+    return at::isReducedFloatingType(input.scalar_type()) ? input.to(at::kFloat) : input;
+}
+
+std::tuple<at::Tensor, at::Tensor> batchNormStats(const at::Tensor& input, double eps) {
+    at::Tensor x = statsInput(input);
+    auto dims = reducedDims(x);
+    at::Tensor mean = x.mean(dims);
+    at::Tensor var = (x - perChannel(mean, x)).square().mean(dims);
+    return {mean, (var + eps).rsqrt()};
+}
+
+at::Tensor batchNormElemt(const at::Tensor& input, const std::optional<at::Tensor>& weight, const std::optional<at::Tensor>& bias,
+                          const at::Tensor& mean, const at::Tensor& invstd, double eps) {
+    at::Tensor y = (statsInput(input) - perChannel(mean, input)) * perChannel(invstd, input);
+    if (weight.has_value() && weight->defined()) y = y * perChannel(*weight, input);
+    if (bias.has_value() && bias->defined()) y = y + perChannel(*bias, input);
+    return y.to(input.scalar_type());
+}
+
+at::Tensor& batchNormElemtOut(const at::Tensor& input, const std::optional<at::Tensor>& weight, const std::optional<at::Tensor>& bias,
+                              const at::Tensor& mean, const at::Tensor& invstd, double eps, at::Tensor& out) {
+    at::Tensor r = batchNormElemt(input, weight, bias, mean, invstd, eps);
+    at::native::resize_output(out, r.sizes());
+    return out.copy_(r);
+}
+
+// Every rank's (mean, invstd, count) into the global statistics; the running ones are updated in place
+// with the unbiased variance, as F.batch_norm does.
+std::tuple<at::Tensor, at::Tensor> batchNormGatherStatsWithCounts(const at::Tensor& input, const at::Tensor& mean,
+                                                                  const at::Tensor& invstd,
+                                                                  const std::optional<at::Tensor>& runningMean,
+                                                                  const std::optional<at::Tensor>& runningVar, double momentum,
+                                                                  double eps, const at::Tensor& counts) {
+    at::Tensor c = counts.to(mean.scalar_type()).reshape({-1, 1});
+    at::Tensor n = c.sum();
+    at::Tensor gmean = (c * mean).sum(0) / n;
+    at::Tensor var = invstd.square().reciprocal() - eps;
+    at::Tensor gvar = (c * (var + (mean - gmean).square())).sum(0) / n;
+    if (runningMean.has_value() && runningMean->defined())
+        runningMean->copy_(*runningMean * (1 - momentum) + gmean.to(runningMean->scalar_type()) * momentum);
+    if (runningVar.has_value() && runningVar->defined())
+        runningVar->copy_(*runningVar * (1 - momentum) + (gvar * n / (n - 1)).to(runningVar->scalar_type()) * momentum);
+    return {gmean, (gvar + eps).rsqrt()};
+}
+
+std::tuple<at::Tensor, at::Tensor> batchNormGatherStats(const at::Tensor& input, const at::Tensor& mean, const at::Tensor& invstd,
+                                                        const std::optional<at::Tensor>& runningMean,
+                                                        const std::optional<at::Tensor>& runningVar, double momentum, double eps,
+                                                        int64_t count) {
+    at::Tensor counts = at::full({mean.size(0)}, static_cast<double>(count), mean.options());
+    return batchNormGatherStatsWithCounts(input, mean, invstd, runningMean, runningVar, momentum, eps, counts);
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> batchNormBackwardReduce(
+    const at::Tensor& gradOut, const at::Tensor& input, const at::Tensor& mean, const at::Tensor& invstd,
+    const std::optional<at::Tensor>& weight, bool inputG, bool weightG, bool biasG) {
+    auto dims = reducedDims(input);
+    at::Tensor dy = statsInput(gradOut);
+    at::Tensor sumDy = dy.sum(dims);
+    at::Tensor sumDyXmu = (dy * (statsInput(input) - perChannel(mean, input))).sum(dims);
+    at::Tensor gradWeight, gradBias;
+    const bool hasWeight = weight.has_value() && weight->defined();
+    if (weightG && hasWeight) gradWeight = (sumDyXmu * invstd).to(weight->scalar_type());
+    if (biasG && hasWeight) gradBias = sumDy.to(weight->scalar_type());
+    if (!inputG) return {at::Tensor(), at::Tensor(), gradWeight, gradBias};
+    return {sumDy, sumDyXmu, gradWeight, gradBias};
+}
+
+at::Tensor batchNormBackwardElemt(const at::Tensor& gradOut, const at::Tensor& input, const at::Tensor& mean, const at::Tensor& invstd,
+                                  const std::optional<at::Tensor>& weight, const at::Tensor& sumDy, const at::Tensor& sumDyXmu,
+                                  const at::Tensor& count) {
+    at::Tensor n = count.to(sumDy.scalar_type()).sum();
+    at::Tensor meanDy = perChannel(sumDy / n, input);
+    at::Tensor meanDyXmu = perChannel(sumDyXmu / n, input);
+    at::Tensor is = perChannel(invstd, input);
+    at::Tensor g = (statsInput(gradOut) - meanDy - (statsInput(input) - perChannel(mean, input)) * is.square() * meanDyXmu) * is;
+    if (weight.has_value() && weight->defined()) g = g * perChannel(*weight, input);
+    return g.to(input.scalar_type());
+}
+
+// ---------------------------------------------------------------- streams
+
+void recordStream(at::Tensor& self, c10::Stream s) {
+    TORCH_CHECK(s.device_type() == c10::DeviceType::PrivateUse1, "record_stream: the stream is not a diopi stream");
+    deviceAllocator()->recordStream(self.storage().data_ptr(), s);
+}
+
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+    m.impl("_thnn_fused_lstm_cell", lstmCell);
+    m.impl("_thnn_fused_lstm_cell_backward_impl", lstmCellBackward);
+    m.impl("_thnn_fused_gru_cell", gruCell);
+    m.impl("_thnn_fused_gru_cell_backward", gruCellBackward);
+    m.impl("histc", histcKernel);
+    m.impl("histc.out", histcOut);
+    m.impl("mm.dtype", mmDtype);
+    m.impl("bmm.dtype", bmmDtype);
+    m.impl("addmm.dtype", addmmDtype);
+    m.impl("baddbmm.dtype", baddbmmDtype);
+    m.impl("mm.dtype_out", mmDtypeOut);
+    m.impl("bmm.dtype_out", bmmDtypeOut);
+    m.impl("addmm.dtype_out", addmmDtypeOut);
+    m.impl("baddbmm.dtype_out", baddbmmDtypeOut);
+    m.impl("record_stream", recordStream);
+    m.impl("batch_norm_stats", batchNormStats);
+    m.impl("batch_norm_elemt", batchNormElemt);
+    m.impl("batch_norm_elemt.out", batchNormElemtOut);
+    m.impl("batch_norm_gather_stats", batchNormGatherStats);
+    m.impl("batch_norm_gather_stats_with_counts", batchNormGatherStatsWithCounts);
+    m.impl("batch_norm_backward_reduce", batchNormBackwardReduce);
+    m.impl("batch_norm_backward_elemt", batchNormBackwardElemt);
+}
+
+}  // namespace
+}  // namespace diopi_torch

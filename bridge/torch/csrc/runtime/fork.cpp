@@ -1,0 +1,28 @@
+// Fork safety as CUDA has it: once the device is initialised (the device
+// module's _lazy_init, on the first tensor made for it), a forked child is
+// "in a bad fork": PyTorch's own fork handler for the device type marks it so
+// and makes the child's next device use initialise again, which the device
+// module refuses with CUDA's "Cannot re-initialize ... in forked subprocess".
+// A child that never touches the device (a DataLoader worker) is unaffected.
+// A chip's driver state does not survive fork(); on a host vendor the refusal
+// keeps code portable to one.
+#include <torch/csrc/utils/device_lazy_init.h>
+
+#define DIOPI_TORCH_API extern "C" __attribute__((visibility("default")))
+
+DIOPI_TORCH_API int diopi_torch_poison_fork() {
+    try {
+        torch::utils::register_fork_handler_for_device_init(c10::DeviceType::PrivateUse1);
+        return 0;
+    } catch (...) {
+        return 1;
+    }
+}
+
+DIOPI_TORCH_API int diopi_torch_in_bad_fork() {
+    try {
+        return torch::utils::is_device_in_bad_fork(c10::DeviceType::PrivateUse1) ? 1 : 0;
+    } catch (...) {
+        return 0;
+    }
+}
