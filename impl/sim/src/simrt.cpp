@@ -7,6 +7,7 @@
 // (SimTensor) and allocate temporaries from the device.
 #include <cstdlib>
 #include <cstring>
+#include <unordered_set>
 
 #include "launch.hpp"
 
@@ -158,6 +159,24 @@ SimTensor* capture(KernelCtx& k, const char* func, const char* name, const void*
 
 /* ---------------------------------------------------------------- Launch */
 
+namespace {
+
+std::mutex g_proven_mu;
+std::unordered_set<uint64_t> g_proven;  // signatures of calls that ran without error
+
+bool provenSignature(uint64_t key) {
+    std::lock_guard<std::mutex> lk(g_proven_mu);
+    return g_proven.count(key) != 0;
+}
+
+void rememberSignature(uint64_t key) {
+    std::lock_guard<std::mutex> lk(g_proven_mu);
+    if (g_proven.size() >= (size_t(1) << 20)) g_proven.clear();  // bounded: a forgotten signature only runs once more before returning
+    g_proven.insert(key);
+}
+
+}  // namespace
+
 Launch::Launch(const char* func, diopiContextHandle_t ctx, bool sync) noexcept : func_(func), sync_(sync) {
     try {
         if (!ensureStarted()) {
@@ -203,10 +222,31 @@ diopiTensorHandle_t Launch::tensor(const char* name, diopiTensorHandle_t h) noex
 }
 
 diopiConstTensorHandle_t Launch::tensor(const char* name, diopiConstTensorHandle_t h) noexcept {
-    if (status_ != diopiSuccess || h == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(h != nullptr);
+    if (h == nullptr) return nullptr;
     try {
         SimTensor* t = capture(*k_, func_, name, h, k_->device);
-        if (!t) status_ = diopiErrorOccurred;  // capture set the message
+        if (!t) {
+            status_ = diopiErrorOccurred;  // capture set the message
+            return nullptr;
+        }
+        mix(static_cast<uint64_t>(t->dtype));
+        mix(t->shape.size());
+        for (size_t i = 0; i < t->shape.size(); ++i) {
+            mix(static_cast<uint64_t>(t->shape[i]));
+            mix(static_cast<uint64_t>(t->stride[i]));
+        }
+        // Aliasing (in-place calls, overlapping outputs): which earlier tensor shares the storage, and where.
+        size_t index = 0;
+        for (const SimTensor& other : k_->tensors) {
+            if (&other != t && other.storage == t->storage && t->storage) {
+                mix(index);
+                mix(static_cast<uint64_t>(t->data - other.data));
+                break;
+            }
+            ++index;
+        }
         return reinterpret_cast<diopiConstTensorHandle_t>(t);
     } catch (...) {
         fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
@@ -223,7 +263,10 @@ diopiConstTensorHandle_t* Launch::tensors(const char* name, diopiConstTensorHand
 }
 
 diopiTensorHandle_t* Launch::array(const char* name, const void* const* arr, int64_t n) noexcept {
-    if (status_ != diopiSuccess || arr == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(arr != nullptr);
+    mix(static_cast<uint64_t>(n));
+    if (arr == nullptr) return nullptr;
     try {
         if (n < 0) {
             fail(diopiErrorOccurred, std::string(func_) + ": " + name + " has a negative length");
@@ -257,8 +300,14 @@ diopiTensorHandle_t* Launch::allocated(diopiTensorHandle_t* slot) noexcept {
 }
 
 const diopiScalar_t* Launch::scalar(const diopiScalar_t* s) noexcept {
-    if (status_ != diopiSuccess || s == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(s != nullptr);
+    if (s == nullptr) return nullptr;
     try {
+        mix(static_cast<uint64_t>(s->stype));
+        uint64_t bits = 0;
+        std::memcpy(&bits, &s->fval, sizeof bits);  // the union's eight bytes, whichever member is set
+        mix(bits);
         k_->scalars.push_back(*s);
         return &k_->scalars.back();
     } catch (...) {
@@ -268,8 +317,12 @@ const diopiScalar_t* Launch::scalar(const diopiScalar_t* s) noexcept {
 }
 
 diopiSize_t Launch::size(diopiSize_t s) noexcept {
-    if (status_ != diopiSuccess || s.data == nullptr) return s;
+    if (status_ != diopiSuccess) return s;
+    mix(s.data != nullptr);
+    mix(static_cast<uint64_t>(s.len));
+    if (s.data == nullptr) return s;
     try {
+        for (int64_t i = 0; i < s.len; ++i) mix(static_cast<uint64_t>(s.data[i]));
         k_->ints.emplace_back(s.data, s.data + (s.len > 0 ? s.len : 0));
         return diopiSize_t{k_->ints.back().data(), s.len};
     } catch (...) {
@@ -279,7 +332,9 @@ diopiSize_t Launch::size(diopiSize_t s) noexcept {
 }
 
 diopiSize_t* Launch::size(const diopiSize_t* s) noexcept {
-    if (status_ != diopiSuccess || s == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(s != nullptr);
+    if (s == nullptr) return nullptr;
     try {
         k_->sizes.push_back(size(*s));
         return &k_->sizes.back();
@@ -290,8 +345,11 @@ diopiSize_t* Launch::size(const diopiSize_t* s) noexcept {
 }
 
 const int64_t* Launch::value(const int64_t* p) noexcept {
-    if (status_ != diopiSuccess || p == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(p != nullptr);
+    if (p == nullptr) return nullptr;
     try {
+        mix(static_cast<uint64_t>(*p));
         k_->ints.emplace_back(1, *p);
         return k_->ints.back().data();
     } catch (...) {
@@ -301,8 +359,13 @@ const int64_t* Launch::value(const int64_t* p) noexcept {
 }
 
 const double* Launch::value(const double* p) noexcept {
-    if (status_ != diopiSuccess || p == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(p != nullptr);
+    if (p == nullptr) return nullptr;
     try {
+        uint64_t bits = 0;
+        std::memcpy(&bits, p, sizeof bits);
+        mix(bits);
         k_->doubles.push_back(*p);
         return &k_->doubles.back();
     } catch (...) {
@@ -312,8 +375,11 @@ const double* Launch::value(const double* p) noexcept {
 }
 
 const bool* Launch::value(const bool* p) noexcept {
-    if (status_ != diopiSuccess || p == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(p != nullptr);
+    if (p == nullptr) return nullptr;
     try {
+        mix(*p);
         k_->bools.push_back(*p);
         return &k_->bools.back();
     } catch (...) {
@@ -323,8 +389,12 @@ const bool* Launch::value(const bool* p) noexcept {
 }
 
 const char* Launch::string(const char* s) noexcept {
-    if (status_ != diopiSuccess || s == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(s != nullptr);
+    if (s == nullptr) return nullptr;
     try {
+        for (const char* c = s; *c; ++c) mix(static_cast<unsigned char>(*c));
+        mix(0x100);
         k_->strings.emplace_back(s);
         return k_->strings.back().c_str();
     } catch (...) {
@@ -338,7 +408,10 @@ diopiError_t Launch::run(std::function<diopiError_t(diopiContextHandle_t)> kerne
     try {
         const bool fails = launchFails();
         std::string func = func_;
-        if (sync_) {
+        mix(reinterpret_cast<uintptr_t>(func_));
+        // A call not yet seen to work runs now: its argument errors are the call's own status.
+        const bool first = !sync_ && !provenSignature(key_);
+        if (sync_ || first) {
             // The results are read when the call returns: everything queued before it first.
             uint64_t seq;
             {
@@ -355,8 +428,10 @@ diopiError_t Launch::run(std::function<diopiError_t(diopiContextHandle_t)> kerne
             auto started = Clock::now();
             diopiError_t rc = kernel(reinterpret_cast<diopiContextHandle_t>(k_.get()));
             occupy(started);
+            addBusy(k_->device, started);
             t_kernel = prev;
             if (rc != diopiSuccess) return failWith(rc, kernelLastError());
+            if (first) rememberSignature(key_);
             for (auto& [callers, mine] : allocated_) {
                 SimTensor* t = asSim(*mine);
                 if (t && !t->caller) return failWith(diopiErrorOccurred, func + ": the kernel returned a tensor the caller did not allocate");
