@@ -236,7 +236,7 @@ def test_free_waits_for_the_queued_work_that_uses_the_block():
         ctx = rt.dt_context_create()
         x = tensor(a_values)
         o = tensor()
-        assert add(ctx, o, x, b, alpha) == 0  # a first call of this signature runs before it returns
+        assert add(ctx, o, x, b, alpha) == 0  # the first call of a signature is tried on stand-ins, then queued
         assert rt.dt_context_sync(ctx) == 0
         for _ in range(4):
             assert add(ctx, o, x, b, alpha) == 0

@@ -5,8 +5,10 @@
 // from the header model): on the worker the caller's runtime and handles are
 // long gone, so the kernels read the descriptors captured at the call
 // (SimTensor) and allocate temporaries from the device.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <unordered_set>
 
 #include "launch.hpp"
@@ -158,6 +160,69 @@ SimTensor* capture(KernelCtx& k, const char* func, const char* name, const void*
 }
 
 /* ---------------------------------------------------------------- Launch */
+
+namespace {
+
+// Runs `kernel` at once on zero-filled host copies of the call's tensors and
+// undoes what it did; true when it succeeded.
+bool trial(KernelCtx& k, const std::function<diopiError_t(diopiContextHandle_t)>& kernel) noexcept {
+    const size_t tensors = k.tensors.size(), scratch = k.scratch.size();
+    std::vector<std::pair<char*, char*>> saved;  // (data, storage) of each captured tensor
+    std::map<char*, char*> copies;                // device storage -> its zero-filled host copy
+    bool mapped = true;
+    try {
+    saved.reserve(k.tensors.size());
+    for (SimTensor& t : k.tensors) {
+        saved.emplace_back(t.data, t.storage);
+        if (t.device < 0 || !t.data) continue;    // nothing in device memory to stand in for
+        int64_t ext = extent(t.shape, t.stride);
+        if (!t.storage || t.data < t.storage || ext < 0) {
+            mapped = false;
+            break;
+        }
+        size_t off = static_cast<size_t>(t.data - t.storage);
+        size_t need = std::max(t.storage_nbytes, off + static_cast<size_t>(ext * dtypeSize(t.dtype)));
+        char*& copy = copies[t.storage];
+        if (!copy) copy = static_cast<char*>(std::calloc(std::max<size_t>(need, 1), 1));  // untouched pages stay unmapped
+        if (!copy) {
+            mapped = false;
+            break;
+        }
+        t.storage = copy;
+        t.data = copy + off;
+    }
+    } catch (...) {  // out of host memory: no trial (tensors seen so far are restored below)
+        mapped = false;
+    }
+    diopiError_t rc = diopiErrorOccurred;
+    if (mapped) {
+        KernelCtx* prev = t_kernel;
+        t_kernel = &k;
+        try {
+            rc = kernel(reinterpret_cast<diopiContextHandle_t>(&k));
+        } catch (...) {
+            rc = diopiErrorOccurred;
+        }
+        t_kernel = prev;
+    }
+    // Undo everything the trial did: tensors and temporaries it required, the stand-ins.
+    for (size_t i = scratch; i < k.scratch.size(); ++i) {
+        if (k.scratch[i].first < 0)
+            std::free(k.scratch[i].second);
+        else
+            deviceFree(k.scratch[i].first, k.scratch[i].second);
+    }
+    k.scratch.resize(scratch);
+    while (k.tensors.size() > tensors) k.tensors.pop_back();
+    for (size_t i = 0; i < saved.size() && i < k.tensors.size(); ++i) {
+        k.tensors[i].data = saved[i].first;
+        k.tensors[i].storage = saved[i].second;
+    }
+    for (auto& [storage, copy] : copies) std::free(copy);
+    return rc == diopiSuccess;
+}
+
+}  // namespace
 
 namespace {
 
@@ -409,8 +474,18 @@ diopiError_t Launch::run(std::function<diopiError_t(diopiContextHandle_t)> kerne
         const bool fails = launchFails();
         std::string func = func_;
         mix(reinterpret_cast<uintptr_t>(func_));
-        // A call not yet seen to work runs now: its argument errors are the call's own status.
-        const bool first = !sync_ && !provenSignature(key_);
+        // A call not yet seen to work is first tried at once on zero-filled host
+        // copies of its tensors: its argument errors are the call's own status,
+        // and the real work is still queued. When the trial fails (an argument
+        // error, or one the zeros caused), the call runs for real before it
+        // returns and reports its own status.
+        bool first = false;
+        if (!sync_ && !provenSignature(key_)) {
+            if (trial(*k_, kernel))
+                rememberSignature(key_);
+            else
+                first = true;
+        }
         if (sync_ || first) {
             // The results are read when the call returns: everything queued before it first.
             uint64_t seq;
