@@ -496,8 +496,11 @@ struct diopiEvent {
 namespace sim {
 namespace {
 
-std::mutex g_events_mu;
-std::set<diopiEventHandle_t> g_events;
+// Never destroyed, like the devices: a caller's static objects (a caching host
+// allocator's events) may destroy events while the process exits, after this
+// library's own statics would have been torn down.
+std::mutex& g_events_mu = *new std::mutex;
+std::set<diopiEventHandle_t>& g_events = *new std::set<diopiEventHandle_t>;
 
 bool validEvent(diopiEventHandle_t e, const char* what) {
     std::lock_guard<std::mutex> lk(g_events_mu);

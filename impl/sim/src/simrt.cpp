@@ -226,8 +226,9 @@ bool trial(KernelCtx& k, const std::function<diopiError_t(diopiContextHandle_t)>
 
 namespace {
 
-std::mutex g_proven_mu;
-std::unordered_set<uint64_t> g_proven;  // signatures of calls that ran without error
+// Never destroyed: calls may still come while the process exits.
+std::mutex& g_proven_mu = *new std::mutex;
+std::unordered_set<uint64_t>& g_proven = *new std::unordered_set<uint64_t>;  // signatures of calls that ran without error
 
 bool provenSignature(uint64_t key) {
     std::lock_guard<std::mutex> lk(g_proven_mu);
