@@ -4,7 +4,7 @@
 # two simulated devices, compared with eager CPU:
 #   recipes fp32, loader, device1  host<->device copies, pinned memory and non-blocking copies
 #                                  (events keep pinned blocks alive), the caching allocator, diopi:1
-#   --compile fp32                 the compile route's plans and arenas
+#   --compile fp32, device1        the compile route's plans, arenas and constants (on the graph's device)
 #   ddp on 2 ranks                 the diccl process group (each rank on its own device)
 # A small cut of the full runs (models.sh --recipe all / --compile / --recipe ddp,fsdp on impl/sim),
 # chosen to keep every layer covered in a few minutes. Prints its time.
@@ -31,7 +31,7 @@ step() {
   echo "== ($((SECONDS - t)) s)"
 }
 step --models "$models" --recipe fp32,loader,device1
-step --models "${models%%,*}" --recipe fp32 --compile
+step --models "${models%%,*}" --recipe fp32,device1 --compile
 step --models "${models%%,*}" --recipe ddp --world_size 2
 echo "sim stack: $((SECONDS - start)) s in all (impl/sim, DIOPI_SIM_JITTER=1, DIOPI_SIM_DEVICES=2); status $status"
 exit $status
