@@ -208,3 +208,45 @@ def test_a_kernel_given_another_devices_memory_fails():
     # Refused when called (an argument error), not later.
     assert out["rc"] != 0 and out["synced"] == 0 and out["devices"]
     assert "other" in out["message"] and "device 1" in out["message"] and "device 0" in out["message"]
+
+
+def test_an_argument_error_fails_the_call_that_made_it():
+    out = result_of(run_sim("""
+        half = rt.dt_tensor_create(ffi.new("int64_t[]", [N // 2]), ffi.NULL, 1, 9, 0, -1, 1)
+        ctx = rt.dt_context_create()
+        report = []
+        for i in range(2):  # the same bad call twice: never queued to fail later
+            rc = add(ctx, half, a, b, alpha)
+            report.append({"rc": rc, "message": lib.last_error() if rc else "", "synced": rt.dt_context_sync(ctx)})
+        o = tensor()
+        rc = add(ctx, o, a, b, alpha)
+        report.append({"rc": rc, "synced": rt.dt_context_sync(ctx), "ok": bool(np.array_equal(read(o)[1], expected))})
+        print(json.dumps(report))
+    """, env={"DIOPI_SIM_JITTER": "1"}))
+    for bad in out[:2]:
+        assert bad["rc"] != 0 and bad["synced"] == 0, bad
+        assert "diopiAdd" in bad["message"], bad
+    assert out[2] == {"rc": 0, "synced": 0, "ok": True}
+
+
+def test_free_waits_for_the_queued_work_that_uses_the_block():
+    # x is freed while slow kernels that read it are still queued; a free that
+    # released the block at once would hand its pages back (zeros) under them.
+    out = result_of(run_sim("""
+        ctx = rt.dt_context_create()
+        x = tensor(a_values)
+        o = tensor()
+        assert add(ctx, o, x, b, alpha) == 0  # the first call of a signature is tried on stand-ins, then queued
+        assert rt.dt_context_sync(ctx) == 0
+        for _ in range(4):
+            assert add(ctx, o, x, b, alpha) == 0
+        stream = ffi.new("diopiStreamHandle_t*")
+        assert rt.diopiGetStream(ctx, stream) == 0
+        table = lib.function("diopiGetDeviceRuntime")()
+        busy = ffi.new("bool*")
+        assert table.stream_query(stream[0], busy) == 0
+        rt.dt_tensor_destroy(x)
+        synced = rt.dt_context_sync(ctx)
+        print(json.dumps({"queued_at_free": not busy[0], "synced": synced, "ok": bool(np.array_equal(read(o)[1], expected))}))
+    """, env={"DIOPI_SIM_KERNEL_US": "20000"}))
+    assert out == {"queued_at_free": True, "synced": 0, "ok": True}

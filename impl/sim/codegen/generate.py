@@ -82,8 +82,8 @@ def wrapper(fn):
             cap = f"sim_launch.value({p.name})"
         elif k == "string":
             cap = f"sim_launch.string({p.name})"
-        else:  # numbers, enums, generators, host outputs and pointers: passed as they are
-            cap = p.name
+        else:  # numbers, enums, generators, host outputs and pointers: passed as they are (numbers and enums are part of the call's signature)
+            cap = f"sim_launch.plain({p.name})"
         lines.append(f"        auto {a} = {cap};")
         args.append(a)
     params = ", ".join(f"{p.ctype} {p.name}" for p in fn.params)

@@ -65,6 +65,7 @@ Config readConfig() {
 
 thread_local std::string t_error;
 thread_local int t_device = 0;
+thread_local bool t_worker = false;  // this thread is a device's worker
 
 constexpr size_t kAlign = 256;
 
@@ -77,6 +78,13 @@ struct Memory {
     size_t used = 0;
     std::map<size_t, size_t> free_blocks;   // offset -> size, address order (first fit keeps resident memory low)
     std::map<size_t, size_t> blocks;        // offset -> size of every live allocation
+    // Blocks the host freed while queued work may still use them: released
+    // once every stream has completed what was queued before the free.
+    struct Deferred {
+        size_t off;
+        std::vector<Dep> deps;
+    };
+    std::vector<Deferred> deferred;
 };
 
 struct Device {
@@ -88,6 +96,7 @@ struct Device {
     diopiError_t sticky = diopiSuccess;
     std::string sticky_msg;
     int64_t clock_ns = 0;                           // device time at the end of its last work
+    std::atomic<int64_t> busy_ns{0};                // time spent running work (kernels, copies, memsets)
     std::mt19937_64 rng;
 };
 
@@ -148,6 +157,29 @@ void onSegv(int sig, siginfo_t* info, void* uctx) {
 }
 
 void workerLoop(Device* dev);
+void freeLocked(Memory& m, size_t off);
+
+bool depsDone(const std::vector<Dep>& deps) {
+    for (const Dep& d : deps)
+        if (d.stream->completed.load() < d.seq) return false;
+    return true;
+}
+
+// Releases every deferred free whose queued work has completed (g_mu held).
+void releaseDeferredLocked() {
+    for (auto& d : g_devices) {
+        auto& q = d->mem.deferred;
+        for (size_t i = 0; i < q.size();) {
+            if (!depsDone(q[i].deps)) {
+                ++i;
+                continue;
+            }
+            freeLocked(d->mem, q[i].off);
+            q[i] = std::move(q.back());
+            q.pop_back();
+        }
+    }
+}
 
 bool startLocked() {
     if (g_started) return !g_start_failed;
@@ -190,13 +222,10 @@ Device* device(int i) { return i >= 0 && i < static_cast<int>(g_devices.size()) 
 
 /* ---------------------------------------------------------------- the worker */
 
-bool ready(const Task& t) {
-    for (const Dep& d : t.deps)
-        if (d.stream->completed.load() < d.seq) return false;
-    return true;
-}
+bool ready(const Task& t) { return depsDone(t.deps); }
 
 void workerLoop(Device* dev) {
+    t_worker = true;
     const Config& c = config();
     std::unique_lock<std::mutex> lk(g_mu);
     size_t rotate = 0;
@@ -242,6 +271,7 @@ void workerLoop(Device* dev) {
             if (rc != diopiSuccess) msg = lastError();
         }
         if (task->kernel) occupy(started);
+        if (task->run) dev->busy_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - started).count();
         lk.lock();
         dev->clock_ns = std::max(dev->clock_ns, nowNs());
         if (task->stamp) task->stamp(dev->clock_ns);
@@ -253,6 +283,7 @@ void workerLoop(Device* dev) {
         }
         pick->completed.store(task->seq);
         task.reset();
+        releaseDeferredLocked();
         g_done.notify_all();
         g_work.notify_all();  // another device may wait for this stream
     }
@@ -311,7 +342,7 @@ diopiError_t rtMalloc(diopiDeviceIndex_t device, void** ptr, size_t nbytes) {
 diopiError_t rtFree(diopiDeviceIndex_t device, void* ptr) {
     if (!ptr) return diopiSuccess;
     if (diopiError_t rc = checkDevice(device, "free")) return rc;
-    return deviceFree(device, ptr);
+    return deviceFreeWhenIdle(device, ptr);
 }
 
 diopiError_t rtMemGetInfo(diopiDeviceIndex_t device, size_t* free_bytes, size_t* total_bytes) {
@@ -465,8 +496,11 @@ struct diopiEvent {
 namespace sim {
 namespace {
 
-std::mutex g_events_mu;
-std::set<diopiEventHandle_t> g_events;
+// Never destroyed, like the devices: a caller's static objects (a caching host
+// allocator's events) may destroy events while the process exits, after this
+// library's own statics would have been torn down.
+std::mutex& g_events_mu = *new std::mutex;
+std::set<diopiEventHandle_t>& g_events = *new std::set<diopiEventHandle_t>;
 
 bool validEvent(diopiEventHandle_t e, const char* what) {
     std::lock_guard<std::mutex> lk(g_events_mu);
@@ -649,36 +683,59 @@ diopiError_t deviceMalloc(int device, void** ptr, size_t nbytes, bool count_for_
                                                     std::to_string(c.fail_alloc) + ")");
     }
     size_t want = std::max<size_t>((nbytes + kAlign - 1) / kAlign * kAlign, kAlign);
-    std::lock_guard<std::mutex> lk(g_mu);
+    std::unique_lock<std::mutex> lk(g_mu);
     Memory& m = sim::device(device)->mem;
-    // Capacity is DIOPI_SIM_MEMORY exactly, whatever the rounding of the range.
+    for (;;) {
+        // Capacity is DIOPI_SIM_MEMORY exactly, whatever the rounding of the range.
+        if (m.used + want <= c.memory && want <= m.size) {
+            for (auto it = m.free_blocks.begin(); it != m.free_blocks.end(); ++it) {
+                if (it->second < want) continue;
+                size_t off = it->first, size = it->second;
+                m.free_blocks.erase(it);
+                if (size > want) m.free_blocks[off + want] = size - want;
+                m.blocks[off] = want;
+                m.used += want;
+                *ptr = m.dev + off;
+                return diopiSuccess;
+            }
+        }
+        // Blocks freed while queued work still used them come back when that
+        // work is done: wait for them before failing (not on a worker, whose
+        // own queue they may wait for).
+        if (m.deferred.empty() || t_worker) break;
+        size_t before = m.deferred.size();
+        g_done.wait(lk, [&] { return m.deferred.size() < before; });
+    }
     if (m.used + want > c.memory || want > m.size) {
         return failWith(diopiErrorOccurred, "malloc of " + std::to_string(nbytes) + " bytes on device " + std::to_string(device) +
                                                 " failed: out of device memory (" + std::to_string(c.memory - std::min(c.memory, m.used)) +
                                                 " of " + std::to_string(c.memory) + " bytes free, DIOPI_SIM_MEMORY)");
     }
-    for (auto it = m.free_blocks.begin(); it != m.free_blocks.end(); ++it) {
-        if (it->second < want) continue;
-        size_t off = it->first, size = it->second;
-        m.free_blocks.erase(it);
-        if (size > want) m.free_blocks[off + want] = size - want;
-        m.blocks[off] = want;
-        m.used += want;
-        *ptr = m.dev + off;
-        return diopiSuccess;
-    }
     return failWith(diopiErrorOccurred, "malloc of " + std::to_string(nbytes) + " bytes on device " + std::to_string(device) +
                                             " failed: device memory too fragmented for the request");
 }
 
-diopiError_t deviceFree(int device, void* ptr) {
-    std::lock_guard<std::mutex> lk(g_mu);
+namespace {
+
+// The live block at `ptr` of `device` (its offset), or an error.
+diopiError_t findBlockLocked(int device, void* ptr, size_t* off) {
     Memory& m = sim::device(device)->mem;
     char* c = static_cast<char*>(ptr);
     auto it = c >= m.dev && c < m.dev + m.size ? m.blocks.find(static_cast<size_t>(c - m.dev)) : m.blocks.end();
     if (it == m.blocks.end())
         return failWith(diopiErrorOccurred, "free: " + hex(ptr) + " is not an allocation of device " + std::to_string(device));
-    size_t off = it->first, size = it->second;
+    for (const auto& d : m.deferred)
+        if (d.off == it->first) return failWith(diopiErrorOccurred, "free: " + hex(ptr) + " of device " + std::to_string(device) + " was freed already");
+    *off = it->first;
+    return diopiSuccess;
+}
+
+}  // namespace
+
+namespace {
+void freeLocked(Memory& m, size_t off) {
+    auto it = m.blocks.find(off);
+    size_t size = it->second;
     m.blocks.erase(it);
     m.used -= size;
     // Coalesce with the free neighbours, then give every whole page of the
@@ -703,6 +760,36 @@ diopiError_t deviceFree(int device, void* ptr) {
     size_t lo = (std::max(start, off / page * page) + page - 1) / page * page;
     size_t hi = std::min(end, (off + size + page - 1) / page * page) / page * page;
     if (hi > lo) madvise(m.shadow + lo, hi - lo, MADV_DONTNEED);
+}
+}  // namespace
+
+diopiError_t deviceFree(int device, void* ptr) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    size_t off = 0;
+    if (diopiError_t rc = findBlockLocked(device, ptr, &off)) return rc;
+    freeLocked(sim::device(device)->mem, off);
+    return diopiSuccess;
+}
+
+diopiError_t deviceFreeWhenIdle(int device, void* ptr) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    size_t off = 0;
+    if (diopiError_t rc = findBlockLocked(device, ptr, &off)) return rc;
+    // Work queued before the free may still read or write the block (on any
+    // device: copies cross devices): like a chip's free, the memory returns
+    // once that work is done, never under it.
+    std::vector<Dep> deps;
+    for (auto& d : g_devices) {
+        if (d->default_stream->completed.load() < d->default_stream->enqueued)
+            deps.push_back(Dep{d->default_stream, d->default_stream->enqueued});
+        for (auto& s : d->streams)
+            if (s->completed.load() < s->enqueued) deps.push_back(Dep{s, s->enqueued});
+    }
+    Memory& m = sim::device(device)->mem;
+    if (deps.empty())
+        freeLocked(m, off);
+    else
+        m.deferred.push_back(Memory::Deferred{off, std::move(deps)});
     return diopiSuccess;
 }
 
@@ -771,6 +858,10 @@ bool launchFails() {
     return config().fail_launch > 0 && k == config().fail_launch;
 }
 
+void addBusy(int device, Clock::time_point started) {
+    if (Device* d = sim::device(device)) d->busy_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - started).count();
+}
+
 void occupy(Clock::time_point started) {
     int64_t us = config().kernel_us;
     if (us <= 0) return;
@@ -782,6 +873,15 @@ void occupy(Clock::time_point started) {
 }
 
 }  // namespace sim
+
+// The simulator's own instrument (not part of device.h): nanoseconds device
+// `device` has spent running work since the library started (-1: no such
+// device). Busy time over wall time is the share of a step the chip is busy.
+extern "C" DIOPI_API int64_t diopiSimBusyNs(int32_t device) {
+    if (!sim::ensureStarted()) return -1;
+    sim::Device* d = sim::device(device);
+    return d ? d->busy_ns.load() : -1;
+}
 
 extern "C" DIOPI_API const diopiDeviceRuntime_t* diopiGetDeviceRuntime(void) {
     sim::ensureStarted();

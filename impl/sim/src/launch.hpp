@@ -4,7 +4,10 @@
 // stream and run it at once).
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <functional>
+#include <type_traits>
 
 #include "sim.hpp"
 
@@ -30,11 +33,31 @@ public:
     const double* value(const double* p) noexcept;
     const bool* value(const bool* p) noexcept;
     const char* string(const char* s) noexcept;
+    /// An argument passed by value (number, enum; pointers pass untouched): it becomes part of the call's signature.
+    template <class T>
+    T plain(T v) noexcept {
+        if constexpr (std::is_enum_v<T> || std::is_integral_v<T>) {
+            mix(static_cast<uint64_t>(v));
+        } else if constexpr (std::is_floating_point_v<T>) {
+            double d = static_cast<double>(v);
+            uint64_t bits = 0;
+            std::memcpy(&bits, &d, sizeof bits);
+            mix(bits);
+        }
+        return v;
+    }
 
     /// Runs `kernel` (with the simulator's context) in order on the stream; returns the status of the launch.
     diopiError_t run(std::function<diopiError_t(diopiContextHandle_t)> kernel) noexcept;
 
 private:
+    // The call's signature: function, every tensor's dtype, shape, strides and
+    // aliasing, and every other argument's value. A call whose signature has
+    // not yet run without error runs before it returns, so that an argument
+    // error (shape, dtype, unsupported) fails the call that made it; repeats
+    // of a call that worked are queued.
+    uint64_t key_ = 0xcbf29ce484222325ULL;
+    void mix(uint64_t v) noexcept { key_ = (key_ ^ v) * 0x100000001b3ULL; }
     const char* func_;
     diopiError_t status_ = diopiSuccess;
     bool sync_;

@@ -51,7 +51,10 @@ char* shadowOf(const void* p);
 bool inDevice(int device, const void* p, size_t n);
 /// Allocates / frees device memory (the runtime's malloc and free, also used for kernel scratch).
 diopiError_t deviceMalloc(int device, void** ptr, size_t nbytes, bool count_for_faults);
+/// Frees at once: for blocks no queued work uses (a finished kernel's scratch).
 diopiError_t deviceFree(int device, void* ptr);
+/// The runtime's free: the block returns once the work queued before the call is done.
+diopiError_t deviceFreeWhenIdle(int device, void* ptr);
 void memInfo(int device, size_t* free_bytes, size_t* total_bytes);
 
 /* ---------------------------------------------------------------- work */
@@ -98,6 +101,8 @@ diopiError_t takeSticky(int device);
 bool launchFails();
 /// The device's clock (ns), and makes a kernel that ran `elapsed` last at least DIOPI_SIM_KERNEL_US.
 void occupy(Clock::time_point started);
+/// Counts the time since `started` as busy time of `device` (work run outside its worker: synchronous calls).
+void addBusy(int device, Clock::time_point started);
 
 /// Starts the devices (memory, workers, fault handler) once; false when that failed.
 bool ensureStarted();

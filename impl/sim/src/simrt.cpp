@@ -5,8 +5,11 @@
 // from the header model): on the worker the caller's runtime and handles are
 // long gone, so the kernels read the descriptors captured at the call
 // (SimTensor) and allocate temporaries from the device.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <unordered_set>
 
 #include "launch.hpp"
 
@@ -158,6 +161,88 @@ SimTensor* capture(KernelCtx& k, const char* func, const char* name, const void*
 
 /* ---------------------------------------------------------------- Launch */
 
+namespace {
+
+// Runs `kernel` at once on zero-filled host copies of the call's tensors and
+// undoes what it did; true when it succeeded.
+bool trial(KernelCtx& k, const std::function<diopiError_t(diopiContextHandle_t)>& kernel) noexcept {
+    const size_t tensors = k.tensors.size(), scratch = k.scratch.size();
+    std::vector<std::pair<char*, char*>> saved;  // (data, storage) of each captured tensor
+    std::map<char*, char*> copies;                // device storage -> its zero-filled host copy
+    bool mapped = true;
+    try {
+    saved.reserve(k.tensors.size());
+    for (SimTensor& t : k.tensors) {
+        saved.emplace_back(t.data, t.storage);
+        if (t.device < 0 || !t.data) continue;    // nothing in device memory to stand in for
+        int64_t ext = extent(t.shape, t.stride);
+        if (!t.storage || t.data < t.storage || ext < 0) {
+            mapped = false;
+            break;
+        }
+        size_t off = static_cast<size_t>(t.data - t.storage);
+        size_t need = std::max(t.storage_nbytes, off + static_cast<size_t>(ext * dtypeSize(t.dtype)));
+        char*& copy = copies[t.storage];
+        if (!copy) copy = static_cast<char*>(std::calloc(std::max<size_t>(need, 1), 1));  // untouched pages stay unmapped
+        if (!copy) {
+            mapped = false;
+            break;
+        }
+        t.storage = copy;
+        t.data = copy + off;
+    }
+    } catch (...) {  // out of host memory: no trial (tensors seen so far are restored below)
+        mapped = false;
+    }
+    diopiError_t rc = diopiErrorOccurred;
+    if (mapped) {
+        KernelCtx* prev = t_kernel;
+        t_kernel = &k;
+        try {
+            rc = kernel(reinterpret_cast<diopiContextHandle_t>(&k));
+        } catch (...) {
+            rc = diopiErrorOccurred;
+        }
+        t_kernel = prev;
+    }
+    // Undo everything the trial did: tensors and temporaries it required, the stand-ins.
+    for (size_t i = scratch; i < k.scratch.size(); ++i) {
+        if (k.scratch[i].first < 0)
+            std::free(k.scratch[i].second);
+        else
+            deviceFree(k.scratch[i].first, k.scratch[i].second);
+    }
+    k.scratch.resize(scratch);
+    while (k.tensors.size() > tensors) k.tensors.pop_back();
+    for (size_t i = 0; i < saved.size() && i < k.tensors.size(); ++i) {
+        k.tensors[i].data = saved[i].first;
+        k.tensors[i].storage = saved[i].second;
+    }
+    for (auto& [storage, copy] : copies) std::free(copy);
+    return rc == diopiSuccess;
+}
+
+}  // namespace
+
+namespace {
+
+// Never destroyed: calls may still come while the process exits.
+std::mutex& g_proven_mu = *new std::mutex;
+std::unordered_set<uint64_t>& g_proven = *new std::unordered_set<uint64_t>;  // signatures of calls that ran without error
+
+bool provenSignature(uint64_t key) {
+    std::lock_guard<std::mutex> lk(g_proven_mu);
+    return g_proven.count(key) != 0;
+}
+
+void rememberSignature(uint64_t key) {
+    std::lock_guard<std::mutex> lk(g_proven_mu);
+    if (g_proven.size() >= (size_t(1) << 20)) g_proven.clear();  // bounded: a forgotten signature only runs once more before returning
+    g_proven.insert(key);
+}
+
+}  // namespace
+
 Launch::Launch(const char* func, diopiContextHandle_t ctx, bool sync) noexcept : func_(func), sync_(sync) {
     try {
         if (!ensureStarted()) {
@@ -203,10 +288,31 @@ diopiTensorHandle_t Launch::tensor(const char* name, diopiTensorHandle_t h) noex
 }
 
 diopiConstTensorHandle_t Launch::tensor(const char* name, diopiConstTensorHandle_t h) noexcept {
-    if (status_ != diopiSuccess || h == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(h != nullptr);
+    if (h == nullptr) return nullptr;
     try {
         SimTensor* t = capture(*k_, func_, name, h, k_->device);
-        if (!t) status_ = diopiErrorOccurred;  // capture set the message
+        if (!t) {
+            status_ = diopiErrorOccurred;  // capture set the message
+            return nullptr;
+        }
+        mix(static_cast<uint64_t>(t->dtype));
+        mix(t->shape.size());
+        for (size_t i = 0; i < t->shape.size(); ++i) {
+            mix(static_cast<uint64_t>(t->shape[i]));
+            mix(static_cast<uint64_t>(t->stride[i]));
+        }
+        // Aliasing (in-place calls, overlapping outputs): which earlier tensor shares the storage, and where.
+        size_t index = 0;
+        for (const SimTensor& other : k_->tensors) {
+            if (&other != t && other.storage == t->storage && t->storage) {
+                mix(index);
+                mix(static_cast<uint64_t>(t->data - other.data));
+                break;
+            }
+            ++index;
+        }
         return reinterpret_cast<diopiConstTensorHandle_t>(t);
     } catch (...) {
         fail(diopiErrorOccurred, std::string(func_) + ": out of host memory");
@@ -223,7 +329,10 @@ diopiConstTensorHandle_t* Launch::tensors(const char* name, diopiConstTensorHand
 }
 
 diopiTensorHandle_t* Launch::array(const char* name, const void* const* arr, int64_t n) noexcept {
-    if (status_ != diopiSuccess || arr == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(arr != nullptr);
+    mix(static_cast<uint64_t>(n));
+    if (arr == nullptr) return nullptr;
     try {
         if (n < 0) {
             fail(diopiErrorOccurred, std::string(func_) + ": " + name + " has a negative length");
@@ -257,8 +366,14 @@ diopiTensorHandle_t* Launch::allocated(diopiTensorHandle_t* slot) noexcept {
 }
 
 const diopiScalar_t* Launch::scalar(const diopiScalar_t* s) noexcept {
-    if (status_ != diopiSuccess || s == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(s != nullptr);
+    if (s == nullptr) return nullptr;
     try {
+        mix(static_cast<uint64_t>(s->stype));
+        uint64_t bits = 0;
+        std::memcpy(&bits, &s->fval, sizeof bits);  // the union's eight bytes, whichever member is set
+        mix(bits);
         k_->scalars.push_back(*s);
         return &k_->scalars.back();
     } catch (...) {
@@ -268,8 +383,12 @@ const diopiScalar_t* Launch::scalar(const diopiScalar_t* s) noexcept {
 }
 
 diopiSize_t Launch::size(diopiSize_t s) noexcept {
-    if (status_ != diopiSuccess || s.data == nullptr) return s;
+    if (status_ != diopiSuccess) return s;
+    mix(s.data != nullptr);
+    mix(static_cast<uint64_t>(s.len));
+    if (s.data == nullptr) return s;
     try {
+        for (int64_t i = 0; i < s.len; ++i) mix(static_cast<uint64_t>(s.data[i]));
         k_->ints.emplace_back(s.data, s.data + (s.len > 0 ? s.len : 0));
         return diopiSize_t{k_->ints.back().data(), s.len};
     } catch (...) {
@@ -279,7 +398,9 @@ diopiSize_t Launch::size(diopiSize_t s) noexcept {
 }
 
 diopiSize_t* Launch::size(const diopiSize_t* s) noexcept {
-    if (status_ != diopiSuccess || s == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(s != nullptr);
+    if (s == nullptr) return nullptr;
     try {
         k_->sizes.push_back(size(*s));
         return &k_->sizes.back();
@@ -290,8 +411,11 @@ diopiSize_t* Launch::size(const diopiSize_t* s) noexcept {
 }
 
 const int64_t* Launch::value(const int64_t* p) noexcept {
-    if (status_ != diopiSuccess || p == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(p != nullptr);
+    if (p == nullptr) return nullptr;
     try {
+        mix(static_cast<uint64_t>(*p));
         k_->ints.emplace_back(1, *p);
         return k_->ints.back().data();
     } catch (...) {
@@ -301,8 +425,13 @@ const int64_t* Launch::value(const int64_t* p) noexcept {
 }
 
 const double* Launch::value(const double* p) noexcept {
-    if (status_ != diopiSuccess || p == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(p != nullptr);
+    if (p == nullptr) return nullptr;
     try {
+        uint64_t bits = 0;
+        std::memcpy(&bits, p, sizeof bits);
+        mix(bits);
         k_->doubles.push_back(*p);
         return &k_->doubles.back();
     } catch (...) {
@@ -312,8 +441,11 @@ const double* Launch::value(const double* p) noexcept {
 }
 
 const bool* Launch::value(const bool* p) noexcept {
-    if (status_ != diopiSuccess || p == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(p != nullptr);
+    if (p == nullptr) return nullptr;
     try {
+        mix(*p);
         k_->bools.push_back(*p);
         return &k_->bools.back();
     } catch (...) {
@@ -323,8 +455,12 @@ const bool* Launch::value(const bool* p) noexcept {
 }
 
 const char* Launch::string(const char* s) noexcept {
-    if (status_ != diopiSuccess || s == nullptr) return nullptr;
+    if (status_ != diopiSuccess) return nullptr;
+    mix(s != nullptr);
+    if (s == nullptr) return nullptr;
     try {
+        for (const char* c = s; *c; ++c) mix(static_cast<unsigned char>(*c));
+        mix(0x100);
         k_->strings.emplace_back(s);
         return k_->strings.back().c_str();
     } catch (...) {
@@ -338,7 +474,20 @@ diopiError_t Launch::run(std::function<diopiError_t(diopiContextHandle_t)> kerne
     try {
         const bool fails = launchFails();
         std::string func = func_;
-        if (sync_) {
+        mix(reinterpret_cast<uintptr_t>(func_));
+        // A call not yet seen to work is first tried at once on zero-filled host
+        // copies of its tensors: its argument errors are the call's own status,
+        // and the real work is still queued. When the trial fails (an argument
+        // error, or one the zeros caused), the call runs for real before it
+        // returns and reports its own status.
+        bool first = false;
+        if (!sync_ && !provenSignature(key_)) {
+            if (trial(*k_, kernel))
+                rememberSignature(key_);
+            else
+                first = true;
+        }
+        if (sync_ || first) {
             // The results are read when the call returns: everything queued before it first.
             uint64_t seq;
             {
@@ -355,8 +504,10 @@ diopiError_t Launch::run(std::function<diopiError_t(diopiContextHandle_t)> kerne
             auto started = Clock::now();
             diopiError_t rc = kernel(reinterpret_cast<diopiContextHandle_t>(k_.get()));
             occupy(started);
+            addBusy(k_->device, started);
             t_kernel = prev;
             if (rc != diopiSuccess) return failWith(rc, kernelLastError());
+            if (first) rememberSignature(key_);
             for (auto& [callers, mine] : allocated_) {
                 SimTensor* t = asSim(*mine);
                 if (t && !t->caller) return failWith(diopiErrorOccurred, func + ": the kernel returned a tensor the caller did not allocate");

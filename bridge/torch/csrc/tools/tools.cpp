@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "aten/bridge.hpp"
+#include "runtime/device_runtime.hpp"
 #include "runtime/state.hpp"
 
 #include "diopi_support/aten_dtypes.hpp"
@@ -402,8 +403,12 @@ diopiError_t run(Call& call, unsigned mask, std::optional<at::StepCallbacks> ste
     const bool traced = mask & kDeviceTrace;
     const uint64_t correlation = traced ? deviceCorrelation() : 0;  // the event above, once it has begun
     const int64_t traceStart = traced ? traceClock() : 0;
+    // A call returns once its work is queued on a chip: the timer and the call log wait for the
+    // stream before and after it, so the time is this call's work, not its launch or earlier work.
+    if (timed) synchronizeStream(currentStream(currentDeviceIndex()));
     const int64_t t0 = timed ? nowNs() : 0;
     diopiError_t status = invoke(closure);
+    if (timed && status == diopiSuccess) synchronizeStream(currentStream(currentDeviceIndex()));
     const int64_t ns = timed ? nowNs() - t0 : 0;
     if (traced) deviceSpan(info, traceStart, traceClock(), correlation);
     event.reset();

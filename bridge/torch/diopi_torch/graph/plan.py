@@ -142,6 +142,16 @@ class Planner:
             self.ref_list.append(tv)
         return self.refs[key]
 
+    def device(self):
+        """The device the graph runs on: its inputs' (the runner makes it current), not whichever is current
+        while it compiles. A constant on another device is another device's memory to a chip."""
+        for node in self.gm.graph.nodes:
+            if node.op == "placeholder":
+                v = node.meta.get("val", node.meta.get("example_value"))
+                if isinstance(v, torch.Tensor) and v.device.type == "diopi":
+                    return torch.device("diopi", v.device.index or 0)
+        return torch.device("diopi", torch.diopi.current_device())
+
     def const(self, v, dtype=None):
         """A 0-dim device tensor holding a number (how the eager device passes a number as a tensor)."""
         from torch.utils._python_dispatch import _disable_current_modes
@@ -150,7 +160,7 @@ class Planner:
         key = (type(v), v, dtype)
         if key not in self.const_ids:
             with _disable_current_modes():
-                t = torch.tensor(v, dtype=dtype, device=torch.device("diopi", torch.diopi.current_device()))
+                t = torch.tensor(v, dtype=dtype, device=self.device())
             self.const_ids[key] = len(self.consts)
             self.consts.append(t)
         return lower.TensorValue.of(self.consts[self.const_ids[key]], base=("c", self.const_ids[key]))

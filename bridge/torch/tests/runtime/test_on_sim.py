@@ -1,0 +1,58 @@
+"""The device on the simulated chip (impl/sim): work runs later than the call
+that queued it, so what the device promises about asynchronous copies and
+what its tools measure must hold there. Each scenario runs in a fresh
+process (impl/sim reads its knobs when it starts). Runs against build/sim
+and build/bridge, not impl/torch (hence not the needs_device mark)."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import EXT, ROOT
+
+SIM_LIB = os.path.join(ROOT, "build", "sim", "lib", "libdiopi_impl.so")
+pytestmark = pytest.mark.skipif(not (os.path.exists(SIM_LIB) and os.path.exists(EXT)),
+                                reason="needs build/sim (scripts/build_impl.sh sim) and build/bridge (scripts/build_bridge.sh)")
+
+
+def run(body, **env):
+    full = {k: v for k, v in os.environ.items() if not k.startswith("DIOPI_SIM_")}
+    full.update(env, DIOPI_IMPL_LIB=SIM_LIB)
+    code = "import json, torch, diopi_torch\ndiopi_torch.load()\n" + textwrap.dedent(body)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_a_non_blocking_copy_to_pinned_memory_is_asynchronous_and_complete_after_synchronize():
+    # A 20 ms kernel queued before the copy: a copy that were done when it
+    # returned would show the result at once.
+    out = run("""
+        x = torch.arange(4096, dtype=torch.float32).to("diopi")
+        y = x * 2
+        torch.diopi.synchronize()  # the signature has run once: the next call is queued, not tried
+        y = x * 2
+        back = torch.zeros(4096).pin_memory()
+        back.copy_(y, non_blocking=True)
+        at_return = bool(torch.equal(back, torch.arange(4096, dtype=torch.float32) * 2))
+        torch.diopi.current_stream().synchronize()
+        after = bool(torch.equal(back, torch.arange(4096, dtype=torch.float32) * 2))
+        print(json.dumps({"at_return": at_return, "after": after}))
+    """, DIOPI_SIM_KERNEL_US="20000")
+    assert out == {"at_return": False, "after": True}
+
+
+def test_the_op_timer_times_the_work_not_its_launch():
+    out = run("""
+        x = torch.ones(64, device="diopi")
+        (x + 1).cpu()  # the signature's first call, outside the timer
+        with diopi_torch.op_timer() as t:
+            y = x + 1
+        print(json.dumps([r for r in t.rows if r["aten"].startswith("add")]))
+    """, DIOPI_SIM_KERNEL_US="20000")
+    assert len(out) == 1 and out[0]["calls"] == 1, out
+    # The kernel occupies the simulated device for 20 ms; queuing it takes microseconds.
+    assert out[0]["total_ms"] >= 20.0, out
