@@ -6,7 +6,8 @@
 #      replay two captured model case sets (llama2_7b, resnet50) on impl/torch;
 #   3. impl/cpu (through the adaptor): build, the model suite on it (eager and compiled), replay the
 #      fuzz it, replay the baselines with AddressSanitizer + UndefinedBehaviorSanitizer; the simulated chip
-#      impl/sim on impl/cpu's kernels, every case replayed with jitter from a virtual environment without torch;
+#      impl/sim on impl/cpu's kernels, every case replayed with jitter from a virtual environment without torch, and the
+#      diopi device on it (recipes, compiled, ddp);
 #   4. the headers' HTML reference (Doxygen), then the unit and integration
 #      tests (headers, harness, adaptor, device).
 # Prints a timing line per stage; stops at the first failure.
@@ -75,6 +76,8 @@ stage "build impl/sim" bash "$root/scripts/build_impl.sh" sim
 # without torch. impl/cpu's own kernels run here (wrapped by the simulator) and, unwrapped, under the
 # sanitizers above.
 stage "run_test impl/sim (jitter, no torch)" env DIOPI_SIM_JITTER=1 bash "$root/scripts/replay_without_torch.sh" sim
+# The diopi device on the simulated chip (two devices, jitter): recipes, the compile route and ddp against eager CPU.
+stage "diopi device on impl/sim" bash "$root/scripts/sim_stack.sh"
 # The headers' HTML reference (-> build/doxygen-html); any Doxygen warning fails it.
 if command -v doxygen >/dev/null 2>&1; then
   stage "HTML reference (doxygen)" bash -c "cd '$root/docs' && doxygen"
