@@ -4,8 +4,7 @@
 #      and check the collective interface on 2 ranks;
 #   2. the PyTorch `diopi` device: build it, run the model suite on impl/torch, eager and compiled;
 #      replay two captured model case sets (llama2_7b, resnet50) on impl/torch;
-#   3. impl/cpu (through the adaptor): build, the model suite on it (eager and compiled), replay the
-#      fuzz it, replay the baselines with AddressSanitizer + UndefinedBehaviorSanitizer; the simulated chip
+#   3. impl/cpu (through the adaptor): build, the model suite on it (eager and compiled), fuzz it, replay the baselines with AddressSanitizer + UndefinedBehaviorSanitizer; the simulated chip
 #      impl/sim on impl/cpu's kernels, every case replayed with jitter from a virtual environment without torch, and the
 #      diopi device on it (recipes, compiled, ddp);
 #   4. the headers' HTML reference (Doxygen), then the unit and integration
