@@ -610,17 +610,19 @@ void argExtreme(const TensorView& out, const TensorView& in, const int64_t* dim,
 
 // ---------------------------------------------------------------- any / all
 template <bool Any>
-void anyAll(const TensorView& out, const TensorView& in, const int64_t* dim) {
+void anyAll(diopiContextHandle_t ctx, const TensorView& out, const TensorView& in, const int64_t* dim) {
     auto mask = reduceMask(in, dimsOf(dim));
     TensorView o = reductionOut(out, in, mask, "out");
-    dispatch<NumericBoolTypes>(out.dtype, "out", [&](auto otag) {
-        using O = typename decltype(otag)::type;
-        dispatch<NumericBoolTypes>(in.dtype, "input", [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            // NaN counts as non-zero; an empty window gives the identity (any: false, all: true).
-            reduceValues<T, O>(o, in, mask, AnyAllOp<T, Any>{}, [](bool r) { return convert<O>(r); });
-        });
+    // Reduced into bool, then converted to out's dtype when that is another one: the result is
+    // 0 or 1 either way, and a kernel per (input, output) dtype pair cost 200 instantiations.
+    dispatch<NumericBoolTypes>(out.dtype, "out", [](auto) {});  // out's dtype must be one of these
+    TensorView r = out.dtype == diopi_dtype_bool ? o : newTensor(ctx, o.shape, diopi_dtype_bool);
+    dispatch<NumericBoolTypes>(in.dtype, "input", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        // NaN counts as non-zero; an empty window gives the identity (any: false, all: true).
+        reduceValues<T, bool>(r, in, mask, AnyAllOp<T, Any>{}, [](bool v) { return v; });
     });
+    if (r.data != o.data) copyCast(o, r);
 }
 
 // ---------------------------------------------------------------- norm
@@ -903,11 +905,11 @@ diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_t min, diop
 }
 
 diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim) {
-    return guard(__func__, [&] { anyAll<true>(view(out, "out"), view(input, "input"), dim); });
+    return guard(__func__, [&] { anyAll<true>(ctx, view(out, "out"), view(input, "input"), dim); });
 }
 
 diopiError_t diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim) {
-    return guard(__func__, [&] { anyAll<false>(view(out, "out"), view(input, "input"), dim); });
+    return guard(__func__, [&] { anyAll<false>(ctx, view(out, "out"), view(input, "input"), dim); });
 }
 
 diopiError_t diopiArgmax(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim, bool keepdim) {
