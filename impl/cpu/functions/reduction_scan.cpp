@@ -554,6 +554,19 @@ inline std::pair<acc_t<T>, int64_t> windowExtreme(const char* base, const Reduce
     return {best, at};
 }
 
+/// Whether an index output (int32 or int64) is int64; fails for other dtypes.
+/// Indices are stored through a branch per output position rather than a
+/// kernel per index dtype (which doubled the max/min/argmax instantiations).
+bool indexIs64(diopiDtype_t dt, const char* what) {
+    bool i64 = false;
+    dispatch<IndexTypes>(dt, what, [&](auto tag) { i64 = std::is_same_v<typename decltype(tag)::type, int64_t>; });
+    return i64;
+}
+inline void storeIndex(char* p, bool i64, int64_t v) {
+    if (i64) *reinterpret_cast<int64_t*>(p) = v;
+    else *reinterpret_cast<int32_t*>(p) = int32_t(v);
+}
+
 template <bool IsMax>
 void maxMinDim(diopiContextHandle_t ctx, const TensorView& values, const TensorView& indices, TensorView in, int64_t dim) {
     auto mask = reduceMask(in, std::vector<int64_t>{dim});
@@ -562,15 +575,13 @@ void maxMinDim(diopiContextHandle_t ctx, const TensorView& values, const TensorV
     TensorView oi = reductionOut(indices, in, mask, IsMax ? "max_indices" : "min_indices");
     CPU_CHECK(ov.shape == oi.shape, "values and indices shapes differ");
     in = castTo(ctx, in, values.dtype);
+    const bool i64 = indexIs64(indices.dtype, "indices");
     dispatch<NumericBoolTypes>(values.dtype, IsMax ? "max" : "min", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        dispatch<IndexTypes>(indices.dtype, "indices", [&](auto itag) {
-            using I = typename decltype(itag)::type;
-            reduceLoop<2>({&ov, &oi}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
-                auto r = windowExtreme<IsMax, T>(base, w);
-                *reinterpret_cast<T*>(po[0]) = T(r.first);
-                *reinterpret_cast<I*>(po[1]) = I(r.second);
-            });
+        reduceLoop<2>({&ov, &oi}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+            auto r = windowExtreme<IsMax, T>(base, w);
+            *reinterpret_cast<T*>(po[0]) = T(r.first);
+            storeIndex(po[1], i64, r.second);
         });
     });
 }
@@ -597,13 +608,11 @@ void argExtreme(const TensorView& out, const TensorView& in, const int64_t* dim,
     CPU_CHECK(out.shape == expect || (out.numel == 1 && shapeNumel(expect) == 1), "out has shape ", shapeStr(out.shape), ", expected ",
               shapeStr(expect));
     TensorView o = reductionOut(out, in, mask, "out");
+    const bool i64 = indexIs64(out.dtype, "out");
     dispatch<NumericBoolTypes>(in.dtype, "input", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        dispatch<IndexTypes>(out.dtype, "out", [&](auto itag) {
-            using I = typename decltype(itag)::type;
-            reduceLoop<1>({&o}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
-                *reinterpret_cast<I*>(po[0]) = I(windowExtreme<IsMax, T>(base, w).second);
-            });
+        reduceLoop<1>({&o}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+            storeIndex(po[0], i64, windowExtreme<IsMax, T>(base, w).second);
         });
     });
 }
