@@ -196,8 +196,11 @@ struct CopyDim {
 };
 
 /// Converts one run of n elements with byte strides ds (destination) and ss (source).
+/// The only code compiled per (To, From) pair: the copy plans below call it
+/// through a pointer, once per run of up to a row (or a 32-element tile row),
+/// so the 169 dtype pairs do not each carry their own tiling and threading.
 template <class To, class From>
-inline void copyRun(char* d, const char* s, int64_t n, int64_t ds, int64_t ss) {
+void copyRun(char* d, const char* s, int64_t n, int64_t ds, int64_t ss) {
     if (ds == (int64_t)sizeof(To) && ss == (int64_t)sizeof(From)) {
         if constexpr (std::is_same_v<To, From>) {
             std::memcpy(d, s, n * sizeof(To));
@@ -221,6 +224,8 @@ inline void copyRun(char* d, const char* s, int64_t n, int64_t ds, int64_t ss) {
         *reinterpret_cast<To*>(d) = convert<To>(*reinterpret_cast<const From*>(s));
 }
 
+using CopyRunFn = void (*)(char*, const char*, int64_t, int64_t, int64_t);
+
 /// Byte offsets of the outer index `lin` (row-major over dims[0..n)).
 inline void outerOffsets(const std::vector<CopyDim>& dims, size_t n, int64_t lin, int64_t& od, int64_t& os) {
     od = os = 0;
@@ -236,9 +241,7 @@ inline void outerOffsets(const std::vector<CopyDim>& dims, size_t n, int64_t lin
 /// When the source is dense along another dim than the destination, that dim
 /// and the innermost one are copied as cache-sized 2-D tiles (a blocked
 /// transpose) so that both sides are read/written along contiguous runs.
-template <class To, class From>
-void copyPlanned(char* dbase, const char* sbase, std::vector<CopyDim> dims) {
-    const int64_t tsz = (int64_t)sizeof(To), fsz = (int64_t)sizeof(From);
+void copyPlanned(CopyRunFn run, int64_t tsz, int64_t fsz, char* dbase, const char* sbase, std::vector<CopyDim> dims) {
     const CopyDim in = dims.back();
     dims.pop_back();
     // Source dim to tile against the innermost: dense in the source, not dense inner already.
@@ -251,7 +254,7 @@ void copyPlanned(char* dbase, const char* sbase, std::vector<CopyDim> dims) {
         if (dims.empty()) {
             // One dense run: split it across threads.
             parallelFor(in.size, kParallelGrain, [&](int64_t b, int64_t e) {
-                copyRun<To, From>(dbase + b * in.dst, sbase + b * in.src, e - b, in.dst, in.src);
+                run(dbase + b * in.dst, sbase + b * in.src, e - b, in.dst, in.src);
             });
             return;
         }
@@ -263,7 +266,7 @@ void copyPlanned(char* dbase, const char* sbase, std::vector<CopyDim> dims) {
             for (int64_t r = b; r < e; ++r) {
                 int64_t od, os;
                 outerOffsets(dims, dims.size(), r, od, os);
-                copyRun<To, From>(dbase + od, sbase + os, in.size, in.dst, in.src);
+                run(dbase + od, sbase + os, in.size, in.dst, in.src);
             }
         });
         return;
@@ -285,19 +288,9 @@ void copyPlanned(char* dbase, const char* sbase, std::vector<CopyDim> dims) {
             int64_t i0 = bi * T, i1 = std::min(in.size, i0 + T);
             char* d = dbase + od + b0 * tr.dst + i0 * in.dst;
             const char* s = sbase + os + b0 * tr.src + i0 * in.src;
-            const int64_t nI = i1 - i0, ds = in.dst;
-            for (int64_t x = b0; x < b1; ++x, d += tr.dst, s += tr.src) {
-                // Destination row x is contiguous along the innermost dim.
-                To* dr = reinterpret_cast<To*>(d);
-                const char* sc = s;
-                if (ds == tsz) {
-                    for (int64_t i = 0; i < nI; ++i, sc += in.src) dr[i] = convert<To>(*reinterpret_cast<const From*>(sc));
-                } else {
-                    char* dc = d;
-                    for (int64_t i = 0; i < nI; ++i, sc += in.src, dc += ds)
-                        *reinterpret_cast<To*>(dc) = convert<To>(*reinterpret_cast<const From*>(sc));
-                }
-            }
+            const int64_t nI = i1 - i0;
+            // Row x of the tile: the destination dense (or nearly) along the innermost dim.
+            for (int64_t x = b0; x < b1; ++x, d += tr.dst, s += tr.src) run(d, s, nI, in.dst, in.src);
         }
     });
 }
@@ -333,26 +326,33 @@ bool buildCopyPlan(const TensorView& dst, const TensorView& src, std::vector<Cop
     dims.swap(merged);
     return true;
 }
+
+/// copyRun<To, From> for a pair of dtypes (both must be in AllTypes).
+CopyRunFn copyRunFor(const TensorView& dst, const TensorView& src) {
+    CopyRunFn fn = nullptr;
+    dispatch<AllTypes>(dst.dtype, "destination", [&](auto td) {
+        using To = typename decltype(td)::type;
+        dispatch<AllTypes>(src.dtype, "source", [&](auto ts) { fn = &copyRun<To, typename decltype(ts)::type>; });
+    });
+    return fn;
+}
 }  // namespace
 
 void copyCast(const TensorView& dst, const TensorView& src) {
     if (dst.numel == 0) return;
-    dispatch<AllTypes>(dst.dtype, "destination", [&](auto td) {
-        using To = typename decltype(td)::type;
-        dispatch<AllTypes>(src.dtype, "source", [&](auto ts) {
-            using From = typename decltype(ts)::type;
-            std::vector<CopyDim> dims;
-            char* db = nullptr;
-            const char* sb = nullptr;
-            if (buildCopyPlan(dst, src, dims, db, sb)) {
-                // Copying a tensor onto itself is a no-op (and memcpy must not overlap).
-                if (std::is_same_v<To, From> && db == sb && dims.size() == 1 && dims[0].dst == dims[0].src) return;
-                copyPlanned<To, From>(db, sb, std::move(dims));
-            } else {
-                unaryLoop<To, From>(dst, src, [](From v) { return convert<To>(v); });
-            }
-        });
-    });
+    const CopyRunFn run = copyRunFor(dst, src);
+    std::vector<CopyDim> dims;
+    char* db = nullptr;
+    const char* sb = nullptr;
+    if (buildCopyPlan(dst, src, dims, db, sb)) {
+        // Copying a tensor onto itself is a no-op (and memcpy must not overlap).
+        if (dst.dtype == src.dtype && db == sb && dims.size() == 1 && dims[0].dst == dims[0].src) return;
+        copyPlanned(run, dst.itemsize, src.itemsize, db, sb, std::move(dims));
+    } else {
+        // Layouts with zero or negative destination strides: runs of the innermost dim, any strides.
+        StridedPlan<2> plan(dst.shape, {&dst, &src});
+        plan.runAll([&](char** p, int64_t n, const int64_t* s) { run(p[0], p[1], n, s[0], s[1]); });
+    }
 }
 
 TensorView castTo(diopiContextHandle_t ctx, const TensorView& v, diopiDtype_t dtype) {

@@ -702,6 +702,17 @@ void viaFloat2(T* o, const T* a, const T* b, int64_t n, const Body& body) {
 
 }  // namespace simd
 
+/// denseViaFloat for a caller that knows out's element type T (float32 or a
+/// 16-bit float): only that type's loops are compiled.
+template <class T, class Body>
+bool denseViaFloatAs(const TensorView& out, const TensorView& in, const Body& body) {
+    if (out.dtype != dtypeOf<T>() || in.dtype != out.dtype || !out.isContiguous() || !in.isContiguous()) return false;
+    T* o = out.ptr<T>();
+    const T* x = in.ptr<T>();
+    parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { simd::viaFloat1<T>(o + b, x + b, e - b, body); });
+    return true;
+}
+
 /// For a contiguous out and in of one dtype among float32, float16 and
 /// bfloat16: runs body(float* o, const float* a, int64_t n) over them in
 /// parallel chunks (16-bit data widened and narrowed a block at a time) and
@@ -709,15 +720,12 @@ void viaFloat2(T* o, const T* a, const T* b, int64_t n, const Body& body) {
 /// caller's element loop handles.
 template <class Body>
 bool denseViaFloat(const TensorView& out, const TensorView& in, const Body& body) {
-    const bool f = out.dtype == diopi_dtype_float32 || out.dtype == diopi_dtype_float16 || out.dtype == diopi_dtype_bfloat16;
-    if (!f || in.dtype != out.dtype || !out.isContiguous() || !in.isContiguous()) return false;
-    dispatch<TypeList<float, Half, BFloat16>>(out.dtype, "out", [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        T* o = out.ptr<T>();
-        const T* x = in.ptr<T>();
-        parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) { simd::viaFloat1<T>(o + b, x + b, e - b, body); });
-    });
-    return true;
+    switch (out.dtype) {
+        case diopi_dtype_float32: return denseViaFloatAs<float>(out, in, body);
+        case diopi_dtype_float16: return denseViaFloatAs<Half>(out, in, body);
+        case diopi_dtype_bfloat16: return denseViaFloatAs<BFloat16>(out, in, body);
+        default: return false;
+    }
 }
 
 /// dst[i] = element i (stride in elements) of a floating row of dtype dt, as A

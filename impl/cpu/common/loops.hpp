@@ -5,6 +5,7 @@
 
 #include <array>
 #include <tuple>
+#include <type_traits>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -13,6 +14,22 @@
 #include "tensor.hpp"
 
 namespace impl::cpu {
+
+/// A non-owning reference to a callable inner(char** ptrs, int64_t n, const
+/// int64_t* strides), called once per run of the innermost dim. Plans take it
+/// instead of a template parameter: the index walk and the threading are then
+/// compiled once per operand count, not again for every kernel's lambda.
+class RunRef {
+    void* obj_;
+    void (*call_)(void*, char**, int64_t, const int64_t*);
+
+public:
+    template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, RunRef>>>
+    RunRef(F&& f)  // NOLINT: implicit, so plans are called with a lambda
+        : obj_(const_cast<void*>(static_cast<const void*>(&f))),
+          call_([](void* o, char** p, int64_t n, const int64_t* s) { (*static_cast<std::remove_reference_t<F>*>(o))(p, n, s); }) {}
+    void operator()(char** p, int64_t n, const int64_t* s) const { call_(obj_, p, n, s); }
+};
 
 /// Iteration plan over `shape` for N operands with byte strides; adjacent
 /// dims that are contiguous for every operand are merged, size-1 dims dropped.
@@ -76,8 +93,7 @@ struct StridedPlan {
 
     /// Calls inner(ptrs, n, innerStrides) over runs of the innermost dim, for
     /// the elements with linear (row-major) index in [begin, end).
-    template <class Inner>
-    void run(int64_t begin, int64_t end, Inner&& inner) const {
+    void run(int64_t begin, int64_t end, RunRef inner) const {
         const int64_t nd = (int64_t)shape.size();
         std::array<int64_t, N> istr{};
         if (nd == 0) {
@@ -115,8 +131,7 @@ struct StridedPlan {
     }
 
     /// Runs over all elements, split across threads when large.
-    template <class Inner>
-    void runAll(Inner&& inner, int64_t grain = kParallelGrain) const {
+    void runAll(RunRef inner, int64_t grain = kParallelGrain) const {
         parallelFor(numel, grain, [&](int64_t b, int64_t e) { run(b, e, inner); });
     }
 };
@@ -135,18 +150,27 @@ inline bool isRowOf(const TensorView& small, const Shape& full) {
 }
 
 namespace detail {
+/// o[i] = f(in0[i], ...) over n dense elements. One out-of-line copy per
+/// instantiation, shared by the all-contiguous path and the dense runs of the
+/// strided path: inlined into both, the vectorised loop (with its alias checks
+/// and epilogues) was compiled twice for every operator and dtype.
+template <class To, class... Ti, class F, size_t... I>
+__attribute__((noinline)) void denseRun(To* o, const char* const* in, int64_t n, F& f, std::index_sequence<I...>) {
+    for (int64_t i = 0; i < n; ++i) o[i] = f(reinterpret_cast<const Ti*>(in[I])[i]...);
+}
+
 template <class To, class... Ti, class F, size_t... I>
 void elementwiseImpl(const TensorView& out, const std::array<const TensorView*, sizeof...(Ti)>& ins, F& f,
-                     std::index_sequence<I...>) {
+                     std::index_sequence<I...> seq) {
     constexpr size_t N = sizeof...(Ti) + 1;
     if (out.numel == 0) return;
     // Fast path: everything contiguous with the same shape -> plain typed loop.
     bool fast = out.isContiguous() && ((ins[I]->shape == out.shape && ins[I]->isContiguous()) && ...);
     if (fast) {
         To* o = out.ptr<To>();
-        std::array<const char*, sizeof...(Ti)> in{ins[I]->data...};
         parallelFor(out.numel, kParallelGrain, [&](int64_t b, int64_t e) {
-            for (int64_t i = b; i < e; ++i) o[i] = f(reinterpret_cast<const Ti*>(in[I])[i]...);
+            const char* in[sizeof...(Ti) + 1] = {(ins[I]->data + b * (int64_t)sizeof(Ti))..., nullptr};
+            denseRun<To, Ti...>(o + b, in, e - b, f, seq);
         });
         return;
     }
@@ -157,9 +181,7 @@ void elementwiseImpl(const TensorView& out, const std::array<const TensorView*, 
         // GCC vectorises the generic stride loop below only where it happens to version it for unit
         // strides, which depends on how it was inlined (a uint8 broadcast was 25x slower on one thread).
         if (s[0] == (int64_t)sizeof(To) && ((s[I + 1] == (int64_t)sizeof(Ti)) && ...)) {
-            To* o = reinterpret_cast<To*>(p[0]);
-            for (int64_t i = 0; i < n; ++i) o[i] = f(reinterpret_cast<const Ti*>(p[I + 1])[i]...);
-            return;
+            return denseRun<To, Ti...>(reinterpret_cast<To*>(p[0]), p + 1, n, f, seq);
         }
         char* po = p[0];
         char* pi[N];

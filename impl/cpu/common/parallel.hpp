@@ -24,17 +24,15 @@ inline bool inParallelRegion() {
 }
 
 /// Calls f(begin, end) on disjoint chunks of [0, n), in parallel when n >= grain.
+/// (One serial call site: GCC inlines a mid-sized f into each call of it.)
 template <class F>
 void parallelFor(int64_t n, int64_t grain, F&& f) {
     if (n <= 0) return;
 #ifdef _OPENMP
-    if (n >= grain && omp_get_max_threads() > 1 && !inParallelRegion()) {
-        int nt = omp_get_max_threads();
-        int64_t chunks = std::min<int64_t>(nt, (n + grain - 1) / grain);
-        if (chunks < 2) {  // one chunk: no region at all
-            f(int64_t(0), n);
-            return;
-        }
+    int64_t chunks = 1;
+    if (n >= grain && omp_get_max_threads() > 1 && !inParallelRegion())
+        chunks = std::min<int64_t>(omp_get_max_threads(), (n + grain - 1) / grain);
+    if (chunks >= 2) {  // one chunk: no region at all
 #pragma omp parallel for num_threads(chunks) schedule(static)
         for (int64_t c = 0; c < chunks; ++c) {
             int64_t b = n * c / chunks, e = n * (c + 1) / chunks;

@@ -158,6 +158,13 @@ inline bool allF32(std::initializer_list<const TensorView*> ts) {
     return true;
 }
 
+/// Where a float driver below found operands of another dtype than the
+/// compute dtype (which castTo and computeAs rule out): nothing to do for an
+/// empty result, else an internal error rather than a silent skip.
+inline void floatFallThrough(const TensorView& dst) {
+    CPU_CHECK(dst.numel == 0, "internal: operands not in the compute dtype ", dtypeName(dst.dtype));
+}
+
 /// `make(tag)` gives the element function; `farr` (optional) an array kernel
 /// farr(o, x, y, n) used for float32 instead of the element function in the
 /// per-level loops (for functions needing a library fallback, e.g. pow).
@@ -195,7 +202,13 @@ void binaryTT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, Ten
                         simd::map2(o, x, y, n, f);
                     });
             }
-            if (!rowBroadcastLoop<T>(dst, a, b, g)) binaryLoop<T, T, T>(dst, a, b, g);
+            if constexpr (std::is_same_v<T, float> || is_reduced_float_v<T>) {
+                // a and b were cast to dt and computeAs hands over a dt destination, so the float paths
+                // above took every non-empty case: no generic loop compiled for them.
+                return floatFallThrough(dst);
+            } else if (!rowBroadcastLoop<T>(dst, a, b, g)) {
+                binaryLoop<T, T, T>(dst, a, b, g);
+            }
         });
     });
 }
@@ -227,7 +240,8 @@ void unaryT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, diopi
                 if (dst.numel > 0 && allOf(dt, {&dst, &a}))
                     return stridedAs<T, 1>(dst, {&a}, [&](float* o, const float* x, int64_t n) { simd::map1(o, x, n, f); });
             }
-            unaryLoop<T, T>(dst, a, g);
+            if constexpr (std::is_same_v<T, float> || is_reduced_float_v<T>) return floatFallThrough(dst);  // as in binaryTT
+            else unaryLoop<T, T>(dst, a, g);
         });
     });
 }
@@ -256,7 +270,8 @@ void ternaryT(diopiContextHandle_t ctx, const TensorView& out, TensorView a, Ten
                         simd::map3(o, x, y, z, n, f);
                     });
             }
-            ternaryLoop<T, T, T, T>(dst, a, b, c, g);
+            if constexpr (std::is_same_v<T, float> || is_reduced_float_v<T>) return floatFallThrough(dst);  // as in binaryTT
+            else ternaryLoop<T, T, T, T>(dst, a, b, c, g);
         });
     });
 }

@@ -11,12 +11,13 @@ namespace {
 /// unaryLoop<T, T>(out, in, x -> T(f(A(x)))), with contiguous 16-bit floats
 /// widened and narrowed a block at a time around f in the per-level loops
 /// (converting element by element in the generic loop ran 3-10x behind ATen).
-template <class T, class F>
+/// (TryDense false: the caller already ran the dense 16-bit case its own way.)
+template <class T, bool TryDense = true, class F>
 void unaryOf(const TensorView& out, const TensorView& in, const F& f) {
     using A = acc_t<T>;
-    if constexpr (is_reduced_float_v<T>) {
+    if constexpr (is_reduced_float_v<T> && TryDense) {
         auto body = [&](float* d, const float* a, int64_t n) { simd::map1(d, a, n, [&f](float v) { return float(f(v)); }); };
-        if (denseViaFloat(out, in, body)) return;
+        if (denseViaFloatAs<T>(out, in, body)) return;
     }
     unaryLoop<T, T>(out, in, [f](T x) { return T(f(A(x))); });
 }
@@ -24,13 +25,13 @@ void unaryOf(const TensorView& out, const TensorView& in, const F& f) {
 /// out = f(input) for a floating-point function: integer/bool inputs are
 /// converted to out's floating dtype first (torch's promotion), 16-bit floats
 /// compute in float.
-template <class F>
+template <bool TryDense = true, class F>
 void floatUnary(diopiContextHandle_t ctx, const TensorView& out, TensorView in, F f) {
     if (!isFloatingDtype(out.dtype))
         failCode(diopiDtypeNotSupported, "out dtype ", dtypeName(out.dtype), " cannot hold a floating-point result");
     CPU_CHECK(in.shape == out.shape, "out shape ", shapeStr(out.shape), " differs from input shape ", shapeStr(in.shape));
     in = castTo(ctx, in, out.dtype);
-    dispatch<FloatTypes>(out.dtype, "out", [&](auto tag) { unaryOf<typename decltype(tag)::type>(out, in, f); });
+    dispatch<FloatTypes>(out.dtype, "out", [&](auto tag) { unaryOf<typename decltype(tag)::type, TryDense>(out, in, f); });
 }
 
 /// out = f(input) for a function defined on every numeric type (abs, neg, sign).
@@ -52,7 +53,7 @@ void floatUnaryArr(diopiContextHandle_t ctx, const TensorView& out, TensorView i
     CPU_CHECK(in.shape == out.shape, "out shape ", shapeStr(out.shape), " differs from input shape ", shapeStr(in.shape));
     in = castTo(ctx, in, out.dtype);
     if (denseViaFloat(out, in, body)) return;
-    floatUnary(ctx, out, in, f);
+    floatUnary<false>(ctx, out, in, f);  // dense 16-bit data never gets here
 }
 
 TensorView inplaceFloat(diopiTensorHandle_t h) {

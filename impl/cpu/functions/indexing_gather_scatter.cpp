@@ -835,16 +835,27 @@ diopiError_t diopiMaskedSelectBackward(diopiContextHandle_t ctx, diopiTensorHand
 }
 
 namespace {
-/// out = mask ? value : input, broadcasting input and mask to out.
+/// The bytes of getValue(Tag<T>{}) for T the type of dt (in the low bytes).
+/// Fills and selects then run on unsigned elements of dt's width: they copy
+/// bits, so one kernel per width serves every dtype (and every caller).
 template <class GetValue>
-void maskedFill(diopiContextHandle_t ctx, const TensorView& out, const TensorView& input, const TensorView& mask, bool inplace, GetValue getValue) {
-    Shape bs = maskedShape(input, mask);
-    if (inplace) CPU_CHECK(bs == input.shape, "mask shape ", shapeStr(mask.shape), " does not broadcast to the input shape ", shapeStr(input.shape));
-    checkShape(out, bs);
-    TensorView in = castTo(ctx, input, out.dtype);
-    dispatch<AllTypes>(out.dtype, "input", [&](auto tag) {
+uint64_t valueBits(diopiDtype_t dt, GetValue& getValue) {
+    uint64_t bits = 0;
+    dispatch<AllTypes>(dt, "input", [&](auto tag) {
         using T = typename decltype(tag)::type;
         const T v = getValue(tag);
+        static_assert(sizeof(T) <= sizeof(bits), "element wider than 8 bytes");
+        std::memcpy(&bits, &v, sizeof(T));
+    });
+    return bits;
+}
+
+/// out = mask ? value : in (in already of out's dtype and broadcast to it), on raw elements.
+void maskedFillBits(const TensorView& out, const TensorView& in, const TensorView& mask, uint64_t bits) {
+    dispatchBytes(out.itemsize, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T v;
+        std::memcpy(&v, &bits, sizeof(T));
         if (out.isContiguous() && in.isContiguous() && in.shape == out.shape && mask.isContiguous() && mask.shape == out.shape) {
             // Dense and unbroadcast: a plain select loop (vectorises), parallel when large.
             T* op = out.ptr<T>();
@@ -857,6 +868,16 @@ void maskedFill(diopiContextHandle_t ctx, const TensorView& out, const TensorVie
         }
         binaryLoop<T, T, uint8_t>(out, in, mask, [v](T x, uint8_t m) { return m ? v : x; });
     });
+}
+
+/// out = mask ? value : input, broadcasting input and mask to out.
+template <class GetValue>
+void maskedFill(diopiContextHandle_t ctx, const TensorView& out, const TensorView& input, const TensorView& mask, bool inplace, GetValue getValue) {
+    Shape bs = maskedShape(input, mask);
+    if (inplace) CPU_CHECK(bs == input.shape, "mask shape ", shapeStr(mask.shape), " does not broadcast to the input shape ", shapeStr(input.shape));
+    checkShape(out, bs);
+    TensorView in = castTo(ctx, input, out.dtype);
+    maskedFillBits(out, in, mask, valueBits(out.dtype, getValue));
 }
 }  // namespace
 
@@ -929,7 +950,7 @@ diopiError_t diopiWhere(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopi
             });
             return;
         }
-        dispatch<AllTypes>(o.dtype, "out", [&](auto tag) {
+        dispatchBytes(o.itemsize, [&](auto tag) {  // a select copies bits: one loop per element width
             using T = typename decltype(tag)::type;
             ternaryLoop<T, uint8_t, T, T>(o, c, a, b, [](uint8_t m, T x, T y) { return m ? x : y; });
         });
@@ -973,10 +994,12 @@ void indexFill(diopiContextHandle_t ctx, const TensorView& out, const TensorView
     int64_t d = out.wrapDim(dim);
     std::vector<int64_t> idx = readIndices(index, "index");
     checkIndices(idx, extent(out, d), true, "index", d);
+    const uint64_t bits = valueBits(out.dtype, getValue);  // before moveCopy: a bad value writes nothing
     if (input) moveCopy(out, *input);
-    dispatch<AllTypes>(out.dtype, "input", [&](auto tag) {
+    dispatchBytes(out.itemsize, [&](auto tag) {  // fills copy bits: one loop per element width
         using T = typename decltype(tag)::type;
-        const T v = getValue(tag);
+        T v;
+        std::memcpy(&v, &bits, sizeof(T));
         if (out.dim() == 0) {
             if (!idx.empty()) fillWith<T>(out, v);
             return;

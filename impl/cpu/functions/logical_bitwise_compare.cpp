@@ -190,7 +190,7 @@ inline bool cmp(A x, A y) {
 }
 
 template <Cmp C>
-void compareTensor(diopiContextHandle_t ctx, const TensorView& out, TensorView a, TensorView b) {
+void compareTensorImpl(diopiContextHandle_t ctx, const TensorView& out, TensorView a, TensorView b) {
     checkOutShape(out, broadcastShapes(a.shape, b.shape));
     diopiDtype_t dt = resultType(a, b);
     a = castTo(ctx, a, dt);
@@ -203,6 +203,15 @@ void compareTensor(diopiContextHandle_t ctx, const TensorView& out, TensorView a
             binaryLoop<bool, T, T>(dst, a, b, [](T x, T y) { return cmp<C>(A(x), A(y)); });
         });
     });
+}
+
+/// a > b is b < a, a >= b is b <= a (NaN included) and the result dtype is
+/// symmetric: only Eq, Ne, Lt and Le get kernels.
+template <Cmp C>
+void compareTensor(diopiContextHandle_t ctx, const TensorView& out, const TensorView& a, const TensorView& b) {
+    if constexpr (C == Cmp::Gt) compareTensorImpl<Cmp::Lt>(ctx, out, b, a);
+    else if constexpr (C == Cmp::Ge) compareTensorImpl<Cmp::Le>(ctx, out, b, a);
+    else compareTensorImpl<C>(ctx, out, a, b);
 }
 
 template <Cmp C>

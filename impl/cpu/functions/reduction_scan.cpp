@@ -554,6 +554,19 @@ inline std::pair<acc_t<T>, int64_t> windowExtreme(const char* base, const Reduce
     return {best, at};
 }
 
+/// Whether an index output (int32 or int64) is int64; fails for other dtypes.
+/// Indices are stored through a branch per output position rather than a
+/// kernel per index dtype (which doubled the max/min/argmax instantiations).
+bool indexIs64(diopiDtype_t dt, const char* what) {
+    bool i64 = false;
+    dispatch<IndexTypes>(dt, what, [&](auto tag) { i64 = std::is_same_v<typename decltype(tag)::type, int64_t>; });
+    return i64;
+}
+inline void storeIndex(char* p, bool i64, int64_t v) {
+    if (i64) *reinterpret_cast<int64_t*>(p) = v;
+    else *reinterpret_cast<int32_t*>(p) = int32_t(v);
+}
+
 template <bool IsMax>
 void maxMinDim(diopiContextHandle_t ctx, const TensorView& values, const TensorView& indices, TensorView in, int64_t dim) {
     auto mask = reduceMask(in, std::vector<int64_t>{dim});
@@ -562,15 +575,13 @@ void maxMinDim(diopiContextHandle_t ctx, const TensorView& values, const TensorV
     TensorView oi = reductionOut(indices, in, mask, IsMax ? "max_indices" : "min_indices");
     CPU_CHECK(ov.shape == oi.shape, "values and indices shapes differ");
     in = castTo(ctx, in, values.dtype);
+    const bool i64 = indexIs64(indices.dtype, "indices");
     dispatch<NumericBoolTypes>(values.dtype, IsMax ? "max" : "min", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        dispatch<IndexTypes>(indices.dtype, "indices", [&](auto itag) {
-            using I = typename decltype(itag)::type;
-            reduceLoop<2>({&ov, &oi}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
-                auto r = windowExtreme<IsMax, T>(base, w);
-                *reinterpret_cast<T*>(po[0]) = T(r.first);
-                *reinterpret_cast<I*>(po[1]) = I(r.second);
-            });
+        reduceLoop<2>({&ov, &oi}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+            auto r = windowExtreme<IsMax, T>(base, w);
+            *reinterpret_cast<T*>(po[0]) = T(r.first);
+            storeIndex(po[1], i64, r.second);
         });
     });
 }
@@ -597,30 +608,30 @@ void argExtreme(const TensorView& out, const TensorView& in, const int64_t* dim,
     CPU_CHECK(out.shape == expect || (out.numel == 1 && shapeNumel(expect) == 1), "out has shape ", shapeStr(out.shape), ", expected ",
               shapeStr(expect));
     TensorView o = reductionOut(out, in, mask, "out");
+    const bool i64 = indexIs64(out.dtype, "out");
     dispatch<NumericBoolTypes>(in.dtype, "input", [&](auto tag) {
         using T = typename decltype(tag)::type;
-        dispatch<IndexTypes>(out.dtype, "out", [&](auto itag) {
-            using I = typename decltype(itag)::type;
-            reduceLoop<1>({&o}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
-                *reinterpret_cast<I*>(po[0]) = I(windowExtreme<IsMax, T>(base, w).second);
-            });
+        reduceLoop<1>({&o}, in, mask, [&](char** po, const char* base, const ReduceWindow& w) {
+            storeIndex(po[0], i64, windowExtreme<IsMax, T>(base, w).second);
         });
     });
 }
 
 // ---------------------------------------------------------------- any / all
 template <bool Any>
-void anyAll(const TensorView& out, const TensorView& in, const int64_t* dim) {
+void anyAll(diopiContextHandle_t ctx, const TensorView& out, const TensorView& in, const int64_t* dim) {
     auto mask = reduceMask(in, dimsOf(dim));
     TensorView o = reductionOut(out, in, mask, "out");
-    dispatch<NumericBoolTypes>(out.dtype, "out", [&](auto otag) {
-        using O = typename decltype(otag)::type;
-        dispatch<NumericBoolTypes>(in.dtype, "input", [&](auto tag) {
-            using T = typename decltype(tag)::type;
-            // NaN counts as non-zero; an empty window gives the identity (any: false, all: true).
-            reduceValues<T, O>(o, in, mask, AnyAllOp<T, Any>{}, [](bool r) { return convert<O>(r); });
-        });
+    // Reduced into bool, then converted to out's dtype when that is another one: the result is
+    // 0 or 1 either way, and a kernel per (input, output) dtype pair cost 200 instantiations.
+    dispatch<NumericBoolTypes>(out.dtype, "out", [](auto) {});  // out's dtype must be one of these
+    TensorView r = out.dtype == diopi_dtype_bool ? o : newTensor(ctx, o.shape, diopi_dtype_bool);
+    dispatch<NumericBoolTypes>(in.dtype, "input", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        // NaN counts as non-zero; an empty window gives the identity (any: false, all: true).
+        reduceValues<T, bool>(r, in, mask, AnyAllOp<T, Any>{}, [](bool v) { return v; });
     });
+    if (r.data != o.data) copyCast(o, r);
 }
 
 // ---------------------------------------------------------------- norm
@@ -903,11 +914,11 @@ diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_t min, diop
 }
 
 diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim) {
-    return guard(__func__, [&] { anyAll<true>(view(out, "out"), view(input, "input"), dim); });
+    return guard(__func__, [&] { anyAll<true>(ctx, view(out, "out"), view(input, "input"), dim); });
 }
 
 diopiError_t diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim) {
-    return guard(__func__, [&] { anyAll<false>(view(out, "out"), view(input, "input"), dim); });
+    return guard(__func__, [&] { anyAll<false>(ctx, view(out, "out"), view(input, "input"), dim); });
 }
 
 diopiError_t diopiArgmax(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const int64_t* dim, bool keepdim) {
