@@ -92,11 +92,9 @@ def test_ddp_and_fsdp_training_match_one_cpu_process(tmp_path):
 
 
 def test_the_example_runs_under_torchrun():
-    import shutil
-    torchrun = shutil.which("torchrun")
-    if torchrun is None:
-        pytest.skip("torchrun is not on PATH")
-    proc = subprocess.run([torchrun, "--nproc_per_node", "2", "--master_port", str(free_port()),
+    # torchrun as a module of this interpreter: a `torchrun` found on PATH may belong to another Python
+    # (a virtual environment sees the system's torch but gets no torchrun script of its own).
+    proc = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--master_port", str(free_port()),
                            os.path.join(ROOT, "examples", "train_ddp.py"), "--steps", "6"],
                           capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": LIB})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
