@@ -74,7 +74,10 @@ stage "build impl/sim" bash "$root/scripts/build_impl.sh" sim
 # Replayed as a vendor's test machine would: the harness installed as a package into a virtual environment
 # without torch. impl/cpu's own kernels run here (wrapped by the simulator) and, unwrapped, under the
 # sanitizers above.
-stage "run_test impl/sim (jitter, no torch)" env DIOPI_SIM_JITTER=1 bash "$root/scripts/replay_without_torch.sh" sim
+# Twice as many workers as cores: a worker on the simulator spends much of each case waiting for the
+# device thread (and, under jitter, for the delays before queued work), so two per core keep the cores busy.
+stage "run_test impl/sim (jitter, no torch)" env DIOPI_SIM_JITTER=1 bash "$root/scripts/replay_without_torch.sh" sim \
+  --jobs $((2 * jobs))
 # The diopi device on the simulated chip (two devices, jitter): recipes, the compile route and ddp against eager CPU.
 stage "diopi device on impl/sim" bash "$root/scripts/sim_stack.sh"
 # The headers' HTML reference (-> build/doxygen-html); any Doxygen warning fails it.

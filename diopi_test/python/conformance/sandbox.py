@@ -152,13 +152,16 @@ class _Sigaction(ctypes.Structure):
                 ("restorer", ctypes.c_void_p)]
 
 
+_SIGNALS = [s for s in range(1, signal.NSIG if hasattr(signal, "NSIG") else 65) if s not in (signal.SIGKILL, signal.SIGSTOP)]
+
+
 def _signal_dispositions():
+    # Taken around every case: the loop keeps its ctypes objects bound once.
     out = {}
     act = _Sigaction()
-    for sig in range(1, signal.NSIG if hasattr(signal, "NSIG") else 65):
-        if sig in (signal.SIGKILL, signal.SIGSTOP):
-            continue
-        if _libc.sigaction(sig, None, ctypes.byref(act)) == 0:
+    ref, sigaction = ctypes.byref(act), _libc.sigaction
+    for sig in _SIGNALS:
+        if sigaction(sig, None, ref) == 0:
             out[sig] = (act.handler or 0, act.flags)
     return out
 
@@ -223,7 +226,8 @@ class ProcessState:
         out = []
         if self.fenv != before.fenv:
             out.append(f"floating-point environment: {_fenv_words(before.fenv)} -> {_fenv_words(self.fenv)}")
-        changed = sorted(s for s in set(before.signals) | set(self.signals) if before.signals.get(s) != self.signals.get(s))
+        changed = () if self.signals == before.signals else \
+            sorted(s for s in set(before.signals) | set(self.signals) if before.signals.get(s) != self.signals.get(s))
         if changed:
             names = []
             for s in changed:
