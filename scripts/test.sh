@@ -29,6 +29,46 @@ stage() {  # stage <label> <command...>
 
 harness() { (cd "$root/diopi_test/python" && "$@"); }
 
+# together <label> -- <stage label> <command...> -- <stage label> <command...> ...
+# Runs independent stages at the same time, each with its own log, printed whole in order once all have
+# ended; fails if any failed. For stages that mostly keep one core busy (a model suite in one Python
+# process: tiny models, dispatch-bound), so that two of them share the 2 cores instead of taking turns.
+together() {
+  local label=$1 t0 t1 dir i=0 rc=0 failed=()
+  shift
+  dir=$(mktemp -d)
+  local -a labels=() pids=()
+  t0=$(date +%s)
+  while [ $# -gt 0 ]; do
+    [ "$1" = -- ] && shift
+    local -a cmd=()
+    local name=$1
+    shift
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do cmd+=("$1"); shift; done
+    echo "== $name (beside the others of: $label)"
+    # One intra-op thread each: the stages share the cores between them, not inside each.
+    OMP_NUM_THREADS=1 "${cmd[@]}" >"$dir/$i.log" 2>&1 &
+    pids+=($!)
+    labels+=("$name")
+    i=$((i + 1))
+  done
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then failed+=("${labels[$i]}"); rc=1; fi
+  done
+  t1=$(date +%s)
+  for i in "${!labels[@]}"; do
+    echo "== ${labels[$i]}: output"
+    cat "$dir/$i.log"
+  done
+  rm -rf "$dir"
+  timings+=("$(printf '%-34s %5d s' "$label" $((t1 - t0)))")
+  echo "== $label: $((t1 - t0)) s"
+  if [ $rc -ne 0 ]; then
+    echo "== failed: ${failed[*]}" >&2
+    return 1
+  fi
+}
+
 # The README's main job (set-up, build impl/torch, gen_data, run_test) runs
 # exactly as a new user would run it; the stages below reuse its build and
 # baselines.
@@ -44,10 +84,6 @@ stage "fuzz impl/torch" harness $py main.py --mode fuzz --jobs "$jobs" --report_
 stage "collective conformance impl/torch" harness $py main.py --mode collective --world_size 2 \
   --report_dir "$root/reports/collective-torch"
 stage "build diopi device" bash "$root/scripts/build_bridge.sh"
-# Every recipe (fp32, bf16, fp16, bf16-cast, checkpoint, resume, loader, generate, device1) on every suite model.
-stage "models on diopi/impl/torch" bash "$root/scripts/models.sh" --recipe all --json "$root/reports/models-torch.json"
-# The compile route: every suite model's step through torch.compile(backend="diopi"), fused where the library allows.
-stage "compiled models on impl/torch" bash "$root/scripts/models.sh" --compile --json "$root/reports/models-compile-torch.json"
 # Captured model case sets (an LLM, a vision model): replay exactly their calls on impl/torch.
 model_cases() {
   local m
@@ -56,15 +92,22 @@ model_cases() {
     harness $py main.py --mode run_test --model_name "$m" --jobs "$jobs" --report_dir "$root/reports/models/$m"
   done
 }
-stage "model case sets on impl/torch" model_cases llama2_7b resnet50
+# Every recipe (fp32, bf16, fp16, bf16-cast, checkpoint, resume, loader, generate, device1) on every suite model,
+# and beside it the compile route: every suite model's step through torch.compile(backend="diopi"), fused where
+# the library allows.
+together "models + case sets on impl/torch" \
+  -- "models on diopi/impl/torch" bash "$root/scripts/models.sh" --recipe all --json "$root/reports/models-torch.json" \
+  -- "compiled models on impl/torch" bash "$root/scripts/models.sh" --compile --json "$root/reports/models-compile-torch.json" \
+  -- "model case sets on impl/torch" model_cases llama2_7b resnet50
 stage "build impl/cpu" bash "$root/scripts/build_impl.sh" cpu
-stage "models on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
-  --recipe all --json "$root/reports/models-cpu.json"
+together "models on impl/cpu, eager + compiled" \
+  -- "models on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
+  --recipe all --json "$root/reports/models-cpu.json" \
+  -- "compiled models on impl/cpu" bash "$root/scripts/models.sh" --compile --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
+  --json "$root/reports/models-compile-cpu.json"
 # Across ranks: DDP and FSDP2 on 2 ranks, impl/cpu has no collective interface, so the diccl backend stages over Gloo.
 stage "ddp/fsdp on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
   --recipe ddp,fsdp --world_size 2 --json "$root/reports/models-dist-cpu.json"
-stage "compiled models on impl/cpu" bash "$root/scripts/models.sh" --compile --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
-  --json "$root/reports/models-compile-cpu.json"
 stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
   --report_dir "$root/reports/fuzz-cpu"
 stage "sanitizers impl/cpu" bash "$root/scripts/sanitize.sh" cpu
