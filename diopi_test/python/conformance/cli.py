@@ -274,6 +274,7 @@ def run_test(args):
         for j, (func, verdict, message) in enumerate(checks):
             rep.add(runner.WorkItem(func, -1, "contiguous", f"library::{diopi_header.snake(func)}", 0.0, seq=len(selection) + j),
                     {"verdict": verdict, "message": message})
+    rep.tolerance = _tolerance_totals(args.data_dir, manifest, rep.rows)
     print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
     if devcfg.path:
         print(f"device config: {devcfg.path}")
@@ -293,6 +294,23 @@ def run_test(args):
               "regenerate them with --mode gen_data", file=sys.stderr)
         return EXIT_DATA
     return 1 if any(t[v] for v in execute.FAILING) else 0
+
+
+def _tolerance_totals(data_dir, manifest, rows):
+    """proof.run_totals of the cases this run ran (each once, with the tolerance it was compared with)."""
+    from conformance import execute, proof, store
+    wanted = {}  # func -> {index: the run's tolerance allowance}
+    for item, r in rows:
+        if item.index >= 0 and r["verdict"] != execute.SKIPPED and item.func in manifest["files"]:
+            wanted.setdefault(item.func, {})[item.index] = item.tol
+
+    def records():
+        for func in sorted(wanted):
+            recs = store.load_function(data_dir, func, manifest, lazy=True)
+            for index, tol in sorted(wanted[func].items()):
+                record = recs[index]
+                yield dict(record, tol=dict(record.get("tol") or {}, **tol)) if tol else record
+    return proof.run_totals(records())
 
 
 def case_timeout(limit, nbytes, ref_seconds):

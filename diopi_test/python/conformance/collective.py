@@ -122,7 +122,10 @@ class Ranks:
     def collect(self, ranks, timeout, what, want=None):
         """{rank: reply} of one message from each of `ranks`; RankFailed when one dies or the time runs out."""
         ranks = list(ranks)
-        timeout = pace.scaled(timeout)  # the limit follows the machine (conformance/pace.py)
+        # The limit follows the machine (conformance/pace.py), capped at pace.CAP times the written one, as a
+        # run_test case's is: a rank that hangs costs at most CAP x --timeout per exchange, and a function at most
+        # TIMEOUTS_PER_FUNCTION of those before its remaining cases are skipped, however slow the machine claims to be.
+        timeout = pace.scaled(timeout)
         deadline = time.monotonic() + timeout
         got = {}
         while len(got) < len(ranks):
@@ -337,9 +340,9 @@ class World:
         self.info = None
 
     def comm_timeout_ms(self):
-        # The library's own timeout ends a stuck exchange before the harness's deadline does (which
-        # follows the machine's pace: so does this one).
-        return int(max(1.0, self.timeout / 2) * pace.factor() * 1000)
+        # The library's own timeout ends a stuck exchange before the harness's deadline does: it follows the
+        # machine's pace with the same cap (pace.scaled), so it stays half of that deadline on any machine.
+        return int(pace.scaled(max(1.0, self.timeout / 2)) * 1000)
 
     def start(self):
         """(init result or None); None means the world communicator is up."""

@@ -48,13 +48,15 @@ def load_cases(report_dir):
             "library": f"{lib.get('vendor', '')} {lib.get('version', '')} ({data.get('impl_lib', '')})", "cases": cases}
 
 
-def write(report_dir, cases, title, library, compare=None):
+def write(report_dir, cases, title, library, compare=None, note=None):
     """Writes report.html into report_dir; `compare` is another run's
-    load_cases() result, shown beside this one."""
+    load_cases() result, shown beside this one; `note` a line shown under the
+    totals (the run's tolerance proof)."""
     os.makedirs(report_dir, exist_ok=True)
     data = {"title": title, "library": library, "cases": cases}
     # The verdicts come from verdicts.py, so a new one gets its column and its count without touching the page.
     page = _PAGE.replace("__TITLE__", html.escape(title)).replace(
+        "__NOTE__", f'<p id="tolerance">{html.escape(note)}</p>' if note else "").replace(
         "__DATA__", json.dumps({"run": data, "other": compare, "verdicts": list(VERDICTS), "failing": list(FAILING)})
         .replace("</", "<\\/"))
     path = os.path.join(report_dir, "report.html")
@@ -85,6 +87,7 @@ tr.family td { background: #e8eef8; font-weight: bold; text-align: left; }
   <label><input type="checkbox" id="failing"> only functions with cases not passed</label>
 </div>
 <p id="totals"></p>
+__NOTE__
 <table id="matrix"><thead></thead><tbody></tbody></table>
 <h2>Cases not passed</h2>
 <ol id="failures"></ol>

@@ -21,6 +21,7 @@ for a CPU (Linux schedstat): the harness adds it to a case's limit, since
 it is time the case did not get.
 """
 import os
+import subprocess
 import time
 
 CAP = 8.0          # a limit grows at most this many times
@@ -75,8 +76,34 @@ def factor():
 
 
 def scaled(seconds):
-    """`seconds` of an idle machine on this machine now."""
-    return seconds * factor()
+    """`seconds` of an idle machine on this machine now, at most CAP times
+    `seconds` (DIOPI_TIME_SCALE included): a limit that follows the machine
+    still ends a call that never returns in bounded time."""
+    return seconds * min(factor(), CAP)
+
+
+def run(cmd, seconds, **kwargs):
+    """subprocess.run(cmd, **kwargs) with a limit that follows the machine:
+    `seconds` of an idle machine times the largest slowdown seen while it
+    runs (measured again every PERIOD), never more than CAP times `seconds`.
+    Raises subprocess.TimeoutExpired (its `timeout` the limit reached) after
+    killing the process when the limit runs out."""
+    if kwargs.pop("capture_output", False):
+        kwargs["stdout"] = kwargs["stderr"] = subprocess.PIPE
+    start, worst = time.monotonic(), min(factor(), CAP)
+    with subprocess.Popen(cmd, **kwargs) as proc:
+        while True:
+            allowed = seconds * worst
+            left = allowed - (time.monotonic() - start)
+            if left <= 0:
+                proc.kill()
+                out, err = proc.communicate()
+                raise subprocess.TimeoutExpired(cmd, allowed, out, err)
+            try:
+                out, err = proc.communicate(timeout=min(left, PERIOD))
+                return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+            except subprocess.TimeoutExpired:
+                worst = max(worst, min(factor(), CAP))
 
 
 def waits(pid):

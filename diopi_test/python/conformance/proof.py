@@ -121,6 +121,51 @@ def summary_line(total):
             f"cases with a check that cannot apply: {ex or 'none'}")
 
 
+def run_totals(records):
+    """What a run_test summary says of the tolerances of the cases it ran:
+    `records` are those cases' baseline records with the run's tolerance (a
+    device config's allowance included). Each case counts once (its layouts
+    share the bound): `proven` when each output rejects the WRONG error and a
+    constant output (zeros or the mean: one is enough, as a single value is
+    its own mean), `exempt` when a check that cannot apply leaves that
+    unproven and says why, `failed` when a wrong answer passes; `tightened`
+    counts the cases whose bound was capped by their outputs' magnitude."""
+    total = {"cases": 0, "proven": 0, "exempt": 0, "failed": 0, "tightened": 0, "reasons": {}}
+    for record in records:
+        p = prove_record(record)
+        total["cases"] += 1
+        total["tightened"] += bool(p.tightened)
+        if p.failed:
+            total["failed"] += 1
+        elif _proven(p):
+            total["proven"] += 1
+        else:
+            total["exempt"] += 1
+        for reason in p.exempt:
+            total["reasons"][reason] = total["reasons"].get(reason, 0) + 1
+    return total
+
+
+def _proven(p):
+    """Whether every output of a case without failures rejects WRONG and a constant output."""
+    if RANDOM in p.exempt or SHAPE_ONLY in p.exempt or LARGER_WRONG in p.exempt:
+        return False
+    unproven = {}  # output -> checks that could not apply
+    for items in p.exempt.values():
+        for entry in items:
+            output, _, check = entry.rpartition(": ")
+            unproven.setdefault(output, set()).add(check)
+    return all("wrong" not in c and not {"zeros", "mean"} <= c for c in unproven.values())
+
+
+def run_line(total):
+    """The one line of run_test's summary about its cases' tolerances."""
+    wrong = "/".join(f"{v:.1%}" for v in sorted(set(tolerances.WRONG.values()), reverse=True))
+    return (f"tolerances of the {total['cases']} cases run: {total['proven']} proven to reject a {wrong} error and "
+            f"a constant output, {total['tightened']} tightened to their outputs' magnitude, {total['exempt']} "
+            f"say why a check cannot apply, {total['failed']} accept a wrong answer")
+
+
 def write_summary(data_dir, manifest):
     """tolerance_proof.json in `data_dir`: the totals and, per function, the
     cases whose bound failed its proof or was tightened. Returns the totals."""

@@ -95,6 +95,7 @@ class Report:
         self.rows = []           # (item, result)
         self.per_func = {}
         self.converted = {}      # func -> [passed cases the adaptor converted, of which dtype casts]
+        self.tolerance = None    # proof.run_totals of the cases run, when known
         self._live = None
 
     def start_live(self, report_dir, impl_lib, data_dir, meta, compare=None):
@@ -230,6 +231,8 @@ class Report:
             print(f"skipped: {t[SKIPPED]} cases, each with its reason in the report ({not_run} not run after earlier "
                   f"timeouts or crashes of their function, {t[SKIPPED] - not_run} by the device config or "
                   "not applicable); every other case ran", file=stream)
+        if self.tolerance is not None:
+            print(self.tolerance_line(), file=stream)
         # Closing line: "failed" counts every failing verdict; not_implemented is neither.
         print(f"{label}: {t[PASSED]} passed, {sum(t[k] for k in FAILING)} failed, {t[SKIPPED]} skipped", file=stream)
 
@@ -251,6 +254,13 @@ class Report:
         print(f"{'family':<{w}} " + " ".join(f"{c:>{n}}" for c, n in zip(cols, cw)) + "   (--verbose: per function)", file=stream)
         for fam in sorted(fams):
             print(f"{fam:<{w}} " + " ".join(f"{fams[fam][k]:>{n}}" for k, n in zip(cols, cw)), file=stream)
+
+    def tolerance_line(self):
+        """The summary's line on the tolerances of the cases run (None when not proven)."""
+        if self.tolerance is None:
+            return None
+        from .proof import run_line  # numpy: only when there is something to say
+        return run_line(self.tolerance)
 
     def case_records(self):
         """Every row as plain data: what summary.json keeps and a merge reads back."""
@@ -283,6 +293,8 @@ class Report:
                        adaptor={"converted_cases": cases, "cast_cases": casts, "per_function": self.converted},
                        repro_args={"impl_lib": impl_lib, "data_dir": data_dir, "options": meta.get("repro_options") or [],
                                      "mode": meta.get("repro_mode", "run_test")})
+        if self.tolerance is not None:
+            summary["tolerance_proof"] = dict(self.tolerance, line=self.tolerance_line())
         with _replacing(os.path.join(report_dir, "summary.json")) as f:
             f.write(_summary_json(summary, self.case_records()))
         repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options"),  # noqa: E731
@@ -299,5 +311,5 @@ class Report:
         html_report.write(report_dir, html_report.case_rows(self.rows, family_of, repro_of),
                           title=title + (f" (shard {shard['index']}/{shard['count']})" if sharded else ""),
                           library=f"{lib.get('vendor', '')} {lib.get('version', '')} ({meta.get('impl_lib', '')})",
-                          compare=compare)
+                          compare=compare, note=self.tolerance_line())
         return csv_path

@@ -151,3 +151,39 @@ def test_the_proof_judges_by_run_tests_rule():
         assert ("wrong" in failed) == (compare.compare(e * 1.001, e, "float64", tol) is None), tol
         assert ("zeros" in failed) == (compare.compare(np.zeros_like(e), e, "float64", tol) is None), tol
         assert ("mean" in failed) == (compare.compare(np.full_like(e, e.mean()), e, "float64", tol) is None), tol
+
+
+def test_the_run_summary_counts_the_tolerances_of_the_cases_run(tmp_path):
+    """run_test's line on tolerances counts the cases it is given, by their own proofs."""
+    import json
+
+    from conformance import report, runner
+    rng = np.random.default_rng(5)
+    e = rng.standard_normal(16)
+    records = [{"name": "ok::float32::16", "outputs": {"out": _enc(e, "float32")}},                      # proven
+               {"name": "one::float32::0d", "outputs": {"out": _enc(np.array([1.5]), "float32")}},      # proven: zeros fail
+               {"name": "zero::float32::4", "outputs": {"out": _enc(np.zeros(4), "float32")}},          # says why
+               {"name": "small::float32::16", "outputs": {"out": _enc(e * 1e-6, "float32")}},           # tightened
+               {"name": "loose::float32::16", "outputs": {"out": _enc(np.abs(e) * 1e-2, "float32")},    # accepts zeros
+                "tol": {"float32": [1.0, 0.5, 10.0]}}]
+    total = proof.run_totals(records)
+    assert (total["cases"], total["proven"], total["exempt"], total["failed"], total["tightened"]) == (5, 3, 1, 1, 2)
+    assert total["reasons"][tolerances.ALL_ZERO] == 1
+    # One case fewer: every count follows the cases, none is fixed.
+    fewer = proof.run_totals(records[:2])
+    assert (fewer["cases"], fewer["proven"], fewer["exempt"], fewer["failed"], fewer["tightened"]) == (2, 2, 0, 0, 0)
+    # The line is in the console summary, summary.json and report.html.
+    rep = report.Report()
+    rep.add(runner.WorkItem("diopiX", 0, "contiguous", "ok::float32::16", 1.0), {"verdict": "passed", "message": ""})
+    rep.tolerance = total
+    import io
+    out = io.StringIO()
+    rep.print_summary(stream=out)
+    line = proof.run_line(total)
+    assert "tolerances of the 5 cases run: 3 proven" in line and "1 accept a wrong answer" in line
+    assert line in out.getvalue()
+    rep.write(str(tmp_path), None, None, {})
+    with open(tmp_path / "summary.json") as f:
+        summary = json.load(f)
+    assert summary["tolerance_proof"]["proven"] == 3 and summary["tolerance_proof"]["line"] == line
+    assert "tolerances of the 5 cases run" in (tmp_path / "report.html").read_text()

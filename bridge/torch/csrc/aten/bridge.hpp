@@ -282,6 +282,7 @@ inline bool present(None) { return false; }
 class Call {
 public:
     explicit Call(const OpInfo& info) : info_(info) {
+        refuseInBadFork();
         ctx_.stream = currentNativeStream();
         tool.mask = tools::active();
         if (C10_UNLIKELY(tool.mask & tools::kTimer)) tool.t0 = tools::now();

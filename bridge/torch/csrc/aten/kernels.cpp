@@ -98,6 +98,7 @@ at::Tensor& setSourceStorageOffset(at::Tensor& self, at::Storage source, int64_t
 void transfer(void* dst, const void* src, size_t n, bool toDevice, c10::DeviceIndex device, bool nonBlocking,
               const at::Tensor* pinnedHost = nullptr) {
     if (!n) return;
+    refuseInBadFork();
     c10::DeviceGuard guard(c10::Device(kDiopi, device));
     c10::Stream stream = currentStream(device);
     diopiStreamHandle_t s = nativeStream(stream);

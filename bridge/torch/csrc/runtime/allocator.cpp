@@ -91,6 +91,7 @@ public:
     }
 
     at::DataPtr allocate(size_t n) override {
+        refuseInBadFork();
         c10::DeviceIndex d = currentDeviceIndex();
         markRuntimeUsed();
         if (n == 0) return {nullptr, nullptr, &freeBlockPtr, c10::Device(kDiopi, d)};

@@ -16,6 +16,10 @@ namespace diopi_torch {
 /// The runtime in use: every field of the current revision readable (absent
 /// ones are NULL). Fixed once the first device memory is allocated.
 const diopiDeviceRuntime_t& runtime();
+/// Raises CUDA's "Cannot re-initialize ... in forked subprocess" error in a child forked after the device was
+/// initialised (fork.cpp): every DIOPI call, allocation and copy checks it, so a tensor the child inherited
+/// cannot be used either. Releasing memory does not (a destructor may not raise).
+void refuseInBadFork();
 /// Installs the vendor's runtime found in `handle` (diopiGetDeviceRuntime, or
 /// an old diopiTorchDeviceHooks); false with `why` when it is unusable.
 /// A NULL handle keeps the host runtime.

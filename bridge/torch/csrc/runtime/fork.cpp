@@ -4,9 +4,27 @@
 // and makes the child's next device use initialise again, which the device
 // module refuses with CUDA's "Cannot re-initialize ... in forked subprocess".
 // A child that never touches the device (a DataLoader worker) is unaffected.
+// Tensors the child inherited do not go through that lazy initialisation: every
+// DIOPI call, device allocation and copy refuses them the same way
+// (refuseInBadFork), as a CUDA kernel on an inherited tensor fails in the child.
 // A chip's driver state does not survive fork(); on a host vendor the refusal
 // keeps code portable to one.
 #include <torch/csrc/utils/device_lazy_init.h>
+
+#include <c10/util/Exception.h>
+
+#include "runtime/device_runtime.hpp"
+
+namespace diopi_torch {
+
+void refuseInBadFork() {
+    TORCH_CHECK(!torch::utils::is_device_in_bad_fork(c10::DeviceType::PrivateUse1),
+                "Cannot re-initialize diopi in forked subprocess. To use diopi with multiprocessing, you must use the "
+                "'spawn' start method (this process was forked after the device was initialised, so the tensors it "
+                "inherited cannot be used here either)");
+}
+
+}  // namespace diopi_torch
 
 #define DIOPI_TORCH_API extern "C" __attribute__((visibility("default")))
 

@@ -1,10 +1,14 @@
 // The device's activity in torch.profiler: with ProfilerActivity.PrivateUse1
 // asked for, every DIOPI call is also a span on the `diopi` device's row of
 // the trace, linked to the CPU event of the call (csrc/tools.cpp makes that
-// event), so the profiler's tables give each call device time. The vendors
-// here compute on the host, synchronously: a call's device time is the time
-// the vendor function took. A vendor with a device-side profiler would fill
-// these spans from it instead.
+// event), so the profiler's tables give each call device time. A call
+// returns once its work is queued, so a span is timed on the device, not
+// around the launch: an event is recorded on the call's stream before and
+// after it, and when the trace is processed (after the profiler stopped) the
+// events are synchronized and placed on the profiler's clock through an
+// anchor event recorded on each device's idle default stream when the trace
+// began. Without events (a device that cannot record them) a span is the
+// launch's host time.
 //
 // PyTorch hands the activity to Kineto through PrivateUse1ProfilerRegistry
 // (REGISTER_PRIVATEUSE1_PROFILER); Kineto creates one session per trace and
@@ -32,14 +36,83 @@ namespace {
 
 struct Span {
     const char* name;
-    int64_t start, end;  // ns, the profiler's clock
+    int64_t start, end;  // ns, the profiler's clock: the launch's until the events place it on the device
     uint64_t correlation;
     int device;
+    void* begin;  // events on the call's stream before and after its work (null: none)
+    void* end_event;
+};
+
+struct Anchor {
+    void* event = nullptr;  // recorded on the device's default stream once it was idle
+    int64_t at = 0;         // the profiler's clock then
 };
 
 std::mutex gSpansMu;
 std::vector<Span> gSpans;
+std::vector<Anchor> gAnchors;  // per device, for the trace being recorded
 thread_local std::vector<uint64_t> tCorrelation;  // the CPU events open on this thread, innermost last
+
+void destroy(void*& ev) {
+    if (ev) destroyEvent(ev);  // noexcept in effect: destroyEvent's vendor status is not raised
+    ev = nullptr;
+}
+
+void* recordNow(c10::DeviceIndex d) {
+    void* ev = nullptr;
+    try {
+        recordEvent(&ev, currentStream(d), /*timing=*/true);
+        return ev;
+    } catch (...) {
+        destroy(ev);
+        return nullptr;
+    }
+}
+
+void dropSpans(std::vector<Span>& spans) {
+    for (Span& s : spans) {
+        destroy(s.begin);
+        destroy(s.end_event);
+    }
+    spans.clear();
+}
+
+// One anchor per device: its default stream's idle moment on the profiler's clock.
+void anchor() {
+    for (Anchor& a : gAnchors) destroy(a.event);
+    gAnchors.clear();
+    try {
+        c10::DeviceIndex n = deviceCount();
+        gAnchors.resize(n);
+        for (c10::DeviceIndex d = 0; d < n; ++d) {
+            synchronizeDevice(d);
+            void* ev = nullptr;
+            recordEvent(&ev, defaultStream(d), /*timing=*/true);
+            gAnchors[d] = Anchor{ev, c10::getTime()};
+        }
+    } catch (...) {
+        for (Anchor& a : gAnchors) destroy(a.event);
+        gAnchors.clear();  // spans keep their launch times
+    }
+}
+
+// The device's times of each span, once its work is done (the trace has stopped: waiting costs nothing).
+void placeOnDevice(std::vector<Span>& spans) {
+    for (Span& s : spans) {
+        if (s.begin && s.end_event && s.device < static_cast<int>(gAnchors.size()) && gAnchors[s.device].event) {
+            try {
+                const Anchor& a = gAnchors[s.device];
+                synchronizeEvent(s.end_event);
+                const double b = elapsedMs(a.event, s.begin), e = elapsedMs(a.event, s.end_event);
+                s.start = a.at + static_cast<int64_t>(b * 1e6);
+                s.end = a.at + static_cast<int64_t>(e * 1e6);
+            } catch (...) {
+            }
+        }
+        destroy(s.begin);
+        destroy(s.end_event);
+    }
+}
 
 }  // namespace
 
@@ -47,14 +120,24 @@ int64_t traceClock() { return c10::getTime(); }
 
 uint64_t deviceCorrelation() { return tCorrelation.empty() ? 0 : tCorrelation.back(); }
 
-void deviceSpan(const OpInfo& info, int64_t start, int64_t end, uint64_t correlation) {
+void* deviceSpanBegin() {
+    try {
+        return recordNow(currentDeviceIndex());
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void deviceSpan(const OpInfo& info, int64_t start, int64_t end, uint64_t correlation, void* begin) {
     c10::DeviceIndex d = 0;
     try {
         d = currentDevice().index();
     } catch (...) {
     }
+    if (d < 0) d = 0;
+    void* after = begin ? recordNow(d) : nullptr;
     std::lock_guard<std::mutex> g(gSpansMu);
-    gSpans.push_back(Span{info.diopi, start, end, correlation, d < 0 ? 0 : d});
+    gSpans.push_back(Span{info.diopi, start, end, correlation, d, begin, after});
 }
 
 #ifdef USE_KINETO
@@ -65,7 +148,8 @@ public:
     void start() override {
         {
             std::lock_guard<std::mutex> g(gSpansMu);
-            gSpans.clear();
+            dropSpans(gSpans);
+            anchor();
         }
         start_ = c10::getTime();
         gActive.fetch_or(kDeviceTrace);
@@ -90,6 +174,7 @@ public:
         {
             std::lock_guard<std::mutex> g(gSpansMu);
             spans.swap(gSpans);
+            placeOnDevice(spans);
         }
         buffer_ = std::make_unique<libkineto::CpuTraceBuffer>();
         buffer_->span = libkineto::TraceSpan(start_, end_, "diopi");

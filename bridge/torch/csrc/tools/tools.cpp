@@ -403,6 +403,7 @@ diopiError_t run(Call& call, unsigned mask, std::optional<at::StepCallbacks> ste
     const bool traced = mask & kDeviceTrace;
     const uint64_t correlation = traced ? deviceCorrelation() : 0;  // the event above, once it has begun
     const int64_t traceStart = traced ? traceClock() : 0;
+    void* traceBegin = traced ? deviceSpanBegin() : nullptr;
     // A call returns once its work is queued on a chip: the timer and the call log wait for the
     // stream before and after it, so the time is this call's work, not its launch or earlier work.
     if (timed) synchronizeStream(currentStream(currentDeviceIndex()));
@@ -410,7 +411,7 @@ diopiError_t run(Call& call, unsigned mask, std::optional<at::StepCallbacks> ste
     diopiError_t status = invoke(closure);
     if (timed && status == diopiSuccess) synchronizeStream(currentStream(currentDeviceIndex()));
     const int64_t ns = timed ? nowNs() - t0 : 0;
-    if (traced) deviceSpan(info, traceStart, traceClock(), correlation);
+    if (traced) deviceSpan(info, traceStart, traceClock(), correlation, traceBegin);
     event.reset();
     call.tool.ran = true;
     if (!(mask & (kTimer | kLog))) return status;

@@ -96,7 +96,11 @@ int64_t now();
 int64_t traceClock();
 /// The correlation id of the innermost profiler event open on this thread (0: none).
 uint64_t deviceCorrelation();
-void deviceSpan(const OpInfo& info, int64_t start, int64_t end, uint64_t correlation);
+/// Marks the device's stream before a traced call: the span's start on the device (an event, null without one).
+void* deviceSpanBegin();
+/// The span of a traced call launched between host times `start` and `end`; `begin` is deviceSpanBegin()'s
+/// event: an event recorded now after the call's work times the span on the device when profiling ends.
+void deviceSpan(const OpInfo& info, int64_t start, int64_t end, uint64_t correlation, void* begin);
 
 // The CPU fallback's part (library.cpp): a fallback is timed and logged like a call.
 /// The tensors (and with `full` strides and the other values) of a boxed call's arguments from stack[first].

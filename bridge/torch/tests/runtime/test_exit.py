@@ -20,8 +20,14 @@ import pytest
 
 from conftest import CPU_LIB, EXT, LIB, ROOT
 
+sys.path.insert(0, os.path.join(ROOT, "diopi_test", "python"))
+from conformance import pace  # noqa: E402  (the harness is not a package: its folder goes on the path)
+
 LIBS = {"torch": LIB, "cpu": CPU_LIB}
 RUNS = 20
+# Seconds the 20 runs of one script may take on an idle machine (about 3x the 45-50 s they take there); the
+# limit follows the machine's pace, at most pace.CAP times this, so a run that hangs still fails in bounded time.
+LIMIT = 150.0
 
 PRELUDE = """\
 import torch, diopi_torch
@@ -92,8 +98,12 @@ print(json.dumps([results[i] for i in range(runs)]))
 
 def run_many(source: str, runs: int, tmp, jobs: int = 2):
     """(exit status, stderr) of each of `runs` runs of `source`."""
-    p = subprocess.run([sys.executable, "-c", DRIVER, source, str(runs), str(jobs), str(tmp)], capture_output=True,
-                       text=True, cwd=ROOT, timeout=600)
+    try:
+        p = pace.run([sys.executable, "-c", DRIVER, source, str(runs), str(jobs), str(tmp)], LIMIT, capture_output=True,
+                     text=True, cwd=ROOT)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"the {runs} runs did not end within {e.timeout:.0f} s ({LIMIT:.0f} s on an idle machine, stretched "
+                    f"to this one's pace): a run hangs")
     assert p.returncode == 0, p.stderr[-2000:]
     statuses = json.loads(p.stdout.strip().splitlines()[-1])
     return [(rc, (tmp / f"{i}.err").read_text()) for i, rc in enumerate(statuses)]

@@ -56,3 +56,27 @@ def test_the_op_timer_times_the_work_not_its_launch():
     assert len(out) == 1 and out[0]["calls"] == 1, out
     # The kernel occupies the simulated device for 20 ms; queuing it takes microseconds.
     assert out[0]["total_ms"] >= 20.0, out
+
+
+def test_a_profiler_span_times_the_work_on_the_device_not_its_launch(tmp_path):
+    # A 30 ms kernel: the call that queues it returns at once; its span on the device's row must cover the
+    # kernel's 30 ms and end after the call returned (the work ran later), as a CUDA kernel's span does.
+    trace = tmp_path / "trace.json"
+    out = run(f"""
+        x = torch.ones(64, device="diopi")
+        (x + 1).cpu()  # the signature's first call runs synchronously on impl/sim: profile a queued one
+        A = torch.profiler.ProfilerActivity
+        with torch.profiler.profile(activities=[A.CPU, A.PrivateUse1]) as prof:
+            y = x + 1
+            torch.diopi.synchronize()
+        prof.export_chrome_trace({str(trace)!r})
+        print(json.dumps({{"device_us": {{e.key: e.device_time_total for e in prof.key_averages() if e.key.startswith("diopi")}}}}))
+    """, DIOPI_SIM_KERNEL_US="30000")
+    events = json.loads(trace.read_text())["traceEvents"]
+    kernels = [e for e in events if e.get("ph") == "X" and e.get("cat") == "kernel" and e["name"].startswith("diopiAdd")]
+    calls = [e for e in events if e.get("ph") == "X" and e.get("cat") == "cpu_op" and e["name"].startswith("diopiAdd")]
+    assert len(kernels) == 1 and len(calls) == 1, (kernels, calls)
+    span, call = kernels[0], calls[0]
+    assert span["dur"] >= 30000, span                                  # the kernel's device time, in µs
+    assert span["ts"] + span["dur"] > call["ts"] + call["dur"], (span, call)  # ends after the launch returned
+    assert out["device_us"][span["name"]] >= 30000, out

@@ -416,6 +416,14 @@ def test_a_forked_child_may_not_use_an_initialised_device_as_with_cuda():
         assert got == ("RuntimeError: Cannot re-initialize diopi in forked subprocess. To use diopi with "
                        "multiprocessing, you must use the 'spawn' start method"), got
         assert in_child(lambda: str(torch.ones(2).sum().item())) == "2.0"        # the CPU is fine in the child
+        # A tensor the child inherited is refused too, by every way of using it (a kernel, an in-place kernel,
+        # a copy to the host, a view's kernel), as a CUDA kernel on an inherited tensor fails in the child.
+        for use in (lambda: x + 1, lambda: x.add_(1), lambda: x.cpu(), lambda: x[1:].sum().item()):
+            got = in_child(lambda: str(use()))
+            assert got.startswith("RuntimeError: Cannot re-initialize diopi in forked subprocess. To use diopi with "
+                                  "multiprocessing, you must use the 'spawn' start method"), got
+            assert "inherited" in got and "frame #" not in got, got
+        assert in_child(lambda: str(x.shape)) == "torch.Size([3])"  # metadata is the host's: no device use
         assert not torch.diopi._is_in_bad_fork() and (x + 1).cpu().tolist() == [2., 2., 2.]
         # DataLoader workers (forked) that do not touch the device keep working
         data = torch.utils.data.TensorDataset(torch.arange(8.))
