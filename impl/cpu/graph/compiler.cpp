@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/fastmath.hpp"
 #include "graph/thunks.hpp"
 
 namespace impl::cpu::graph {
@@ -79,6 +80,7 @@ struct diopiGraphExecutable {
     std::vector<impl::cpu::graph::TensorInfo> tensors;
     std::vector<impl::cpu::graph::Step> steps;
     int numInputs = 0, numOutputs = 0;
+    std::vector<bool> needsMemory;  // per tensor: read or written through memory by some step
     std::string name;
 };
 
@@ -251,6 +253,8 @@ struct Builder {
                         needed = T((int)v).t.role == diopi_graph_tensor_view && T((int)v).t.view_of == (int)t;
                     if (needed) L.stores.push_back({reg[t], (int)t});
                 }
+                for (auto& ld : L.loads) ex.needsMemory[ld.tensor] = true;
+                for (auto& s2 : L.stores) ex.needsMemory[s2.second] = true;
                 ex.steps.push_back(std::move(st));
                 i = j;
                 continue;
@@ -301,6 +305,12 @@ struct Builder {
                 if (a.ints) st.call.ints[k].assign(a.ints, a.ints + a.len);
                 if (a.s) st.call.strings[k] = a.s;
             }
+            for (auto& a : st.call.args) {
+                if (a.kind == diopi_graph_arg_tensor && a.i >= 0) ex.needsMemory[a.i] = true;
+            }
+            for (size_t k = 0; k < st.call.args.size(); ++k)
+                if (st.call.args[k].kind == diopi_graph_arg_tensor_list)
+                    for (int64_t id : st.call.ints[k]) if (id >= 0) ex.needsMemory[id] = true;
             ex.steps.push_back(std::move(st));
             ++i;
         }
@@ -324,25 +334,23 @@ void runLoop(const Fused& L, const std::vector<char*>& ptr) {
             const float* y = in.b >= 0 ? &regs[(size_t)in.b * kChunk] : nullptr;
             switch (in.op) {
                 case kLoad: {
+                    // row segments along the last dimension: a copy, a fill (broadcast) or a strided gather each
                     const Load& ld = L.loads[in.load];
                     const float* src = reinterpret_cast<const float*>(ptr[ld.tensor]);
+                    if (nd == 0) { r[0] = src[0]; break; }
                     std::vector<int64_t> j(idx);
-                    int64_t off = 0;
-                    for (int d = 0; d < nd; ++d) off += j[d] * ld.bstride[d];
-                    const int64_t inner = nd ? ld.bstride[nd - 1] : 0;
-                    for (int64_t e = 0; e < n; ++e) {
-                        r[e] = src[off];
-                        // advance the multi-index by one element
-                        int d = nd - 1;
-                        if (d < 0) continue;
-                        if (++j[d] < L.shape[d]) { off += inner; continue; }
-                        off -= (L.shape[d] - 1) * inner;
-                        j[d] = 0;
-                        for (--d; d >= 0; --d) {
-                            if (++j[d] < L.shape[d]) { off += ld.bstride[d]; break; }
-                            off -= (L.shape[d] - 1) * ld.bstride[d];
-                            j[d] = 0;
-                        }
+                    const int64_t last = L.shape[nd - 1], inner = ld.bstride[nd - 1];
+                    int64_t e = 0;
+                    while (e < n) {
+                        int64_t off = 0;
+                        for (int d = 0; d < nd; ++d) off += j[d] * ld.bstride[d];
+                        const int64_t len = std::min(n - e, last - j[nd - 1]);
+                        if (inner == 1) std::memcpy(r + e, src + off, sizeof(float) * len);
+                        else if (inner == 0) std::fill(r + e, r + e + len, src[off]);
+                        else for (int64_t q = 0; q < len; ++q) r[e + q] = src[off + q * inner];
+                        e += len;
+                        j[nd - 1] += len;
+                        for (int d = nd - 1; d > 0 && j[d] >= L.shape[d]; --d) { j[d] = 0; ++j[d - 1]; }
                     }
                     break;
                 }
@@ -352,10 +360,10 @@ void runLoop(const Fused& L, const std::vector<char*>& ptr) {
                 case kMul: for (int64_t e = 0; e < n; ++e) r[e] = x[e] * y[e]; break;
                 case kDiv: for (int64_t e = 0; e < n; ++e) r[e] = x[e] / y[e]; break;
                 case kNeg: for (int64_t e = 0; e < n; ++e) r[e] = -x[e]; break;
-                case kExp: for (int64_t e = 0; e < n; ++e) r[e] = std::exp(x[e]); break;
+                case kExp: for (int64_t e = 0; e < n; ++e) r[e] = expF(x[e]); break;
                 case kRelu: for (int64_t e = 0; e < n; ++e) r[e] = x[e] > 0.f ? x[e] : (x[e] != x[e] ? x[e] : 0.f); break;
-                case kSigmoid: for (int64_t e = 0; e < n; ++e) r[e] = 1.f / (1.f + std::exp(-x[e])); break;
-                case kSilu: for (int64_t e = 0; e < n; ++e) r[e] = x[e] / (1.f + std::exp(-x[e])); break;
+                case kSigmoid: for (int64_t e = 0; e < n; ++e) r[e] = 1.f / (1.f + expF(-x[e])); break;
+                case kSilu: for (int64_t e = 0; e < n; ++e) r[e] = x[e] / (1.f + expF(-x[e])); break;
                 case kTanh: for (int64_t e = 0; e < n; ++e) r[e] = std::tanh(x[e]); break;
                 case kRsqrt: for (int64_t e = 0; e < n; ++e) r[e] = 1.f / std::sqrt(x[e]); break;
                 case kSqrt: for (int64_t e = 0; e < n; ++e) r[e] = std::sqrt(x[e]); break;
@@ -401,6 +409,9 @@ diopiError_t compileGraph(diopiContextHandle_t, const diopiGraph_t* graph, diopi
             ex->tensors.push_back(std::move(t));
         }
         for (int i = 0; i < graph->num_nodes; ++i) CPU_CHECK(graph->nodes[i].function && (graph->nodes[i].num_args == 0 || graph->nodes[i].args), "node ", i, " is malformed");
+        ex->needsMemory.assign(ex->tensors.size(), false);
+        for (size_t i = 0; i < ex->tensors.size(); ++i)  // what a view reads lives in memory
+            if (ex->tensors[i].t.role == diopi_graph_tensor_view) ex->needsMemory[ex->tensors[i].t.view_of] = true;
         Builder b{*ex, *graph};
         std::vector<int32_t> d;
         b.build(d);
@@ -432,6 +443,7 @@ diopiError_t runGraph(diopiContextHandle_t ctx, diopiGraphExecutableHandle_t ex,
                 case diopi_graph_tensor_output: h[i] = outputs[t.t.index]; break;
                 case diopi_graph_tensor_intermediate:
                 case diopi_graph_tensor_constant: {
+                    if (!ex->needsMemory[i]) break;
                     auto shape = resolve(t.shape), stride = resolve(t.stride);
                     diopiSize_t sz{shape.data(), (int64_t)shape.size()}, st{stride.data(), (int64_t)stride.size()};
                     diopiError_t e = diopiRequireTensor(ctx, &h[i], &sz, &st, (diopiDtype_t)t.t.dtype, diopi_host);
