@@ -208,7 +208,8 @@ struct Builder {
         int i = 0;
         while (i < g.num_nodes) {
             Op op; int out, a, b; float c, alpha;
-            if (pattern(g.nodes[i], op, out, a, b, c, alpha)) {
+            // a first node the loop cannot take (a store into a view) is a call
+            if (pattern(g.nodes[i], op, out, a, b, c, alpha) && T(out).t.role != diopi_graph_tensor_view) {
                 Step st;
                 st.fused = true;
                 Fused& L = st.loop;
@@ -220,6 +221,15 @@ struct Builder {
                 for (; j < g.num_nodes; ++j) {
                     if (!pattern(g.nodes[j], op, out, a, b, c, alpha) || T(out).shape != L.shape) break;
                     if (reg[out] >= 0) break;  // written twice: keep it simple, start a new loop
+                    // memory read and written in one loop must not overlap (chunks of a store land before later
+                    // chunks are loaded): no store into a view, no load of a view of what the loop writes
+                    if (T(out).t.role == diopi_graph_tensor_view) break;
+                    bool overlap = false;
+                    for (int in : {a, b})
+                        if (in >= 0 && T(in).t.role == diopi_graph_tensor_view && producedAt[T(in).t.view_of] >= 0) overlap = true;
+                    for (auto& ld : L.loads)
+                        if (T(ld.tensor).t.role == diopi_graph_tensor_view && T(ld.tensor).t.view_of == out) overlap = true;
+                    if (overlap) break;
                     auto operand = [&](int t) {
                         if (reg[t] >= 0) return reg[t];
                         Instr in{kLoad, L.regs++};
