@@ -3,7 +3,7 @@ test's own process): compiles a small graph through the library's
 diopi/graph.h compiler, runs it, runs the same nodes one call at a time, and
 prints both results as JSON.
 
-    python graph_child.py LIB CASE      CASE: chain | declined | absent
+    python graph_child.py LIB CASE      CASE: chain | declined | symbols | absent
 """
 import json
 import sys
@@ -92,6 +92,9 @@ def main(path, case):
         return
     gc = get()
     ffi = lib.ffi
+    if case == "symbols":
+        print(json.dumps(symbols(lib, gc)))
+        return
     rng = np.random.default_rng(0)
     x, y, w = rng.standard_normal((5, 300)), rng.standard_normal((300,)), rng.standard_normal((5, 300))
     b = Builder(lib)
@@ -157,6 +160,39 @@ def main(path, case):
     result["calls"] = [read(lib, h[t], x.shape).tolist() for t in (o_soft, o_mul, o_last)]
     gc.destroy(exe[0])
     print(json.dumps(result))
+
+
+def symbols(lib, gc):
+    """Sizes given at run time: a graph over [s0, 300] compiled once, run with s0 = 5 and 2, against the calls."""
+    ffi = lib.ffi
+    b = Builder(lib)
+    tx = b.tensor(0, (-1, 300), 0)
+    t0 = b.tensor(2, (-1, 300))
+    to = b.tensor(1, (-1, 300), 0)
+    b.node("diopiSoftmax", ("tensor", t0), ("tensor", tx), ("int", 1))
+    b.node("diopiExp", ("tensor", to), ("tensor", t0))
+    g = b.graph(1, 1, {t0: (0, 1)})
+    g.num_symbols = 1
+    ctx = lib.rt.dt_context_create()
+    exe, declined, nd = ffi.new("diopiGraphExecutableHandle_t*"), ffi.new("int32_t[]", 2), ffi.new("int32_t*")
+    rc = gc.compile(ctx, g, exe, declined, nd)
+    out = {"compile_rc": rc, "declined": [declined[i] for i in range(nd[0])], "runs": []}
+    if rc != 0 or exe[0] == ffi.NULL:
+        return out
+    rng = np.random.default_rng(1)
+    for rows in (5, 2):
+        x = rng.standard_normal((rows, 300))
+        xi, o = host_tensor(lib, x), host_tensor(lib, np.zeros(x.shape))
+        rc = gc.run(ctx, exe[0], ffi.new("diopiConstTensorHandle_t[]", [xi]), ffi.new("diopiTensorHandle_t[]", [o]),
+                    ffi.new("int64_t[]", [rows]))
+        lib.rt.dt_context_sync(ctx)
+        mid, ref = host_tensor(lib, np.zeros(x.shape)), host_tensor(lib, np.zeros(x.shape))
+        calls = [lib.function("diopiSoftmax")(ctx, mid, xi, 1), lib.function("diopiExp")(ctx, ref, mid)]
+        lib.rt.dt_context_sync(ctx)
+        out["runs"].append({"rc": rc, "error": lib.last_error(), "call_rcs": calls, "graph": read(lib, o, x.shape).tolist(),
+                            "calls": read(lib, ref, x.shape).tolist()})
+    gc.destroy(exe[0])
+    return out
 
 
 if __name__ == "__main__":

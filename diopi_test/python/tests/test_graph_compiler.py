@@ -50,3 +50,15 @@ def test_a_call_on_a_view_is_declined_by_index():
     r = _child("declined")
     assert r["compile_rc"] == 0, r["error"]
     assert r["declined"] == [7]
+
+
+def test_one_compilation_serves_every_size_of_a_symbol():
+    r = _child("symbols")
+    assert r["compile_rc"] == 0 and not r["declined"], r
+    assert [len(run["graph"]) for run in r["runs"]] == [5, 2]
+    for run in r["runs"]:
+        assert run["rc"] == 0, run["error"]
+        assert run["call_rcs"] == [0, 0]
+        want = np.array(run["calls"])
+        assert np.all(want > 0)  # exp of a softmax: the reference ran
+        np.testing.assert_allclose(np.array(run["graph"]), want, rtol=1e-5, atol=1e-6)
