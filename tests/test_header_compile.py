@@ -10,7 +10,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INCLUDE = os.path.join(ROOT, "proto", "include")
 TESTRT_INCLUDE = os.path.join(ROOT, "diopi_test", "csrc", "include")
 SOURCE = "#include <diopi/diopirt.h>\n#include <diopi/functions.h>\n#include <diopi/functions_ext.h>\n#include <diopi/collective.h>\n" \
-         "#include <diopi/device.h>\n" \
+         "#include <diopi/device.h>\n#include <diopi/graph.h>\n" \
          "#include <diopi_test/testrt.h>\nint main(void) { return diopi_dtype_float32 == 9 ? 0 : 1; }\n"
 
 

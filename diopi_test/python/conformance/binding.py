@@ -19,6 +19,8 @@ def ffi():
     f.cdef(diopi_header.cdef_source(extra_headers=[paths.TESTRT_HEADER]))
     # device.h declares only the entry point's type: a vendor with a device runtime exports it.
     f.cdef("const diopiDeviceRuntime_t* diopiGetDeviceRuntime(void);")
+    # graph.h likewise: a vendor with a graph compiler exports its entry point.
+    f.cdef("const diopiGraphCompiler_t* diopiGetGraphCompiler(void);")
     # Not part of the standard: libraries built with the adaptor (adaptor/) export
     # it to tell which conversions their last call made.
     f.cdef("const char* diopiAdaptorLastConversions(void);")

@@ -383,3 +383,40 @@ def test_abi_diff_sees_the_collective_header(tmp_path):
     breaking = {(c.what, c.name) for c in changes if c.breaking}
     assert ("enumerator", "diopiReduceOp_t::diopiReduceAvg") in breaking
     assert ("interface version", "collective.h") in breaking
+
+
+# ---------------------------------------------------------------- graph.h
+def test_the_graph_header_is_in_the_model_with_its_own_version_and_no_operators():
+    assert "graph.h" in diopi_header.HEADER_NAMES
+    std = diopi_header.standard()
+    m = diopi_header.macros()
+    v = diopi_header.header_versions()["graph.h"]
+    assert (v.major, v.minor, v.patch, v.number) == (m["DIOPI_GRAPH_VER_MAJOR"], m["DIOPI_GRAPH_VER_MINOR"],
+                                                     m["DIOPI_GRAPH_VER_PATCH"], m["DIOPI_GRAPH_VERSION"])
+    assert not [fn for fn in std.functions.values() if fn.header == "graph.h"]  # only the entry point's type
+    table = [f.name for f in diopi_header.structs()["diopiGraphCompiler_t"].fields]
+    assert table[:2] == ["version", "size"] and {"compile", "run", "destroy"} <= set(table)
+    assert [f.name for f in diopi_header.structs()["diopiGraph_t"].fields][:2] == ["version", "size"]
+    assert diopi_header.enum("diopiGraphArgKind_t").header == "graph.h"
+    assert std.typedefs["diopiGraphExecutableHandle_t"] == "struct diopiGraphExecutable*"
+
+
+def test_abi_diff_sees_the_graph_header(tmp_path):
+    """graph.h is an addition; a field inserted into its table (not appended) is breaking."""
+    src = os.path.join(diopi_header.INCLUDE_DIR, "diopi")
+    without = tmp_path / "without" / "diopi"
+    shutil.copytree(src, without)
+    os.remove(without / "graph.h")
+    old, new = diopi_header.standard_in(str(without)), diopi_header.standard()
+    added = abi.diff(old, new)
+    assert added and not [c for c in added if c.breaking]
+    assert {("struct", "diopiGraph_t"), ("interface version", "graph.h")} <= {(c.what, c.name) for c in added}
+    moved = tmp_path / "moved" / "diopi"
+    shutil.copytree(src, moved)
+    text = (moved / "graph.h").read_text()
+    text = text.replace("    /** Number of tensors. */\n    int32_t num_tensors;\n", "")
+    text = text.replace("    /** The nodes, in execution order. */\n", "    /** Number of tensors. */\n    int32_t num_tensors;\n"
+                        "    /** The nodes, in execution order. */\n")
+    (moved / "graph.h").write_text(text)
+    breaking = {(c.what, c.name) for c in abi.diff(new, diopi_header.standard_in(str(moved))) if c.breaking}
+    assert ("struct", "diopiGraph_t") in breaking

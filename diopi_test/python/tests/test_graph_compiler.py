@@ -1,0 +1,64 @@
+"""impl/cpu's graph compiler (diopi/graph.h): a graph of fusible elementwise
+chains around an unfused call compiles to one executable whose outputs equal
+the same nodes run one call at a time (impl/cpu's own functions), and a node
+it cannot serve is declined by index rather than run wrongly. The graph runs
+in a child process (graph_child.py), as all vendor code in the harness."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conformance import paths
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _cpu_lib():
+    lib = os.environ.get("DIOPI_GRAPH_TEST_LIB") or os.path.join(paths.default_lib_dir("cpu"), "libdiopi_impl.so")
+    if not os.path.exists(lib):
+        pytest.skip("needs impl/cpu built: bash scripts/build_impl.sh cpu")
+    return lib
+
+
+def _child(case):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(HERE)] + sys.path))
+    res = subprocess.run([sys.executable, os.path.join(HERE, "graph_child.py"), _cpu_lib(), case],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_impl_cpu_exports_a_graph_compiler():
+    assert _child("absent")["exported"]
+
+
+def test_fused_graph_equals_the_calls_one_by_one():
+    r = _child("chain")
+    assert r["compile_rc"] == 0 and not r["declined"], r
+    assert r["run_rc"] == 0, r["run_error"]
+    assert r["call_rcs"] == [0] * 7
+    for got, want in zip(r["graph"], r["calls"]):
+        got, want = np.array(got), np.array(want)
+        assert np.isfinite(want).all() and np.abs(want).max() > 0  # the reference computed something
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_call_on_a_view_is_declined_by_index():
+    r = _child("declined")
+    assert r["compile_rc"] == 0, r["error"]
+    assert r["declined"] == [7]
+
+
+def test_one_compilation_serves_every_size_of_a_symbol():
+    r = _child("symbols")
+    assert r["compile_rc"] == 0 and not r["declined"], r
+    assert [len(run["graph"]) for run in r["runs"]] == [5, 2]
+    for run in r["runs"]:
+        assert run["rc"] == 0, run["error"]
+        assert run["call_rcs"] == [0, 0]
+        want = np.array(run["calls"])
+        assert np.all(want > 0)  # exp of a softmax: the reference ran
+        np.testing.assert_allclose(np.array(run["graph"]), want, rtol=1e-5, atol=1e-6)

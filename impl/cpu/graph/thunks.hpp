@@ -1,0 +1,33 @@
+// The call thunks of impl/cpu's graph compiler (generated: gen_thunks.py).
+#pragma once
+
+#include <diopi/diopirt.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+namespace impl::cpu::graph {
+
+/// One prepared argument; the thunk reads the member its C parameter type needs.
+struct Slot {
+    void* p = nullptr;
+    int64_t i = 0;
+    double d = 0.0;
+    diopiSize_t z{nullptr, 0};
+};
+
+using GenericFn = void (*)();
+using Thunk = diopiError_t (*)(GenericFn f, diopiContextHandle_t ctx, const Slot* args);
+
+/// A thunk and the slot member of each parameter after the context
+/// ('t' tensor, 'l' tensor list, 'p' other pointer, 'z' size, 'i' integer or bool, 'd' floating,
+/// 'B' / 'N' / 'F' a pointer to one bool / int64 / double).
+struct ThunkInfo {
+    Thunk thunk;
+    const char* kinds;
+};
+
+const std::unordered_map<std::string, ThunkInfo>& thunks();
+
+}  // namespace impl::cpu::graph
