@@ -14,9 +14,11 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "diopi_support/caller_runtime.hpp"
 #include "diopi_test/testrt.h"
 
 namespace {
@@ -170,34 +172,7 @@ std::shared_ptr<Storage> allocStorage(size_t nbytes, bool host) {
     return st;
 }
 
-int64_t dtypeSize(int32_t dtype) {
-    switch (dtype) {
-        case diopi_dtype_int8:
-        case diopi_dtype_uint8:
-        case diopi_dtype_bool:
-            return 1;
-        case diopi_dtype_int16:
-        case diopi_dtype_uint16:
-        case diopi_dtype_float16:
-        case diopi_dtype_bfloat16:
-            return 2;
-        case diopi_dtype_int32:
-        case diopi_dtype_uint32:
-        case diopi_dtype_float32:
-        case diopi_dtype_tfloat32:
-        case diopi_dtype_complex32:
-            return 4;
-        case diopi_dtype_int64:
-        case diopi_dtype_uint64:
-        case diopi_dtype_float64:
-        case diopi_dtype_complex64:
-            return 8;
-        case diopi_dtype_complex128:
-            return 16;
-        default:
-            return 0;
-    }
-}
+using diopi_support::dtypeSize;
 
 }  // namespace
 
@@ -286,167 +261,56 @@ diopiTensor* makeTensor(const int64_t* shape, const int64_t* stride, int64_t ndi
 }  // namespace
 
 /* ---------------------------------------------------------------------------
- * diopirt.h: the runtime functions operator libraries call.
+ * diopirt.h: the runtime functions operator libraries call. Their checks,
+ * status codes and exception barrier are proto/support's caller runtime;
+ * here is only what this runtime's tensor record answers.
  * ------------------------------------------------------------------------- */
+namespace {
+
+struct TestTensors {
+    static void* data(diopiTensorHandle_t t) { return t->data(); }
+    static const void* constData(diopiConstTensorHandle_t t) { return t->data(); }
+    static diopiSize_t shape(diopiConstTensorHandle_t t) { return {t->shape.data(), static_cast<int64_t>(t->shape.size())}; }
+    static diopiSize_t stride(diopiConstTensorHandle_t t) { return {t->stride.data(), static_cast<int64_t>(t->stride.size())}; }
+    static diopiDtype_t dtype(diopiConstTensorHandle_t t) { return t->dtype; }
+    static diopiDevice_t device(diopiConstTensorHandle_t t) { return t->device; }
+    static int64_t numel(diopiConstTensorHandle_t t) { return t->numel(); }
+    static void* storagePtr(diopiConstTensorHandle_t t) { return t->storage->data(); }
+    static int64_t storageOffset(diopiConstTensorHandle_t t) { return t->offset; }
+    static size_t storageNbytes(diopiConstTensorHandle_t t) { return t->storage->nbytes; }
+    static diopiDeviceIndex_t deviceIndex(diopiConstTensorHandle_t t) { return t->storage->device; }
+    static diopiDeviceIndex_t currentDeviceIndex() { return 0; }
+    static diopiStreamHandle_t stream(diopiContextHandle_t ctx) { return ctx->stream; }
+    static diopiTensorHandle_t requireTensor(diopiContextHandle_t ctx, const diopiSize_t& size, const diopiSize_t* stride,
+                                             diopiDtype_t dtype, diopiDevice_t device) {
+        diopiTensor* t = makeTensor(size.data, stride ? stride->data : nullptr, size.len, dtype, 0, -1, device);
+        if (t) ctx->owned.emplace_back(t);
+        return t;
+    }
+    // The payload moves through the vendor's copy: the runtime never reads device memory itself.
+    static std::vector<uint8_t> hostBytes(diopiConstTensorHandle_t t) {
+        std::vector<uint8_t> bytes(static_cast<size_t>(t->numel() * dtypeSize(t->dtype)));
+        if (fromStorage(*t->storage, bytes.data(), t->data(), bytes.size()) != 0) throw std::runtime_error(g_error);
+        return bytes;
+    }
+    static std::vector<uint8_t> generatorState(diopiConstGeneratorHandle_t g) { return g->state; }
+    static void setGeneratorState(diopiGeneratorHandle_t g, std::vector<uint8_t> s) { g->state = std::move(s); }
+    static void seedAndOffset(diopiGeneratorHandle_t g, uint64_t* seed, uint64_t* offset) {
+        *seed = g->seed;
+        *offset = g->offset;
+    }
+    static void setSeedAndOffset(diopiGeneratorHandle_t g, uint64_t seed, uint64_t offset) {
+        g->seed = seed;
+        g->offset = offset;
+    }
+    static void error(const char* why) { fail(why); }
+};
+
+}  // namespace
+
+DIOPI_SUPPORT_DEFINE_CALLER_RUNTIME(TestTensors)
+
 extern "C" {
-
-DIOPI_RT_API const char* diopiGetVersion(void) { return "1.0.0"; }
-
-DIOPI_RT_API diopiError_t diopiGetTensorData(diopiTensorHandle_t th, void** p) {
-    if (!th || !p) return diopiErrorOccurred;
-    *p = th->data();
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorDataConst(diopiConstTensorHandle_t th, const void** p) {
-    if (!th || !p) return diopiErrorOccurred;
-    *p = th->data();
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorShape(diopiConstTensorHandle_t th, diopiSize_t* size) {
-    if (!th || !size) return diopiErrorOccurred;
-    size->data = th->shape.data();
-    size->len = static_cast<int64_t>(th->shape.size());
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorStride(diopiConstTensorHandle_t th, diopiSize_t* stride) {
-    if (!th || !stride) return diopiErrorOccurred;
-    stride->data = th->stride.data();
-    stride->len = static_cast<int64_t>(th->stride.size());
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorDtype(diopiConstTensorHandle_t th, diopiDtype_t* dtype) {
-    if (!th || !dtype) return diopiErrorOccurred;
-    *dtype = th->dtype;
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorDevice(diopiConstTensorHandle_t th, diopiDevice_t* device) {
-    if (!th || !device) return diopiErrorOccurred;
-    *device = th->device;
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorNumel(diopiConstTensorHandle_t th, int64_t* numel) {
-    if (!th || !numel) return diopiErrorOccurred;
-    *numel = th->numel();
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorElemSize(diopiConstTensorHandle_t th, int64_t* itemsize) {
-    if (!th || !itemsize) return diopiErrorOccurred;
-    *itemsize = dtypeSize(th->dtype);
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorStoragePtr(diopiConstTensorHandle_t th, void** p) {
-    if (!th || !p) return diopiErrorOccurred;
-    *p = th->storage->data();
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorStorageOffset(diopiConstTensorHandle_t th, int64_t* off) {
-    if (!th || !off) return diopiErrorOccurred;
-    *off = th->offset;
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorStorageNbytes(diopiConstTensorHandle_t th, size_t* n) {
-    if (!th || !n) return diopiErrorOccurred;
-    *n = th->storage->nbytes;
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th, diopiDeviceIndex_t* idx) {
-    if (!th || !idx) return diopiErrorOccurred;
-    *idx = th->storage->device;
-    return diopiSuccess;
-}
-
-// The test runtime only creates dense tensors.
-DIOPI_RT_API diopiError_t diopiGetTensorCrowIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
-DIOPI_RT_API diopiError_t diopiGetTensorColIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
-DIOPI_RT_API diopiError_t diopiGetTensorValues(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
-DIOPI_RT_API diopiError_t diopiIsTensorSparse(diopiConstTensorHandle_t th, bool* is_sparse) {
-    if (!th || !is_sparse) return diopiErrorOccurred;
-    *is_sparse = false;
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetCurrentDeviceIndex(diopiDeviceIndex_t* idx) {
-    if (!idx) return diopiErrorOccurred;
-    *idx = 0;
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGetStream(diopiContextHandle_t ctx, diopiStreamHandle_t* stream) {
-    if (!ctx || !stream) return diopiErrorOccurred;
-    *stream = ctx->stream;
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiRequireTensor(diopiContextHandle_t ctx, diopiTensorHandle_t* tensor, const diopiSize_t* size,
-                                             const diopiSize_t* stride, const diopiDtype_t dtype, const diopiDevice_t device) {
-    if (!ctx || !tensor || !size) return diopiErrorOccurred;
-    if (stride && stride->len != size->len) return diopiErrorOccurred;
-    diopiTensor* t = makeTensor(size->data, stride ? stride->data : nullptr, size->len, dtype, 0, -1, device);
-    if (!t) return diopiErrorOccurred;
-    ctx->owned.emplace_back(t);
-    *tensor = t;
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiRequireBuffer(diopiContextHandle_t ctx, diopiTensorHandle_t* tensor, int64_t num_bytes, diopiDevice_t device) {
-    if (num_bytes < 0) return diopiErrorOccurred;
-    diopiSize_t size{&num_bytes, 1};
-    return diopiRequireTensor(ctx, tensor, &size, nullptr, diopi_dtype_int8, device);
-}
-
-DIOPI_RT_API diopiError_t diopiGeneratorGetState(diopiContextHandle_t ctx, diopiConstGeneratorHandle_t gen, diopiTensorHandle_t* data) {
-    if (!ctx || !gen || !data) return diopiErrorOccurred;
-    int64_t n = static_cast<int64_t>(gen->state.size());
-    diopiSize_t size{&n, 1};
-    if (diopiRequireTensor(ctx, data, &size, nullptr, diopi_dtype_uint8, diopi_host) != diopiSuccess) return diopiErrorOccurred;
-    // A host tensor: the operator reads it on the host.
-    if (n) std::memcpy((*data)->data(), gen->state.data(), static_cast<size_t>(n));
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGeneratorSetState(diopiGeneratorHandle_t gen, diopiConstTensorHandle_t state) {
-    if (!gen || !state) return diopiErrorOccurred;
-    size_t n = static_cast<size_t>(state->numel() * dtypeSize(state->dtype));
-    std::vector<uint8_t> bytes(n);
-    if (fromStorage(*state->storage, bytes.data(), state->data(), n) != 0) return diopiErrorOccurred;
-    gen->state = std::move(bytes);
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGeneratorGetSeedAndOffset(diopiGeneratorHandle_t gen, uint64_t* seed, uint64_t* offset) {
-    if (!gen || !seed || !offset) return diopiErrorOccurred;
-    *seed = gen->seed;
-    *offset = gen->offset;
-    return diopiSuccess;
-}
-
-DIOPI_RT_API diopiError_t diopiGeneratorSetSeedAndOffset(diopiGeneratorHandle_t gen, uint64_t seed, uint64_t offset) {
-    if (!gen) return diopiErrorOccurred;
-    gen->seed = seed;
-    gen->offset = offset;
-    return diopiSuccess;
-}
-
-// Profiling ranges are accepted and ignored by the test runtime.
-DIOPI_RT_API diopiError_t diopiRecordStart(const char*, void** record) {
-    if (record) *record = nullptr;
-    return diopiSuccess;
-}
-DIOPI_RT_API diopiError_t diopiRecordEnd(void** record) {
-    if (record) *record = nullptr;
-    return diopiSuccess;
-}
 
 /* ---------------------------------------------------------------------------
  * testrt.h: the harness's API.

@@ -3,7 +3,7 @@
     python -m diopi_torch.capture --model llama2_7b [--out DIR]
     python -m diopi_torch.capture --all
 
-Builds a model of the zoo on PyTorch's meta device (no memory, no compute),
+Builds a model of the registry on PyTorch's meta device (no memory, no compute),
 runs one training step (forward, loss, backward, fused AdamW) and/or one
 inference forward, and records every ATen call with a TorchDispatchMode.
 Each call is classified the way the `diopi` device would serve it, through
@@ -42,7 +42,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten
 
 from .ops import mapping, schemas
-from .suite import zoo
+from .suite import models as registry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DEFAULT_OUT = os.path.join(ROOT, "diopi_test", "python", "configs", "model_config")
@@ -334,7 +334,7 @@ def _where(entry):
 
 
 def _loss(model, inputs, spec):
-    return zoo.loss(model(**inputs), inputs)
+    return registry.loss(model(**inputs), inputs)
 
 
 def _adamw_step(model):
@@ -352,20 +352,20 @@ def _adamw_step(model):
 
 
 def capture(name, modes=None, amap=None, overrides=None, small=False, label=None):
-    """The case set of one zoo model or hf: spec (a dict ready to be written
+    """The case set of one registry model or hf: spec (a dict ready to be written
     as YAML); `overrides` replaces configuration values and input sizes,
     `small` starts from the spec's tiny version (tests capture those)."""
     import transformers
 
     amap = amap or mapping.load()
-    spec = zoo.spec_of(name)
+    spec = registry.spec_of(name)
     modes = tuple(modes or spec.modes)
-    label = label or (name if name in zoo.MODELS else _label(name))
+    label = label or (name if name in registry.MODELS else _label(name))
     t0 = time.time()
     recorders = []
     oracle_text = ""
     for mode in modes:
-        model, inputs, spec = zoo.build(name, overrides=overrides, device="meta", small=small)
+        model, inputs, spec = registry.build_with_inputs(name, overrides=overrides, device="meta", small=small)
         oracle = MetaOracle(spec.routing, model.config) if spec.routing else None
         oracle_text = oracle.describe() if oracle else ""
         rec = Recorder(amap, mode, oracle)
@@ -392,17 +392,18 @@ def capture(name, modes=None, amap=None, overrides=None, small=False, label=None
     for i, c in enumerate(cases):
         c["name"] = f"{label}.{i:03d}"
     sizes = spec.input_sizes(small)
-    sizes.update({k: v for k, v in (overrides or {}).items() if k in zoo.INPUT_KEYS})
+    sizes.update({k: v for k, v in (overrides or {}).items() if k in registry.INPUT_KEYS})
     return {
         "model": label,
         "provenance": {
             "transformers": transformers.__version__, "torch": torch.__version__.split("+")[0],
-            "class": spec.cls or f"torch.nn ({spec.builder})", "config": zoo.config_values(spec, overrides, small),
+            "class": spec.cls or f"torch.nn ({spec.builder})", "config": registry.config_values(spec, overrides, small),
             "batch": sizes["batch"], "seq_len": sizes["seq_len"], "image_size": sizes["image_size"],
             "dtype": spec.dtype, "modes": list(modes), "kind": spec.kind, "note": spec.note,
             "runtime": dict(spec.runtime), "assumed": oracle_text,
             "optimizer": "AdamW(fused=True): lr 1e-4, betas (0.9, 0.999), eps 1e-8, weight_decay 0.01" if "train" in modes else "",
-            "captured_by": "python -m diopi_torch.capture --model " + name + (" --small" if small else ""),
+            "captured_by": "python -m diopi_torch.capture --model " + name + (" --small" if small else "")
+                           + (f" --name {label}" if label != name + ("_small" if small else "") else ""),
         },
         "summary": {
             "aten_calls": kernel_calls, "mapped_calls": counts["mapped"], "unmapped_calls": counts["unmapped"],
@@ -459,25 +460,25 @@ def write(caseset, out_dir=DEFAULT_OUT):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m diopi_torch.capture", description=__doc__.splitlines()[0])
     p.add_argument("--model", nargs="+", default=[],
-                   help=f"zoo models ({', '.join(zoo.MODELS)}) or hf:<ModelClass>:key=value,...")
-    p.add_argument("--all", action="store_true", help="every zoo model")
+                   help=f"registry models ({', '.join(registry.PUBLISHED)}, or the suite's) or hf:<ModelClass>:key=value,...")
+    p.add_argument("--all", action="store_true", help="every published model")
     p.add_argument("--small", action="store_true", help="capture the tiny version of each model (spec.small)")
     p.add_argument("--name", default=None, help="case-set name (one model only; default: the model name)")
     p.add_argument("--out", default=DEFAULT_OUT, help="folder of the case sets (default: %(default)s)")
     args = p.parse_args(argv)
-    names = list(zoo.MODELS) if args.all else args.model
+    names = list(registry.PUBLISHED) if args.all else args.model
     if not names:
         p.error("give --model NAME or --all")
     if args.name and len(names) != 1:
         p.error("--name needs exactly one --model")
     for n in names:
         try:
-            zoo.spec_of(n)
+            registry.spec_of(n)
         except KeyError as e:
             p.error(str(e.args[0]))
     amap = mapping.load()
     for n in names:
-        cs = capture(n, amap=amap, small=args.small, label=args.name or ((n if n in zoo.MODELS else _label(n))
+        cs = capture(n, amap=amap, small=args.small, label=args.name or ((n if n in registry.MODELS else _label(n))
                                                                          + ("_small" if args.small else "")))
         path = write(cs, args.out)
         s = cs["summary"]

@@ -517,6 +517,7 @@ def tiny(tmp_path_factory, cxx):
     csrc = os.path.join(paths.REPO_ROOT, "diopi_test", "csrc")
     rt = d / "libdiopirt.so"
     subprocess.run([cxx, "-std=c++17", "-O0", "-fPIC", "-shared", *inc, "-I", os.path.join(csrc, "include"),
+                    "-I", os.path.join(paths.REPO_ROOT, "proto", "support", "include"),
                     os.path.join(csrc, "runtime.cpp"), "-ldl", "-o", str(rt)], check=True)
     return d
 

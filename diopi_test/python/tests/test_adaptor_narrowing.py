@@ -205,6 +205,7 @@ def narrow(tmp_path_factory, cxx):  # noqa: F811
                     os.path.join(ADAPTOR_DIR, "csrc"), *sources, str(kobj), "-o", str(d / "libnarrow.so")], check=True)
     csrc = os.path.join(paths.REPO_ROOT, "diopi_test", "csrc")
     subprocess.run([cxx, "-std=c++17", "-O0", "-fPIC", "-shared", *inc, "-I", os.path.join(csrc, "include"),
+                    "-I", os.path.join(paths.REPO_ROOT, "proto", "support", "include"),
                     os.path.join(csrc, "runtime.cpp"), "-ldl", "-o", str(d / "libdiopirt.so")], check=True)
     return d
 

@@ -21,7 +21,7 @@ pytest.importorskip("transformers")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(support.PYTHON_DIR)), "bridge", "torch"))
 from diopi_torch import capture  # noqa: E402
 from diopi_torch.ops import mapping  # noqa: E402
-from diopi_torch.suite import zoo  # noqa: E402
+from diopi_torch.suite import models as registry  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -94,13 +94,14 @@ def test_calls_without_a_mapping_entry_are_counted_as_gaps(amap):
 
 
 def test_zoo_specs_build_small_hf_and_real_sizes():
-    assert len(zoo.MODELS) >= 12 and all(s.small and s.small_inputs for s in zoo.MODELS.values())
-    model, inputs, spec = zoo.build("hf:GPT2LMHeadModel:n_embd=32,n_layer=1,n_head=2,vocab_size=50,seq_len=4",
+    assert len(registry.PUBLISHED) >= 12 and all(registry.MODELS[n].small and registry.MODELS[n].small_inputs
+                                                    for n in registry.PUBLISHED)
+    model, inputs, spec = registry.build_with_inputs("hf:GPT2LMHeadModel:n_embd=32,n_layer=1,n_head=2,vocab_size=50,seq_len=4",
                                     device="cpu")
     assert spec.kind == "causal-lm" and inputs["input_ids"].shape == (2, 4) and int(inputs["input_ids"].max()) < 50
-    loss = zoo.loss(model(**inputs), inputs)
+    loss = registry.loss(model(**inputs), inputs)
     assert loss.dim() == 0 and torch.isfinite(loss)
-    model, inputs, _ = zoo.build("llama2_7b", device="meta")
+    model, inputs, _ = registry.build_with_inputs("llama2_7b", device="meta")
     assert model.config.intermediate_size == 11008 and inputs["input_ids"].device.type == "meta"
 
 

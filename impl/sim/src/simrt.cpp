@@ -11,6 +11,7 @@
 #include <map>
 #include <unordered_set>
 
+#include "diopi_support/caller_runtime.hpp"
 #include "launch.hpp"
 
 namespace impl::cpu {
@@ -599,124 +600,78 @@ diopiTensorHandle_t makeTensor(KernelCtx* k, const diopiSize_t* size, const diop
     k->tensors.push_back(std::move(t));
     return reinterpret_cast<diopiTensorHandle_t>(&k->tensors.back());
 }
-}  // namespace
-
-extern "C" {
-
-const char* simrt_diopiGetVersion(void) { return "1.0.0"; }
-
-diopiError_t simrt_diopiGetTensorData(diopiTensorHandle_t th, void** p) {
-    if (!th || !p) return diopiErrorOccurred;
-    *p = T(th)->data;
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorDataConst(diopiConstTensorHandle_t th, const void** p) {
-    if (!th || !p) return diopiErrorOccurred;
-    *p = T(th)->data;
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorShape(diopiConstTensorHandle_t th, diopiSize_t* size) {
-    if (!th || !size) return diopiErrorOccurred;
-    *size = diopiSize_t{T(th)->shape.data(), static_cast<int64_t>(T(th)->shape.size())};
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorStride(diopiConstTensorHandle_t th, diopiSize_t* stride) {
-    if (!th || !stride) return diopiErrorOccurred;
-    *stride = diopiSize_t{T(th)->stride.data(), static_cast<int64_t>(T(th)->stride.size())};
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorDtype(diopiConstTensorHandle_t th, diopiDtype_t* dtype) {
-    if (!th || !dtype) return diopiErrorOccurred;
-    *dtype = T(th)->dtype;
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorDevice(diopiConstTensorHandle_t th, diopiDevice_t* device) {
-    if (!th || !device) return diopiErrorOccurred;
-    *device = T(th)->where;
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorNumel(diopiConstTensorHandle_t th, int64_t* numel) {
-    if (!th || !numel) return diopiErrorOccurred;
-    int64_t n = 1;
-    for (int64_t s : T(th)->shape) n *= s;
-    *numel = n;
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorElemSize(diopiConstTensorHandle_t th, int64_t* itemsize) {
-    if (!th || !itemsize) return diopiErrorOccurred;
-    *itemsize = sim::dtypeSize(T(th)->dtype);
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorStoragePtr(diopiConstTensorHandle_t th, void** p) {
-    if (!th || !p) return diopiErrorOccurred;
-    *p = T(th)->storage;
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorStorageOffset(diopiConstTensorHandle_t th, int64_t* off) {
-    if (!th || !off) return diopiErrorOccurred;
-    *off = T(th)->offset;
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorStorageNbytes(diopiConstTensorHandle_t th, size_t* n) {
-    if (!th || !n) return diopiErrorOccurred;
-    *n = T(th)->storage_nbytes;
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th, diopiDeviceIndex_t* idx) {
-    if (!th || !idx) return diopiErrorOccurred;
-    *idx = static_cast<diopiDeviceIndex_t>(T(th)->device < 0 ? 0 : T(th)->device);
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetTensorCrowIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
-diopiError_t simrt_diopiGetTensorColIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
-diopiError_t simrt_diopiGetTensorValues(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
-diopiError_t simrt_diopiIsTensorSparse(diopiConstTensorHandle_t th, bool* is_sparse) {
-    if (!th || !is_sparse) return diopiErrorOccurred;
-    *is_sparse = false;
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetCurrentDeviceIndex(diopiDeviceIndex_t* idx) {
-    if (!idx) return diopiErrorOccurred;
-    *idx = static_cast<diopiDeviceIndex_t>(sim::currentDevice());
-    return diopiSuccess;
-}
-diopiError_t simrt_diopiGetStream(diopiContextHandle_t ctx, diopiStreamHandle_t* stream) {
-    if (!ctx || !stream) return diopiErrorOccurred;
-    *stream = K(ctx)->stream;
-    return diopiSuccess;
-}
-
-diopiError_t simrt_diopiRequireTensor(diopiContextHandle_t ctx, diopiTensorHandle_t* tensor, const diopiSize_t* size,
-                                      const diopiSize_t* stride, const diopiDtype_t dtype, const diopiDevice_t device) {
-    if (!ctx || !tensor || !size || (size->len > 0 && !size->data)) return diopiErrorOccurred;
-    if (stride && stride->len != size->len) return diopiErrorOccurred;
-    if (sim::dtypeSize(dtype) == 0) return diopiErrorOccurred;
-    KernelCtx* k = K(ctx);
-    try {
+// What a SimTensor answers of the getters of diopirt.h (the generators are the caller's: below).
+struct SimTensors {
+    static void* data(diopiTensorHandle_t th) { return T(th)->data; }
+    static const void* constData(diopiConstTensorHandle_t th) { return T(th)->data; }
+    static diopiSize_t shape(diopiConstTensorHandle_t th) { return {T(th)->shape.data(), static_cast<int64_t>(T(th)->shape.size())}; }
+    static diopiSize_t stride(diopiConstTensorHandle_t th) { return {T(th)->stride.data(), static_cast<int64_t>(T(th)->stride.size())}; }
+    static diopiDtype_t dtype(diopiConstTensorHandle_t th) { return T(th)->dtype; }
+    static diopiDevice_t device(diopiConstTensorHandle_t th) { return T(th)->where; }
+    static int64_t numel(diopiConstTensorHandle_t th) {
+        int64_t n = 1;
+        for (int64_t s : T(th)->shape) n *= s;
+        return n;
+    }
+    static void* storagePtr(diopiConstTensorHandle_t th) { return T(th)->storage; }
+    static int64_t storageOffset(diopiConstTensorHandle_t th) { return T(th)->offset; }
+    static size_t storageNbytes(diopiConstTensorHandle_t th) { return T(th)->storage_nbytes; }
+    static diopiDeviceIndex_t deviceIndex(diopiConstTensorHandle_t th) {
+        return static_cast<diopiDeviceIndex_t>(T(th)->device < 0 ? 0 : T(th)->device);
+    }
+    static diopiDeviceIndex_t currentDeviceIndex() { return static_cast<diopiDeviceIndex_t>(sim::currentDevice()); }
+    static diopiStreamHandle_t stream(diopiContextHandle_t ctx) { return K(ctx)->stream; }
+    static diopiTensorHandle_t requireTensor(diopiContextHandle_t ctx, const diopiSize_t& size, const diopiSize_t* stride,
+                                             diopiDtype_t dtype, diopiDevice_t device) {
+        if (sim::dtypeSize(dtype) == 0) return nullptr;
+        KernelCtx* k = K(ctx);
         if (k->caller && device != diopi_host) {
             // A call that finishes before it returns: what it allocates is the caller's
             // (an output the library allocates, or a temporary the caller frees with its context).
             diopiTensorHandle_t mine = nullptr;
-            if (diopiRequireTensor(k->caller, &mine, size, stride, dtype, device) != diopiSuccess || !mine) return diopiErrorOccurred;
+            if (diopiRequireTensor(k->caller, &mine, &size, stride, dtype, device) != diopiSuccess || !mine) return nullptr;
             SimTensor* t = sim::capture(*k, "diopiRequireTensor", "the required tensor", mine, k->device);
-            if (!t) return diopiErrorOccurred;
+            if (!t) return nullptr;
             t->caller = mine;
-            *tensor = reinterpret_cast<diopiTensorHandle_t>(t);
-            return diopiSuccess;
+            return reinterpret_cast<diopiTensorHandle_t>(t);
         }
-        diopiTensorHandle_t t = makeTensor(k, size, stride, dtype, device);
-        if (!t) return diopiErrorOccurred;
-        *tensor = t;
-        return diopiSuccess;
-    } catch (...) {
-        return diopiErrorOccurred;
+        return makeTensor(k, &size, stride, dtype, device);
     }
-}
+    static void error(const char* why) { sim::setLastError(why); }
+};
+}  // namespace
 
+extern "C" {
+
+// The getters' checks, status codes and exception barrier are proto/support's
+// caller runtime; SimTensors (above) says what a SimTensor answers.
+using SimRt = diopi_support::CallerRuntime<SimTensors>;
+
+const char* simrt_diopiGetVersion(void) { return "1.0.0"; }
+diopiError_t simrt_diopiGetTensorData(diopiTensorHandle_t th, void** p) { return SimRt::tensorData(th, p); }
+diopiError_t simrt_diopiGetTensorDataConst(diopiConstTensorHandle_t th, const void** p) { return SimRt::tensorDataConst(th, p); }
+diopiError_t simrt_diopiGetTensorShape(diopiConstTensorHandle_t th, diopiSize_t* size) { return SimRt::tensorShape(th, size); }
+diopiError_t simrt_diopiGetTensorStride(diopiConstTensorHandle_t th, diopiSize_t* stride) { return SimRt::tensorStride(th, stride); }
+diopiError_t simrt_diopiGetTensorDtype(diopiConstTensorHandle_t th, diopiDtype_t* dtype) { return SimRt::tensorDtype(th, dtype); }
+diopiError_t simrt_diopiGetTensorDevice(diopiConstTensorHandle_t th, diopiDevice_t* device) { return SimRt::tensorDevice(th, device); }
+diopiError_t simrt_diopiGetTensorNumel(diopiConstTensorHandle_t th, int64_t* numel) { return SimRt::tensorNumel(th, numel); }
+diopiError_t simrt_diopiGetTensorElemSize(diopiConstTensorHandle_t th, int64_t* itemsize) { return SimRt::tensorElemSize(th, itemsize); }
+diopiError_t simrt_diopiGetTensorStoragePtr(diopiConstTensorHandle_t th, void** p) { return SimRt::storagePtr(th, p); }
+diopiError_t simrt_diopiGetTensorStorageOffset(diopiConstTensorHandle_t th, int64_t* off) { return SimRt::storageOffset(th, off); }
+diopiError_t simrt_diopiGetTensorStorageNbytes(diopiConstTensorHandle_t th, size_t* n) { return SimRt::storageNbytes(th, n); }
+diopiError_t simrt_diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th, diopiDeviceIndex_t* idx) { return SimRt::deviceIndex(th, idx); }
+diopiError_t simrt_diopiGetTensorCrowIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
+diopiError_t simrt_diopiGetTensorColIndices(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
+diopiError_t simrt_diopiGetTensorValues(diopiConstTensorHandle_t, diopiConstTensorHandle_t*) { return diopiNoImplement; }
+diopiError_t simrt_diopiIsTensorSparse(diopiConstTensorHandle_t th, bool* is_sparse) { return SimRt::isSparse(th, is_sparse); }
+diopiError_t simrt_diopiGetCurrentDeviceIndex(diopiDeviceIndex_t* idx) { return SimRt::currentDeviceIndex(idx); }
+diopiError_t simrt_diopiGetStream(diopiContextHandle_t ctx, diopiStreamHandle_t* stream) { return SimRt::stream(ctx, stream); }
+diopiError_t simrt_diopiRequireTensor(diopiContextHandle_t ctx, diopiTensorHandle_t* tensor, const diopiSize_t* size,
+                                      const diopiSize_t* stride, const diopiDtype_t dtype, const diopiDevice_t device) {
+    return SimRt::requireTensor(ctx, tensor, size, stride, dtype, device);
+}
 diopiError_t simrt_diopiRequireBuffer(diopiContextHandle_t ctx, diopiTensorHandle_t* tensor, int64_t num_bytes, diopiDevice_t device) {
-    if (num_bytes < 0) return diopiErrorOccurred;
-    diopiSize_t size{&num_bytes, 1};
-    return simrt_diopiRequireTensor(ctx, tensor, &size, nullptr, diopi_dtype_int8, device);
+    return SimRt::requireBuffer(ctx, tensor, num_bytes, device);
 }
 
 // Generators: only calls that run before they return (sync) see the caller's generator.

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 
-from .models import MODELS, build, inputs, parse_model
+from .models import SUITE, build, inputs, parse_model
 
 DEFAULT_MODELS = "bert,gpt2,llama,qwen2,mixtral,resnet"
 
@@ -92,7 +92,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m diopi_torch.suite.busy", description=__doc__.splitlines()[0])
     p.add_argument("--impl_lib", required=True, help="impl/sim's libdiopi_impl.so")
     p.add_argument("--kernel_us", default="10,50", help="comma-separated DIOPI_SIM_KERNEL_US values (µs)")
-    p.add_argument("--models", default=DEFAULT_MODELS, help=f"comma-separated suite models (known: {', '.join(MODELS)})")
+    p.add_argument("--models", default=DEFAULT_MODELS, help=f"comma-separated suite models (known: {', '.join(SUITE)})")
     p.add_argument("--steps", type=int, default=10, help="timed training steps per model and route")
     p.add_argument("--json", default=None, help="write the rows here")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

@@ -3,7 +3,7 @@
     python -m diopi_torch.suite.dist [--impl_lib PATH] [--recipes ddp,fsdp] [--world_size 2] [--models bert,llama,...]
                                      [--steps 3] [--json FILE]
 
-For each model of the suite (diopi_torch/suite.py: configurations with random weights, fixed seeds) and each recipe,
+For each model of the suite (diopi_torch/suite/models.py: configurations with random weights, fixed seeds) and each recipe,
 N rank processes train it for a few steps on `diopi` (rank r on diopi:r when the runtime has as many devices; the
 host runtime is given them through DIOPI_HOST_DEVICES): `ddp` wraps it in
 DistributedDataParallel, `fsdp` shards it with FSDP2's fully_shard (each block of its layer list, then the whole
@@ -40,7 +40,7 @@ DEFAULT_MODELS = ("bert", "gpt2", "llama", "qwen2", "mixtral", "t5", "vit", "con
 PER_RANK_BATCH = 2
 
 
-def global_batch(model: suite.Model, m, step: int, world_size: int):
+def global_batch(model: suite.ModelSpec, m, step: int, world_size: int):
     """The step's batch for all ranks together: PER_RANK_BATCH samples per rank, drawn from a seed per step."""
     return suite.inputs(model, m, seed=100 + step, batch=PER_RANK_BATCH * world_size)
 
@@ -55,7 +55,7 @@ def _loss(m, batch):
         return m(**batch).loss
 
 
-def reference(model: suite.Model, steps: int, world_size: int):
+def reference(model: suite.ModelSpec, steps: int, world_size: int):
     """Parameters after `steps` steps of eager CPU training on the global batches."""
     m = suite.build(model)
     m.train()
@@ -85,7 +85,7 @@ def _shard(m):
     return m
 
 
-def train_rank(model: suite.Model, recipe: str, steps: int):
+def train_rank(model: suite.ModelSpec, recipe: str, steps: int):
     """This rank's part; returns the full parameters (on every rank) and the counters."""
     import torch
     import torch.distributed as dist

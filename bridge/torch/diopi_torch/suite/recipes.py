@@ -139,7 +139,7 @@ def in_float32(recipe: Recipe) -> Recipe:
 def applies(recipe: Recipe, model) -> bool:
     """Whether a recipe means something for a model (generation needs a decoder)."""
     if recipe.generate:
-        return model.kind in ("text-lm", "seq2seq")
+        return model.kind in ("causal-lm", "seq2seq")
     return True
 
 

@@ -35,7 +35,7 @@ from ..tools import stats as device_stats
 from . import dist as dist_suite
 from .bench import bench, bench_compile, bench_tool_calls, bench_tools
 from .compare import compare, compare_16bit, compare_step, vendor_tolerances
-from .models import DEFAULT_LIB, MODELS, ROOT, Model, build, inputs, parse_model
+from .models import DEFAULT_LIB, ROOT, SUITE, ModelSpec as Model, build, inputs, parse_model
 
 def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, time_ops=False):
     """One model under one recipe, on the CPU and on the device; one result row."""
@@ -217,7 +217,7 @@ def main(argv=None):
     from . import recipes
     p = argparse.ArgumentParser(prog="models.sh", description=__doc__.splitlines()[0])
     p.add_argument("--impl_lib", default=os.environ.get("DIOPI_IMPL_LIB", DEFAULT_LIB))
-    p.add_argument("--models", default=",".join(MODELS), help="comma-separated suite names or hf:<Class>:k=v,...; "
+    p.add_argument("--models", default=",".join(SUITE), help="comma-separated suite names or hf:<Class>:k=v,...; "
                    "separate several hf: specs with ';'")
     p.add_argument("--recipe", default="fp32", help="comma-separated recipes (all: every single-process one): "
                    + ", ".join(recipes.RECIPES) + ", and across ranks " + ", ".join(DISTRIBUTED))
@@ -264,7 +264,7 @@ def main(argv=None):
         if chosen:
             p.error("run the ddp and fsdp recipes apart from the single-process ones (they launch their own ranks)")
         argv2 = ["--impl_lib", args.impl_lib, "--recipes", ",".join(distributed), "--world_size", str(args.world_size)]
-        if args.models != ",".join(MODELS):
+        if args.models != ",".join(SUITE):
             argv2 += ["--models", args.models]
         if args.json:
             argv2 += ["--json", args.json]
