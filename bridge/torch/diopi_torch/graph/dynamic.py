@@ -36,7 +36,14 @@ def _symbolic_value(v):
 
 
 def is_symbolic(gm: torch.fx.GraphModule) -> bool:
-    return any(_symbolic_value(n.meta.get("val")) for n in gm.graph.nodes)
+    """Sizes that are expressions of the inputs' sizes only. A data-dependent size (an unbacked symbol, as
+    nonzero makes) cannot be bound from the arguments: such a graph stays on the static route, where its
+    symbolic nodes are counted fallbacks."""
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+    vals = [n.meta.get("val") for n in gm.graph.nodes]
+    if not any(_symbolic_value(v) for v in vals):
+        return False
+    return not any(free_unbacked_symbols(v) for v in vals if v is not None)
 
 
 def _is_sym_op(node):
