@@ -80,9 +80,14 @@ def _assemble(results, outputs):
     return [results[i] if kind == "ref" else i for kind, i in outputs]
 
 
-def compile_graph(gm: torch.fx.GraphModule, example_inputs, stage: str, name: str = "", options=None):
+def compile_graph(gm: torch.fx.GraphModule, example_inputs, stage: str, name: str = "", options=None, bound=False):
     t0 = time.perf_counter()
     options = options or {}
+    from . import dynamic
+    if not bound and dynamic.is_symbolic(gm):  # one plan per binding of its sizes, made on first use
+        fn = dynamic.SymbolicGraph(gm, lambda g, args: compile_graph(g, args, stage, name, options, bound=True))
+        stats.record_symbolic(stage, time.perf_counter() - t0)
+        return fn
     amap, functions, exported = context()
     lowerings = {}
     for node in gm.graph.nodes:
@@ -109,7 +114,7 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, stage: str, name: st
             if not e.args or len(e.args) < 2 or e.args[1] in forced:
                 raise
             forced[e.args[1]] = f"not planned: {e.args[0]}"
-    stats.record_compile(stage, lowerings, parts, time.perf_counter() - t0)
+    stats.record_compile(stage, lowerings, parts, time.perf_counter() - t0, bound=bound)
     return fn
 
 

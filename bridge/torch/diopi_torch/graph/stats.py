@@ -4,6 +4,9 @@
     graphs            graphs dynamo handed to the backend
     graph_breaks      graph breaks dynamo reported (its own counter)
     compiled_graphs   aot_autograd graphs lowered, by stage (forward, backward, inference)
+    symbolic_graphs   compiled graphs with symbolic sizes, by stage (each also counted in compiled_graphs)
+    shape_bindings    concrete plans made for a binding of a symbolic graph's sizes (graph/dynamic.py); their
+                      nodes count below like a static graph's
     partitions        native plans made (one per graph when nothing is split off)
     compiled_nodes    nodes lowered to DIOPI calls; view_nodes: views resolved in plans
     diopi_steps       DIOPI calls in the plans (one run of each)
@@ -27,7 +30,7 @@ def _fresh():
     return {"graphs": 0, "graph_breaks": 0, "compiled_graphs": collections.Counter(), "partitions": 0,
             "compiled_nodes": 0, "view_nodes": 0, "diopi_steps": 0, "fused": collections.Counter(),
             "fallback_nodes": 0, "fallback_reasons": collections.Counter(), "fallback_list": [],
-            "host_nodes": 0, "transfer_nodes": 0,
+            "host_nodes": 0, "transfer_nodes": 0, "symbolic_graphs": collections.Counter(), "shape_bindings": 0,
             "compile_seconds": collections.Counter(),
             "cache": collections.Counter()}
 
@@ -53,9 +56,19 @@ def snapshot_seconds():
         return _stats["compile_seconds"]["lower"] + _stats["compile_seconds"]["cc"]
 
 
-def record_compile(stage, lowerings, natives, seconds):
+def record_symbolic(stage, seconds):
     with _lock:
         _stats["compiled_graphs"][stage] += 1
+        _stats["symbolic_graphs"][stage] += 1
+        _stats["compile_seconds"]["lower"] += seconds
+
+
+def record_compile(stage, lowerings, natives, seconds, bound=False):
+    with _lock:
+        if bound:
+            _stats["shape_bindings"] += 1
+        else:
+            _stats["compiled_graphs"][stage] += 1
         _stats["partitions"] += len(natives)
         _stats["compile_seconds"]["lower"] += seconds
         for lw in lowerings.values():

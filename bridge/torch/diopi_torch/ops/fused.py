@@ -28,6 +28,19 @@ from torch import Tensor
 LIB = "diopi"
 
 
+def _like(result, ref):
+    """`result` in the layout `torch.empty_like(ref)` has, the layout the fake implementations promise.
+    A graph traced with the fake strides may `view` a result where only that layout allows it (a
+    transposed rotary output viewed as (batch, seq, hidden)); when the step runs on the eager device
+    the real result must keep the promise."""
+    if result.stride() == ref.stride() or result.dim() != ref.dim():
+        return result
+    out = torch.empty_like(ref, dtype=result.dtype)
+    if out.stride() == result.stride():
+        return result
+    return out.copy_(result)
+
+
 def _norm_dims(normalized_shape):
     return tuple(range(-len(normalized_shape), 0))
 
@@ -40,7 +53,7 @@ def rms_norm(input: Tensor, normalized_shape: list[int], weight: Tensor, eps: fl
     x = input.float() if input.dtype in (torch.float16, torch.bfloat16) else input
     inv = torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + eps)
     out = (x * inv * weight.to(x.dtype)).to(input.dtype)
-    return out, inv.reshape(input.shape[:input.dim() - len(normalized_shape)])
+    return _like(out, input), inv.reshape(input.shape[:input.dim() - len(normalized_shape)])
 
 
 @rms_norm.register_fake
@@ -61,7 +74,7 @@ def rms_norm_backward(grad_output: Tensor, input: Tensor, weight: Tensor, inv_rm
     grad_input = inv * (gw - xhat * (gw * xhat).mean(dims, keepdim=True))
     lead = tuple(range(input.dim() - len(normalized_shape)))
     grad_weight = (g * xhat).sum(lead) if lead else g * xhat
-    return grad_input.to(input.dtype), grad_weight.to(weight.dtype)
+    return _like(grad_input.to(input.dtype), input), _like(grad_weight.to(weight.dtype), weight)
 
 
 @rms_norm_backward.register_fake
@@ -95,7 +108,7 @@ def rotary_embedding(x: Tensor, cos: Tensor, sin: Tensor, conj: bool, interleave
     x1, x2 = (xr[..., 0::2], xr[..., 1::2]) if interleaved else (xr[..., :half], xr[..., half:])
     o1, o2 = x1 * cos - x2 * s, x1 * s + x2 * cos
     rot = torch.stack([o1, o2], -1).flatten(-2) if interleaved else torch.cat([o1, o2], -1)
-    return torch.cat([rot, x[..., r:]], -1) if r < x.shape[-1] else rot
+    return _like(torch.cat([rot, x[..., r:]], -1) if r < x.shape[-1] else rot, x)
 
 
 @rotary_embedding.register_fake
@@ -163,8 +176,8 @@ def flash_attention_backward(grad_out: Tensor, q: Tensor, k: Tensor, v: Tensor, 
         b, h, s, d = dk.shape
         dk = dk.reshape(b, h // groups, groups, s, d).sum(2)
         dv = dv.reshape(b, h // groups, groups, s, dv.shape[-1]).sum(2)
-    return (dq.transpose(1, 2).to(q.dtype).contiguous(), dk.transpose(1, 2).to(k.dtype).contiguous(),
-            dv.transpose(1, 2).to(v.dtype).contiguous())
+    return (_like(dq.transpose(1, 2).to(q.dtype).contiguous(), q), _like(dk.transpose(1, 2).to(k.dtype).contiguous(), k),
+            _like(dv.transpose(1, 2).to(v.dtype).contiguous(), v))
 
 
 @flash_attention_backward.register_fake
@@ -205,7 +218,7 @@ def linear_backward(grad_output: Tensor, input: Tensor, weight: Tensor, has_bias
     grad_input = grad_output @ weight
     grad_weight = g2.transpose(0, 1) @ input.reshape(-1, input.shape[-1])
     grad_bias = g2.sum(0) if has_bias else grad_output.new_empty(0)
-    return grad_input, grad_weight, grad_bias
+    return _like(grad_input, input), _like(grad_weight, weight), grad_bias
 
 
 @linear_backward.register_fake
@@ -269,7 +282,7 @@ def cross_entropy_backward(grad_output: Tensor, input: Tensor, target: Tensor, w
         grad = grad * (grad_output / wt.sum())
     else:
         grad = grad * grad_output
-    return grad.to(input.dtype)
+    return _like(grad.to(input.dtype), input)
 
 
 @cross_entropy_backward.register_fake

@@ -2,7 +2,7 @@
 
     python -m diopi_torch.suite [--impl_lib PATH] [--models bert,gpt2,...|hf:Class:k=v,...]
                                 [--recipe fp32,bf16,...] [--json FILE] [--autocompare] [--time] [--bench] [--bench_tools]
-                                [--compile]
+                                [--compile] [--seq_sweep [8,12,...]]
 
 Each model is built from a configuration with random weights (fixed seed,
 nothing downloaded), then run under each recipe (diopi_torch.recipes: fp32,
@@ -15,7 +15,9 @@ served and which fell back to the CPU.
 With --compile the device side runs through torch.compile(model,
 backend="diopi") (diopi_torch.graph) and each row also reports the compile
 route's counters; --bench --compile times eager CPU, eager diopi, compiled
-and compiled with fusion.
+and compiled with fusion; --compile --seq_sweep trains each causal LM over
+sequence lengths (suite/sweep.py) and prints compilations, fallback nodes and
+the difference against eager CPU per length.
 Exit status 1 when any model does not match under any recipe.
 """
 from __future__ import annotations
@@ -36,6 +38,7 @@ from . import dist as dist_suite
 from .bench import bench, bench_compile, bench_tool_calls, bench_tools
 from .compare import compare, compare_16bit, compare_step, vendor_tolerances
 from .models import DEFAULT_LIB, ROOT, SUITE, ModelSpec as Model, build, inputs, parse_model
+from .sweep import LENGTHS as SWEEP_LENGTHS
 
 def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, time_ops=False):
     """One model under one recipe, on the CPU and on the device; one result row."""
@@ -213,6 +216,37 @@ def ok_row(r):
 DISTRIBUTED = ("ddp", "fsdp")
 
 
+def _seq_sweep(args):
+    import torch
+    from .. import graph as graph_mod
+    from .sweep import print_sweep, seq_sweep
+    if not args.compile:
+        raise SystemExit("--seq_sweep measures the compile route: give --compile too")
+    specs = [s for s in (args.models.split(";") if "hf:" in args.models else args.models.split(",")) if s]
+    models = [m for m in (parse_model(s.strip()) for s in specs) if m.kind == "causal-lm"]
+    if not models:
+        raise SystemExit("--seq_sweep: none of the models is a causal LM")
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    info = load(args.impl_lib)
+    tol = vendor_tolerances(info)["fp32"][0]
+    graph_mod.register()
+    lengths = [int(x) for x in args.seq_sweep.split(",") if x.strip()]
+    results = []
+    for model in models:
+        try:
+            v = seq_sweep(model, lengths, tol)
+        except Exception as e:  # a length that crashes fails the sweep, reported
+            v = {"model": model.name, "lengths": lengths, "ok": False, "error": f"{type(e).__name__}: {e}"}
+            print(f"{model.name}: sweep failed: {v['error'].splitlines()[0]}", file=sys.stderr)
+        else:
+            print_sweep(v)
+        results.append(v)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"library": info, "tolerance": tol, "seq_sweep": results}, f, indent=1, default=str)
+    return 0 if all(v["ok"] for v in results) else 1
+
+
 def main(argv=None):
     from . import recipes
     p = argparse.ArgumentParser(prog="models.sh", description=__doc__.splitlines()[0])
@@ -233,7 +267,12 @@ def main(argv=None):
                    "timer and under the call log")
     p.add_argument("--compile", action="store_true",
                    help="run the device side through torch.compile(model, backend='diopi') (training recipes)")
+    p.add_argument("--seq_sweep", nargs="?", const=",".join(map(str, SWEEP_LENGTHS)), default=None,
+                   help="with --compile: train each causal LM one step per sequence length (default "
+                   f"{','.join(map(str, SWEEP_LENGTHS))}), compiled vs eager CPU, and nothing else")
     args = p.parse_args(argv)
+    if args.seq_sweep is not None:
+        return _seq_sweep(args)
     if (args.bench or args.bench_tools) and os.environ.get("OMP_NUM_THREADS") != "1" and argv is None:
         # Timings run on one thread in every thread of the process. torch.set_num_threads(1) reaches
         # only the caller: the device's autograd thread (where a host vendor's backward runs) keeps
