@@ -555,11 +555,12 @@ def merge(args):
         if os.path.realpath(d) == out:
             raise UsageError(f"--report_dir {args.report_dir} is one of the merged directories: write the merged report elsewhere")
     compare = _compare(args)
-    meta, repro_args, rows = mg.combine(args.dirs)
+    meta, repro_args, rows, tolerance = mg.combine(args.dirs)
     meta = dict(report.run_identity(), **meta, status="complete")
     rep = report.Report()
     for item, result in rows:
         rep.add(item, result)
+    rep.tolerance = tolerance
     lib = meta.get("library") or {}
     print(f"library: {lib.get('vendor')} {lib.get('version')} ({meta.get('impl_lib')})")
     if meta.get("device_config"):

@@ -81,8 +81,10 @@ def check(dirs, shards):
 
 
 def combine(dirs):
-    """(meta, repro_args, rows) of the merged run: rows are (WorkItem, result)
-    pairs in the order of the unsharded selection, library checks last."""
+    """(meta, repro_args, rows, tolerance) of the merged run: rows are
+    (WorkItem, result) pairs in the order of the unsharded selection, library
+    checks last; tolerance is the merged run's tolerance totals
+    (tolerance_totals)."""
     shards = [load(d) for d in dirs]
     check(dirs, shards)
     owner, rows = {}, []
@@ -108,4 +110,26 @@ def combine(dirs):
     meta = {k: first.get(k) for k in keep}
     meta["shard"] = {"index": 1, "count": 1, "selection": first["shard"]["selection"], "selected": selected,
                      "merged_from": [os.path.abspath(d) for d in dirs]}
-    return meta, first.get("repro_args") or {}, rows
+    return meta, first.get("repro_args") or {}, rows, tolerance_totals(dirs, shards)
+
+
+def tolerance_totals(dirs, shards):
+    """proof.tally of the cases the shards ran, from the per-case outcomes in
+    their rows: a case's layouts may fall in different shards, so adding the
+    shards' own totals would count it twice. None when a shard has no
+    tolerance totals (its baselines were not proven, or an older harness
+    wrote it): a partial count would be a false figure."""
+    from .proof import tally
+    by_case = {}
+    for d, s in zip(dirs, shards):
+        if not isinstance(s.get("tolerance_proof"), dict):
+            return None
+        for c in s["cases"]:
+            outcome = c.get("tolerance_proof")
+            if outcome is None:
+                continue  # library checks and skipped cases are not proven
+            earlier = by_case.setdefault(c["case"], outcome)
+            if earlier != outcome:
+                raise MergeError(f"case {c['case']}: its tolerance proof differs between the shards "
+                                 f"({earlier['outcome']} and {outcome['outcome']} in {d}): the baselines were changed between shards")
+    return tally(by_case)

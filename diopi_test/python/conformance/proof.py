@@ -129,19 +129,27 @@ def run_totals(records):
     constant output (zeros or the mean: one is enough, as a single value is
     its own mean), `exempt` when a check that cannot apply leaves that
     unproven and says why, `failed` when a wrong answer passes; `tightened`
-    counts the cases whose bound was capped by their outputs' magnitude."""
-    total = {"cases": 0, "proven": 0, "exempt": 0, "failed": 0, "tightened": 0, "reasons": {}}
-    for record in records:
-        p = prove_record(record)
+    counts the cases whose bound was capped by their outputs' magnitude.
+    "by_case" keeps each case's outcome (case_outcome), so that the reports
+    of shards can be merged into the totals of one run (merge_totals)."""
+    return tally({r.get("name", "?"): case_outcome(prove_record(r)) for r in records})
+
+
+def case_outcome(p):
+    """One case's part of the run totals: {"outcome": proven|exempt|failed,
+    "tightened": bool, "reasons": [why a check cannot apply, ...]}."""
+    outcome = "failed" if p.failed else "proven" if _proven(p) else "exempt"
+    return {"outcome": outcome, "tightened": bool(p.tightened), "reasons": sorted(p.exempt)}
+
+
+def tally(by_case):
+    """The run totals of {case name: case_outcome}."""
+    total = {"cases": 0, "proven": 0, "exempt": 0, "failed": 0, "tightened": 0, "reasons": {}, "by_case": by_case}
+    for o in by_case.values():
         total["cases"] += 1
-        total["tightened"] += bool(p.tightened)
-        if p.failed:
-            total["failed"] += 1
-        elif _proven(p):
-            total["proven"] += 1
-        else:
-            total["exempt"] += 1
-        for reason in p.exempt:
+        total[o["outcome"]] += 1
+        total["tightened"] += bool(o["tightened"])
+        for reason in o["reasons"]:
             total["reasons"][reason] = total["reasons"].get(reason, 0) + 1
     return total
 

@@ -264,10 +264,14 @@ class Report:
 
     def case_records(self):
         """Every row as plain data: what summary.json keeps and a merge reads back."""
+        by_case = (self.tolerance or {}).get("by_case") or {}
         out = []
         for item, r in self.rows:
-            out.append({"case": item.name, "function": item.func, "index": item.index, "layout": item.layout,
-                        "seq": item.seq, "timeout": item.timeout, "tol": item.tol, "result": r})
+            row = {"case": item.name, "function": item.func, "index": item.index, "layout": item.layout,
+                   "seq": item.seq, "timeout": item.timeout, "tol": item.tol, "result": r}
+            if item.name in by_case:  # the case's part of the tolerance totals, which a merge adds up again
+                row["tolerance_proof"] = by_case[item.name]
+            out.append(row)
         return out
 
     def write(self, report_dir, impl_lib, data_dir, meta, compare=None, keep_open=False):
@@ -294,7 +298,8 @@ class Report:
                        repro_args={"impl_lib": impl_lib, "data_dir": data_dir, "options": meta.get("repro_options") or [],
                                      "mode": meta.get("repro_mode", "run_test")})
         if self.tolerance is not None:
-            summary["tolerance_proof"] = dict(self.tolerance, line=self.tolerance_line())
+            totals = {k: v for k, v in self.tolerance.items() if k != "by_case"}  # per case: in the case rows
+            summary["tolerance_proof"] = dict(totals, line=self.tolerance_line())
         with _replacing(os.path.join(report_dir, "summary.json")) as f:
             f.write(_summary_json(summary, self.case_records()))
         repro_of = lambda item: repro_command(item.name, item.layout, impl_lib, data_dir, meta.get("repro_options"),  # noqa: E731

@@ -100,6 +100,9 @@ def test_merged_report_equals_the_unsharded_run(runs):
     verdicts = lambda s: {(c["case"], c["layout"], c["result"]["verdict"]) for c in s["cases"]}  # noqa: E731
     assert verdicts(merged) == verdicts(full)
     assert merged["shard"]["count"] == 1 and len(merged["shard"]["merged_from"]) == 2
+    # the tolerance totals count each case once, as the unsharded run does
+    assert merged["tolerance_proof"] == full["tolerance_proof"]
+    assert merged["tolerance_proof"]["cases"] > 0
     # rows come back in the order of the unsharded selection
     seqs = [c["seq"] for c in merged["cases"]]
     assert seqs == sorted(seqs)

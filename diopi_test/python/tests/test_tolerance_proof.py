@@ -187,3 +187,57 @@ def test_the_run_summary_counts_the_tolerances_of_the_cases_run(tmp_path):
         summary = json.load(f)
     assert summary["tolerance_proof"]["proven"] == 3 and summary["tolerance_proof"]["line"] == line
     assert "tolerances of the 5 cases run" in (tmp_path / "report.html").read_text()
+
+
+def test_merge_adds_up_the_shards_tolerance_totals_counting_each_case_once(tmp_path):
+    """--mode merge joins the tolerance totals of two shard reports; a case
+    whose two layouts fell in different shards counts once."""
+    import json
+
+    from conformance import merge, report, runner
+    from support import run_main
+    rng = np.random.default_rng(6)
+    e = rng.standard_normal(16)
+    records = {"ok::float32::16": {"out": _enc(e, "float32")},                     # proven
+               "zero::float32::4": {"out": _enc(np.zeros(4), "float32")},          # says why
+               "small::float32::16": {"out": _enc(e * 1e-6, "float32")},           # proven, tightened
+               "loose::float32::16": {"out": _enc(np.abs(e) * 1e-2, "float32")}}   # tightened, still accepts zeros
+    tol = {"loose::float32::16": {"float32": [1.0, 0.5, 10.0]}}
+    # The selection in its fixed order: "ok" in both layouts, so shard 1 and shard 2 each hold one of them.
+    selection = [("ok::float32::16", "contiguous"), ("ok::float32::16", "strided"), ("zero::float32::4", "contiguous"),
+                 ("small::float32::16", "contiguous"), ("loose::float32::16", "contiguous")]
+    whole = proof.run_totals([{"name": n, "outputs": o, "tol": tol.get(n)} for n, o in records.items()])
+    assert (whole["cases"], whole["proven"], whole["exempt"], whole["failed"], whole["tightened"]) == (4, 2, 1, 1, 2)
+    dirs = []
+    for k in (1, 2):
+        mine = [(seq, key) for seq, key in enumerate(selection) if seq % 2 == k - 1]
+        rep = report.Report()
+        for seq, (name, layout) in mine:
+            rep.add(runner.WorkItem("diopiX", seq, layout, name, 1.0, seq=seq), {"verdict": "passed", "message": ""})
+        names = sorted({name for _, (name, _) in mine})
+        rep.tolerance = proof.run_totals([{"name": n, "outputs": records[n], "tol": tol.get(n)} for n in names])
+        meta = {"mode": "run_test", "library": {"vendor": "v", "version": "1"}, "impl_sha256": "0" * 64,
+                "shard": {"index": k, "count": 2, "selection": "s" * 64, "selected": len(selection)}}
+        d = tmp_path / f"s{k}"
+        rep.write(str(d), "lib.so", "data", meta)
+        dirs.append(d)
+    shard_totals = [json.loads((d / "summary.json").read_text())["tolerance_proof"] for d in dirs]
+    assert sum(t["cases"] for t in shard_totals) == 5  # "ok" is in both shards
+    assert all("by_case" not in t for t in shard_totals)  # kept per case in the rows instead
+
+    r = run_main("--mode", "merge", *map(str, dirs), "--report_dir", str(tmp_path / "merged"))
+    assert r.returncode == 0, (r.stdout, r.stderr)  # every verdict passed
+    merged = json.loads((tmp_path / "merged" / "summary.json").read_text())["tolerance_proof"]
+    for k in ("cases", "proven", "exempt", "failed", "tightened", "reasons"):
+        assert merged[k] == whole[k], k
+    assert merged["line"] == proof.run_line(whole) and merged["line"] in r.stdout
+    assert "tolerances of the 4 cases run: 2 proven" in (tmp_path / "merged" / "report.html").read_text()
+
+    # A shard whose outcome for a shared case differs was proven on other baselines: refused.
+    rows = json.loads((dirs[1] / "summary.json").read_text())
+    for c in rows["cases"]:
+        if c["case"] == "ok::float32::16":
+            c["tolerance_proof"] = dict(c["tolerance_proof"], outcome="exempt")
+    (dirs[1] / "summary.json").write_text(json.dumps(rows))
+    with pytest.raises(merge.MergeError, match="tolerance proof differs"):
+        merge.combine([str(d) for d in dirs])
