@@ -28,6 +28,7 @@ class CaseProof:
     failed: list = dataclasses.field(default_factory=list)      # "output: check" whose wrong answer passes
     exempt: dict = dataclasses.field(default_factory=dict)      # reason -> ["output: check", ...]
     tightened: list = dataclasses.field(default_factory=list)   # (output, [atol, rtol] uncapped, [atol, rtol] capped)
+    discrete: set = dataclasses.field(default_factory=set)      # outputs proven with a discrete wrong answer
 
     def as_entry(self):
         out = {}
@@ -62,7 +63,9 @@ def _prove_output(p, name, enc, tol_over, accumulation):
         if isinstance(enc, float):
             values, dtype, tol = np.array([enc]), "float64", checks.number_tolerance(tol_over)
         else:
-            values, dtype, tol = np.array([enc]), "int64", None
+            values, dtype, tol = np.array([enc]), "bool" if isinstance(enc, bool) else "int64", None
+        if tolerances.is_discrete(values, dtype, tol):
+            p.discrete.add(name)
         _record(p, name, *tolerances.prove(values, dtype, tol))
         return
     if store.is_spec(enc) and not sampled.is_sampled(enc):
@@ -78,6 +81,8 @@ def _prove_output(p, name, enc, tol_over, accumulation):
         wrong = tolerances.wrong_answer(dtype, tol_over)
         if wrong > tolerances.WRONG.get(dtype, wrong):
             p.exempt.setdefault(LARGER_WRONG, []).append(f"{name}: {wrong:g}")
+    if tolerances.is_discrete(values if mask is None else values[mask], dtype, tol):
+        p.discrete.add(name)
     _record(p, name, *tolerances.prove(values, dtype, tol, mask, wrong))
 
 
@@ -89,7 +94,8 @@ def _record(p, name, failed, exempt):
 
 def function_entry(records):
     """What the manifest keeps of one function's proofs: counts, and the
-    cases that failed or were tightened, by name."""
+    cases that failed or were tightened, by name. "exempt" counts, per
+    reason, the cases left unproven (case_outcome) that give it."""
     proofs = [prove_record(r) for r in records]
     entry = {"cases": len(proofs), "failed": {}, "tightened": {}, "exempt": {}}
     for pr in proofs:
@@ -97,8 +103,10 @@ def function_entry(records):
             entry["failed"][pr.name] = pr.failed
         if pr.tightened:
             entry["tightened"][pr.name] = [[o, [float(x) for x in b], [float(x) for x in a]] for o, b, a in pr.tightened]
-        for reason in pr.exempt:
-            entry["exempt"][reason] = entry["exempt"].get(reason, 0) + 1
+        outcome = case_outcome(pr)
+        if outcome["outcome"] == "exempt":
+            for reason in outcome["reasons"]:
+                entry["exempt"][reason] = entry["exempt"].get(reason, 0) + 1
     return entry
 
 
@@ -118,7 +126,7 @@ def summary_line(total):
     ex = ", ".join(f"{n} {reason}" for reason, n in sorted(total["exempt"].items(), key=lambda kv: -kv[1]))
     return (f"tolerances: {total['cases'] - total['failed']} of {total['cases']} cases reject a wrong answer "
             f"({total['failed']} do not); {total['tightened']} tightened to their outputs' magnitude; "
-            f"cases with a check that cannot apply: {ex or 'none'}")
+            f"cases left unproven, by reason: {ex or 'none'}")
 
 
 def run_totals(records):
@@ -138,39 +146,59 @@ def run_totals(records):
 def case_outcome(p):
     """One case's part of the run totals: {"outcome": proven|exempt|failed,
     "tightened": bool, "reasons": [why a check cannot apply, ...]}."""
-    outcome = "failed" if p.failed else "proven" if _proven(p) else "exempt"
-    return {"outcome": outcome, "tightened": bool(p.tightened), "reasons": sorted(p.exempt)}
+    if p.failed:
+        outcome, reasons = "failed", []
+    else:
+        unproven = _unproven(p)
+        outcome, reasons = ("exempt", unproven) if unproven else ("proven", [])
+    return {"outcome": outcome, "tightened": bool(p.tightened), "discrete": outcome == "proven" and bool(p.discrete),
+            "reasons": reasons}
 
 
 def tally(by_case):
     """The run totals of {case name: case_outcome}."""
-    total = {"cases": 0, "proven": 0, "exempt": 0, "failed": 0, "tightened": 0, "reasons": {}, "by_case": by_case}
+    total = {"cases": 0, "proven": 0, "discrete": 0, "exempt": 0, "failed": 0, "tightened": 0, "reasons": {}, "by_case": by_case}
     for o in by_case.values():
         total["cases"] += 1
         total[o["outcome"]] += 1
+        total["discrete"] += bool(o.get("discrete"))
         total["tightened"] += bool(o["tightened"])
         for reason in o["reasons"]:
             total["reasons"][reason] = total["reasons"].get(reason, 0) + 1
     return total
 
 
-def _proven(p):
-    """Whether every output of a case without failures rejects WRONG and a constant output."""
-    if RANDOM in p.exempt or SHAPE_ONLY in p.exempt or LARGER_WRONG in p.exempt:
-        return False
-    unproven = {}  # output -> checks that could not apply
-    for items in p.exempt.values():
+def _unproven(p):
+    """The reasons that leave a case without failures unproven (sorted; empty
+    when it is proven). An output is proven when it rejects its wrong answer
+    (WRONG, or a discrete one: tolerances.is_discrete) and, unless discrete,
+    a constant output (zeros or the mean: one is enough, as a single value is
+    its own mean); a discrete output's constants are either rejected or are
+    the answer itself."""
+    whole = [r for r in (RANDOM, SHAPE_ONLY, LARGER_WRONG) if r in p.exempt]
+    if whole:
+        return whole
+    unproven = {}  # output -> {check: reason} of the checks that could not apply
+    for reason, items in p.exempt.items():
         for entry in items:
             output, _, check = entry.rpartition(": ")
-            unproven.setdefault(output, set()).add(check)
-    return all("wrong" not in c and not {"zeros", "mean"} <= c for c in unproven.values())
+            unproven.setdefault(output, {})[check] = reason
+    reasons = set()
+    for output, c in unproven.items():
+        if "wrong" in c:
+            reasons.add(c["wrong"])
+        elif {"zeros", "mean"} <= set(c) and output not in p.discrete:
+            reasons.update((c["zeros"], c["mean"]))
+    return sorted(reasons)
 
 
 def run_line(total):
     """The one line of run_test's summary about its cases' tolerances."""
     wrong = "/".join(f"{v:.1%}" for v in sorted(set(tolerances.WRONG.values()), reverse=True))
+    discrete = total.get("discrete", 0)
+    how = (f" ({discrete} of them with integer, bool, empty or all-NaN outputs, proven by a changed element or shape)" if discrete else "")
     return (f"tolerances of the {total['cases']} cases run: {total['proven']} proven to reject a {wrong} error and "
-            f"a constant output, {total['tightened']} tightened to their outputs' magnitude, {total['exempt']} "
+            f"a constant output{how}, {total['tightened']} tightened to their outputs' magnitude, {total['exempt']} "
             f"say why a check cannot apply, {total['failed']} accept a wrong answer")
 
 

@@ -11,11 +11,14 @@ allowance (impl/<vendor>/device_configs.py, marked VENDOR) is used as given.
 
 How it is proven: `prove` checks, for each output, that the expected values
 off by WRONG (relative), all zeros, and the expected mean everywhere are each
-rejected by the output's bound; a check that cannot apply says why (an
-all-zero output, one element whose mean is itself, integers compared
-exactly). gen_data runs it for every case; tests/test_tolerance_proof.py
+rejected by the output's bound; integer, bool, empty and all-NaN outputs,
+where a relative error is no wrong answer, are proven with a discrete one
+(`discrete_wrong`); a check that cannot apply says why (an all-zero
+floating output, one element whose mean is itself). gen_data runs it for every case; tests/test_tolerance_proof.py
 runs it over the whole generated suite."""
 import numpy as np
+
+from . import compare
 
 # dtype -> (atol, rtol). Integer and bool outputs are always compared exactly.
 DEFAULT = {
@@ -158,14 +161,46 @@ def plain(override):
 
 
 # Why a check of `prove` cannot apply to an output (the keys of its counts).
-EMPTY = "empty output"
-NOT_FINITE = "no finite expected value"
+EMPTY = "empty output: it has no values, only a shape (a wrong shape is rejected)"
+NOT_FINITE = "no finite expected value: a constant of NaN or infinity is no wrong answer to try"
+NONE_DEFINED = "no element is defined by the header"
 ALL_ZERO = "every expected value is zero"
 ROUNDING_ZERO = "every expected value is zero up to rounding (below NOISE)"
 ONE_VALUE = "one value: its mean is itself"
 CONSTANT = "the expected values vary less than the wrong answer: their mean is as right"
-EXACT = "compared exactly: any changed element fails"
+EXACT_CONSTANT = "compared exactly and all values equal: the constant output is the answer"
 CHECKS = ("wrong", "zeros", "mean")
+
+
+def is_discrete(values, dtype, tol):
+    """Whether `prove` tries a discrete wrong answer for an output instead of
+    a relative error: an integer or bool output (compared exactly: a 1% error
+    of an integer is no integer), an empty one (only its shape can be wrong),
+    or one whose every element is NaN or infinite (compared by identity)."""
+    e = np.asarray(values)
+    real = np.issubdtype(e.dtype, np.floating) or np.issubdtype(e.dtype, np.complexfloating)
+    return tol is None or not real or e.size == 0 or not np.isfinite(e).any()
+
+
+def discrete_wrong(values, defined=None):
+    """The discrete wrong answer of an output (see is_discrete): one element
+    more along each empty dimension; a bool flipped or an integer off by one
+    in the first defined element; a finite 0 where NaN or infinity is
+    expected."""
+    e = np.asarray(values)
+    if e.size == 0:
+        return np.zeros(tuple(max(1, n) for n in e.shape) or (1,), dtype=e.dtype)
+    w = e.copy()
+    flat = w.reshape(-1)
+    keep = np.ones(e.size, dtype=bool) if defined is None else np.asarray(defined, dtype=bool).reshape(-1)
+    i = int(np.argmax(keep))
+    if e.dtype == np.bool_:
+        flat[i] = not flat[i]
+    elif np.issubdtype(e.dtype, np.integer):
+        flat[i] = flat[i] + 1 if flat[i] < np.iinfo(e.dtype).max else flat[i] - 1
+    else:
+        flat[i] = 0
+    return w
 
 
 def prove(values, dtype, tol, defined=None, wrong=None):
@@ -176,19 +211,30 @@ def prove(values, dtype, tol, defined=None, wrong=None):
     whose wrong answer passes, and {check: reason} for those that cannot
     apply. The comparison is compare.compare's rule.
 
-    Only finite, defined elements take part: NaN and infinities are compared
-    by identity, and would reject any constant for a reason unrelated to the
-    bound."""
+    A discrete output (is_discrete) tries discrete_wrong instead of the
+    relative error, with compare.compare itself; its constant outputs are
+    the most common value (a mean need not be an integer), exempt when they
+    are the answer.
+
+    Otherwise only finite, defined elements take part: NaN and infinities are
+    compared by identity, and would reject any constant for a reason
+    unrelated to the bound."""
     e = np.asarray(values)
     keep = np.ones(e.shape, dtype=bool) if defined is None else np.asarray(defined, dtype=bool).copy()
     real = np.issubdtype(e.dtype, np.floating) or np.issubdtype(e.dtype, np.complexfloating)
+    if e.size and not keep.any():
+        return [], dict.fromkeys(CHECKS, NONE_DEFINED)
+    if e.size == 0:
+        rejected = compare.compare(discrete_wrong(e), e, "float64" if real else "int64", tol) is not None
+        return ([] if rejected else ["wrong"]), {"zeros": EMPTY, "mean": EMPTY}
     exact = tol is None or not real
     if real:
-        keep &= np.isfinite(e)
-    if e.size == 0:
-        return [], dict.fromkeys(CHECKS, EMPTY)
-    if not keep.any():
-        return [], dict.fromkeys(CHECKS, NOT_FINITE)
+        finite = keep & np.isfinite(e)
+        if not finite.any():
+            failed = [name for name, w in (("wrong", discrete_wrong(e, keep)), ("zeros", np.zeros_like(e)))
+                      if compare.compare(w, e, "float64", tol, None if defined is None else keep) is None]
+            return failed, {"mean": NOT_FINITE}
+        keep = finite
     vals = e[keep]
     if real:
         vals = vals.astype(np.complex128 if np.iscomplexobj(vals) else np.float64)
@@ -203,26 +249,32 @@ def prove(values, dtype, tol, defined=None, wrong=None):
         return bool(np.all(np.abs(wrong - vals) <= atol + rtol * np.abs(vals)))
 
     failed, exempt = [], {}
+    if exact:
+        # the wrong answer goes through run_test's own comparison, which decides how integers are compared
+        if compare.compare(discrete_wrong(e, defined), e, dtype, tol, defined) is None:
+            failed.append("wrong")
+        uniq, counts = np.unique(vals, return_counts=True)
+        const = uniq[np.argmax(counts)]  # the most common value
+        for check, c in (("zeros", 0), ("mean", const)):
+            if np.all(vals == c):
+                exempt[check] = ALL_ZERO if c == 0 else ONE_VALUE if vals.size == 1 else EXACT_CONSTANT
+            elif passes(np.full(vals.shape, c, dtype=vals.dtype)):
+                failed.append(check)
+        return failed, exempt
     if not np.any(vals != 0):
         return [], dict.fromkeys(CHECKS, ALL_ZERO)
-    if not exact and float(np.max(np.abs(vals))) <= NOISE.get(dtype, 0.0):
+    if float(np.max(np.abs(vals))) <= NOISE.get(dtype, 0.0):
         return [], dict.fromkeys(CHECKS, ROUNDING_ZERO)
-    if exact:
-        exempt["wrong"] = EXACT
-    elif passes(vals * (1.0 + wrong)):
+    if passes(vals * (1.0 + wrong)):
         failed.append("wrong")
     if passes(np.zeros_like(vals)):
         failed.append("zeros")
     if vals.size == 1:
         exempt["mean"] = ONE_VALUE
     else:
-        if exact:
-            uniq, counts = np.unique(vals, return_counts=True)
-            const = uniq[np.argmax(counts)]  # the most common value: a mean need not be one
-        else:
-            const = vals.mean()
+        const = vals.mean()
         if passes(np.full(vals.shape, const, dtype=vals.dtype)):
-            spread = float(np.max(np.abs(vals - const))) if not exact else 0.0
+            spread = float(np.max(np.abs(vals - const)))
             if spread <= wrong * float(np.max(np.abs(vals))):
                 exempt["mean"] = CONSTANT  # the values differ by less than the wrong answer does
             else:
