@@ -131,5 +131,6 @@ def tolerance_totals(dirs, shards):
             earlier = by_case.setdefault(c["case"], outcome)
             if earlier != outcome:
                 raise MergeError(f"case {c['case']}: its tolerance proof differs between the shards "
-                                 f"({earlier['outcome']} and {outcome['outcome']} in {d}): the baselines were changed between shards")
+                                 f"({earlier['outcome']} and {outcome['outcome']} in {d}): "
+                                 "the baselines were changed between shards")
     return tally(by_case)

@@ -196,7 +196,8 @@ def run_line(total):
     """The one line of run_test's summary about its cases' tolerances."""
     wrong = "/".join(f"{v:.1%}" for v in sorted(set(tolerances.WRONG.values()), reverse=True))
     discrete = total.get("discrete", 0)
-    how = (f" ({discrete} of them with integer, bool, empty or all-NaN outputs, proven by a changed element or shape)" if discrete else "")
+    how = (f" ({discrete} of them with integer, bool, empty or all-NaN outputs, proven by a changed element or shape)"
+           if discrete else "")
     return (f"tolerances of the {total['cases']} cases run: {total['proven']} proven to reject a {wrong} error and "
             f"a constant output{how}, {total['tightened']} tightened to their outputs' magnitude, {total['exempt']} "
             f"say why a check cannot apply, {total['failed']} accept a wrong answer")
