@@ -21,6 +21,7 @@
     vendor_declined_nodes   steps the compiler declined (they run call by call)
     vendor_unexpressed_nodes  steps the graph form cannot hold (outputs the library allocates), never offered
     vendor_compile_failures plans the compiler failed on (run call by call), with vendor_failure_reasons
+    vendor_left       DIOPI functions of the declined and unexpressed steps, with their counts
     cache             compiled libraries: hits, misses (built), rebuilt (corrupt or stale entries), compiler invocations
 """
 from __future__ import annotations
@@ -40,7 +41,7 @@ def _fresh():
             "host_nodes": 0, "transfer_nodes": 0, "symbolic_graphs": collections.Counter(), "shape_bindings": 0,
             "compile_seconds": collections.Counter(), "vendor_compiler": "", "vendor_graphs": 0, "vendor_nodes": 0,
             "vendor_declined_nodes": 0, "vendor_unexpressed_nodes": 0, "vendor_compile_failures": 0,
-            "vendor_failure_reasons": collections.Counter(),
+            "vendor_failure_reasons": collections.Counter(), "vendor_left": collections.Counter(),
             "cache": collections.Counter()}
 
 
@@ -98,8 +99,9 @@ def record_compile(stage, lowerings, natives, seconds, bound=False):
             _stats["diopi_steps"] += len(n.plan.steps)
 
 
-def record_vendor(name, graphs, nodes, declined, unexpressed, failure, seconds):
+def record_vendor(name, graphs, nodes, declined, unexpressed, failure, seconds, left=()):
     with _lock:
+        _stats["vendor_left"].update(left)
         _stats["vendor_compiler"] = name
         _stats["vendor_graphs"] += graphs
         _stats["vendor_nodes"] += nodes

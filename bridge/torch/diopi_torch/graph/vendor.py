@@ -223,5 +223,6 @@ def offer(native, functions):
         ops.withdraw(native.id)
         graphs = steps = 0
     native.vendor_steps = steps
-    stats.record_vendor(name, graphs, steps, len(declined), unexpressed, failure, time.perf_counter() - t0)
+    left = [plan.steps[k].fn for k in sorted(declined)] + [plan.steps[k].fn for k, a in enumerate(acc) if a is None]
+    stats.record_vendor(name, graphs, steps, len(declined), unexpressed, failure, time.perf_counter() - t0, left)
     return steps == len(plan.steps)
