@@ -553,7 +553,11 @@ std::vector<at::Tensor> run(int64_t id, const std::vector<at::Tensor>& inputs) {
     while (k < n) {
         if (int si = p.segmentAt[k]; si >= 0) {  // the vendor's executable: asynchronous like any call on the stream
             auto& seg = p.segments[si];
-            diopiError_t st = p.vendor->run(&ctx, seg.exec, seg.inputs.data(), seg.outputs.data(), nullptr);
+            // A context of its own: the intermediates the executable requires are let go when it returns
+            // (stream-ordered, as every free of the device's allocator).
+            diopiContext segCtx;
+            segCtx.stream = ctx.stream;
+            diopiError_t st = p.vendor->run(&segCtx, seg.exec, seg.inputs.data(), seg.outputs.data(), nullptr);
             if (st != diopiSuccess) {
                 std::string vendor = lastVendorError();
                 TORCH_CHECK(false, "diopi graph: the vendor graph compiler's executable ", seg.name, " (steps ", seg.start, "..",
