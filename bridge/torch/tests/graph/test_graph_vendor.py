@@ -14,6 +14,8 @@ import torch
 
 from conftest import CPU_LIB, LIB, ROOT
 
+import shim
+
 pytestmark = pytest.mark.needs_device
 
 # A training step of a small block compiled on the device (twice: the second run reuses the plans), eager CPU
@@ -143,3 +145,40 @@ def test_a_declined_node_runs_call_by_call(cpu_lib, tmp_path):
     # The same generator draws in both routes: the same masks, the same results.
     for a, b in zip(on["tensors"]["runs"], off["tensors"]["runs"]):
         close(a, b)
+
+
+# A graph compiler that fails every compile, in front of impl/torch (the shim forwards every operator).
+FAILING = r"""
+#include <diopi/graph.h>
+static diopiError_t failing_compile(diopiContextHandle_t ctx, const diopiGraph_t* graph,
+                                    diopiGraphExecutableHandle_t* executable, int32_t* declined, int32_t* num_declined) {
+    *executable = 0;
+    *num_declined = 0;
+    return diopiErrorOccurred;
+}
+static diopiError_t failing_run(diopiContextHandle_t ctx, diopiGraphExecutableHandle_t executable,
+                                const diopiConstTensorHandle_t* inputs, const diopiTensorHandle_t* outputs,
+                                const int64_t* symbols) {
+    return diopiErrorOccurred;
+}
+static const diopiGraphCompiler_t failing = {DIOPI_GRAPH_VERSION, sizeof(diopiGraphCompiler_t), "fails every compile",
+                                             failing_compile, failing_run, 0};
+__attribute__((visibility("default"))) const diopiGraphCompiler_t* diopiGetGraphCompiler(void) { return &failing; }
+"""
+
+
+def test_a_failed_compile_is_counted_and_the_plan_runs_call_by_call(tmp_path):
+    c = tmp_path / "failing.c"
+    c.write_text(shim.source() + FAILING)
+    so = tmp_path / "libfailing.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-w", f'-DSHIM_TARGET="{os.path.abspath(LIB)}"', str(c),
+                    "-I", os.path.join(ROOT, "proto", "include"), "-o", str(so), "-ldl", "-Wl,--allow-shlib-undefined"],
+                   check=True)
+    res = run(str(so), "plain", tmp_path / "failing.pt")
+    g = res["graph"]
+    assert g["vendor_compiler"] == "fails every compile", g
+    assert g["vendor_graphs"] == 0 and g["vendor_nodes"] == 0, g
+    assert g["vendor_compile_failures"] == g["partitions"] > 0, g  # every plan offered once, none served
+    assert all(p["segments"] == [] and p["runs"] == 2 for p in res["plans"]), res["plans"]
+    for r in res["tensors"]["runs"]:
+        close(r, res["tensors"]["ref"])
