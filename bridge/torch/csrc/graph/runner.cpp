@@ -17,17 +17,21 @@
 // A step whose function returns diopiNoImplement / diopiDtypeNotSupported /
 // diopiForceFallbackToCPU is re-planned: it runs its ATen operator on the
 // eager device (the counted fallback) now and on every later run.
+#include <diopi/graph.h>
 #include <dlfcn.h>
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <tuple>
 
 #include "runtime/allocator.hpp"
 #include "aten/bridge.hpp"
@@ -66,8 +70,19 @@ struct EagerArg {
     std::string s;
 };
 
+// An argument as the plan wrote it (code and payload), kept for the vendor's graph form.
+struct RawArg {
+    ArgKind kind;
+    int64_t i = 0;
+    double d = 0.0;
+    std::string s;
+    std::vector<int64_t> ints;
+    ScalarKind scalar = ScalarKind::Int;
+};
+
 struct Step {
     std::string fn, aten, where, node;
+    std::vector<RawArg> raw;
     GenericFn f = nullptr;
     Thunk thunk = nullptr;
     std::vector<Arg> args;
@@ -95,6 +110,18 @@ struct Plan {
     std::vector<GenericFn> fns;
     std::vector<unsigned char> eager;
     std::vector<int> outputs;          // ref per output
+    // Steps the vendor's graph compiler (diopi/graph.h) serves: executables over ranges of steps.
+    struct Segment {
+        int start = 0, stop = 0;
+        diopiGraphExecutableHandle_t exec = nullptr;
+        std::vector<diopiConstTensorHandle_t> inputs;  // the refs' handles, in run()'s order
+        std::vector<diopiTensorHandle_t> outputs;
+        std::string name;
+    };
+    const diopiGraphCompiler_t* vendor = nullptr;
+    std::vector<Segment> segments;
+    std::vector<int> segmentAt;        // per step: the segment starting there, or -1
+    std::vector<unsigned char> stopAt; // per step: the per-call route stops there (eager, or a segment starts)
     // Storage the prepared arguments point to.
     std::deque<diopiScalar_t> scalars;
     std::deque<std::vector<int64_t>> ints;
@@ -107,7 +134,7 @@ struct Plan {
     // The compiled library, when attached.
     void* library = nullptr;
     CompiledRun compiled = nullptr;
-    std::atomic<uint64_t> runs{0}, compiledRuns{0};
+    std::atomic<uint64_t> runs{0}, compiledRuns{0}, vendorRuns{0};
 };
 
 std::mutex gPlansMu;
@@ -210,6 +237,7 @@ void parseArg(Plan& p, Step& s, Reader& r) {
     Arg a;
     auto code = readCode(r, plan::kArgKindCodes, "argument kind");
     Value v = readPayload(r, code.payload);
+    s.raw.push_back(RawArg{code.kind, v.i, v.d, v.s, v.ints, v.scalar});
     switch (code.kind) {
         case ArgKind::Tensor: a.p = &p.refs[checkedIndex(v.i, p.refs.size(), "tensor reference")].handle; break;
         case ArgKind::Null: a.p = nullptr; break;
@@ -359,6 +387,8 @@ std::unique_ptr<Plan> parse(const std::string& text, std::vector<at::Tensor> con
     }
     r.expect(plan::kEnd);
     p->eager.assign(p->steps.size(), 0);
+    p->segmentAt.assign(p->steps.size(), -1);
+    p->stopAt.assign(p->steps.size(), 0);
     return p;
 }
 
@@ -433,10 +463,23 @@ void runEager(Plan& p, Step& s) {
     s.eagerRuns.fetch_add(1, std::memory_order_relaxed);
 }
 
+/// Where the per-call route stops: steps re-run on the eager device, and the starts of vendor segments
+/// (a segment is used only while none of its steps is eager).
+void refreshStops(Plan& p) {
+    std::fill(p.segmentAt.begin(), p.segmentAt.end(), -1);
+    for (size_t i = 0; i < p.segments.size(); ++i) {
+        const auto& seg = p.segments[i];
+        bool eager = false;
+        for (int k = seg.start; k < seg.stop; ++k) eager = eager || p.eager[k];
+        if (seg.exec && !eager) p.segmentAt[seg.start] = static_cast<int>(i);
+    }
+    for (size_t k = 0; k < p.steps.size(); ++k) p.stopAt[k] = p.eager[k] || p.segmentAt[k] >= 0;
+}
+
 diopiError_t interpret(Plan& p, diopiContextHandle_t ctx, int start, int* stop) {
     const int n = static_cast<int>(p.steps.size());
     for (int k = start; k < n; ++k) {
-        if (p.eager[k]) {
+        if (p.stopAt[k]) {
             *stop = k;
             return diopiSuccess;
         }
@@ -508,15 +551,37 @@ std::vector<at::Tensor> run(int64_t id, const std::vector<at::Tensor>& inputs) {
     }
     int k = 0;
     while (k < n) {
+        if (int si = p.segmentAt[k]; si >= 0) {  // the vendor's executable: asynchronous like any call on the stream
+            auto& seg = p.segments[si];
+            // A context of its own: the intermediates the executable requires are let go when it returns
+            // (stream-ordered, as every free of the device's allocator).
+            diopiContext segCtx;
+            segCtx.stream = ctx.stream;
+            diopiError_t st = p.vendor->run(&segCtx, seg.exec, seg.inputs.data(), seg.outputs.data(), nullptr);
+            if (st != diopiSuccess) {
+                std::string vendor = lastVendorError();
+                TORCH_CHECK(false, "diopi graph: the vendor graph compiler's executable ", seg.name, " (steps ", seg.start, "..",
+                            seg.stop - 1, ") failed (status ", static_cast<int>(st), "): ",
+                            vendor.empty() ? "the library gave no message" : vendor,
+                            "; DIOPI_GRAPH_COMPILER=0 runs every graph call by call");
+            }
+            p.vendorRuns.fetch_add(1, std::memory_order_relaxed);
+            k = seg.stop;
+            continue;
+        }
         int stop = n;
         diopiError_t st;
         if (p.compiled) {
             st = p.compiled(&ctx, p.handles.data(), p.cells.data(), reinterpret_cast<void (*const*)(void)>(p.fns.data()), runtime,
-                            p.eager.data(), k, &stop);
+                            p.stopAt.data(), k, &stop);
         } else {
             st = interpret(p, &ctx, k, &stop);
         }
         if (stop >= n) break;
+        if (st == diopiSuccess && !p.eager[stop]) {  // a vendor segment starts here
+            k = stop;
+            continue;
+        }
         Step& s = p.steps[stop];
         if (st != diopiSuccess) {
             const char* why = Call::fallbackReason(st);
@@ -527,6 +592,7 @@ std::vector<at::Tensor> run(int64_t id, const std::vector<at::Tensor>& inputs) {
             }
             // Re-planned: this step runs on the eager device from now on.
             p.eager[stop] = 1;
+            refreshStops(p);
             noteFallback(s.aten, (s.fn + " returned " + why + " in a compiled graph").c_str());
         }
         runEager(p, s);
@@ -566,6 +632,9 @@ void destroy(int64_t id) {
     }
     std::lock_guard<std::mutex> lock(p->mu);
     if (p->library) dlclose(p->library);
+    for (auto& seg : p->segments) {
+        if (seg.exec && p->vendor->destroy) p->vendor->destroy(seg.exec);
+    }
 }
 
 /// Attaches the compiled library of a plan; "" on success, else why it cannot be used
@@ -611,6 +680,7 @@ void resetCounts(int64_t id) {
     Plan& p = planOf(id);
     p.runs = 0;
     p.compiledRuns = 0;
+    p.vendorRuns = 0;
     for (auto& s : p.steps) s.eagerRuns = 0;
 }
 
@@ -619,7 +689,201 @@ void setEager(int64_t id, int64_t step, bool on) {
     Plan& p = planOf(id);
     std::lock_guard<std::mutex> lock(p.mu);
     p.eager.at(step) = on ? 1 : 0;
+    refreshStops(p);
 }
+
+// ---------------------------------------------------------------- the vendor's graph compiler
+
+/// The loaded library's graph compiler (diopi/graph.h), or NULL: it does not export one, or one of another major version.
+const diopiGraphCompiler_t* vendorCompiler() {
+    auto get = reinterpret_cast<diopiGetGraphCompilerFn>(symbol("diopiGetGraphCompiler"));
+    if (!get) return nullptr;
+    const diopiGraphCompiler_t* c = get();
+    if (!c || c->version / 1000 != DIOPI_GRAPH_VERSION / 1000) return nullptr;
+    if (c->size < offsetof(diopiGraphCompiler_t, destroy) + sizeof(c->destroy) || !c->compile || !c->run) return nullptr;
+    return c;
+}
+
+std::string vendorName() {
+    const diopiGraphCompiler_t* c = vendorCompiler();
+    return c ? std::string(c->name && *c->name ? c->name : "unnamed") : std::string();
+}
+
+/// Offers steps [start, stop) of a plan to the vendor's graph compiler, in the form of diopi/graph.h. `tensors`
+/// describes each tensor of that graph (diopi_torch/graph/vendor.py): role, index, dtype, sizes, strides,
+/// first and last use, and the plan reference it is (whose handle run() is given for inputs and outputs).
+/// (0, [], "") the executable serves those steps from the next run on; (1, declined steps, "") the vendor
+/// declines them; (2, [], why) the compiler failed.
+std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t start, int64_t stop, c10::string_view tensors,
+                                                             c10::string_view name) {
+    Plan& p = planOf(id);
+    const diopiGraphCompiler_t* vendor = vendorCompiler();
+    TORCH_CHECK(vendor, "diopi graph: the vendor library has no graph compiler");
+    std::lock_guard<std::mutex> lock(p.mu);
+    TORCH_CHECK(!p.vendor || p.vendor == vendor, "diopi graph: the plan's segments belong to another library's graph compiler");
+    const int n = static_cast<int>(p.steps.size());
+    TORCH_CHECK(start >= 0 && start < stop && stop <= n, "diopi graph: bad step range ", start, "..", stop);
+    for (const auto& seg : p.segments) TORCH_CHECK(stop <= seg.start || start >= seg.stop, "diopi graph: steps already served");
+    Reader r{std::string(tensors)};
+    const int64_t nt = r.integer();
+    std::vector<diopiGraphTensor_t> ts(nt);
+    std::deque<std::vector<int64_t>> arrays;
+    std::unordered_map<int64_t, int32_t> tensorOf;  // plan reference -> graph tensor
+    std::vector<int64_t> refOf(nt);
+    int32_t nin = 0, nout = 0;
+    for (int64_t t = 0; t < nt; ++t) {
+        auto& d = ts[t];
+        d.role = static_cast<int32_t>(r.integer());
+        d.index = static_cast<int32_t>(r.integer());
+        d.dtype = static_cast<int32_t>(r.integer());
+        auto& shape = arrays.emplace_back(r.ints());
+        auto& stride = arrays.emplace_back(r.ints());
+        TORCH_CHECK(shape.size() == stride.size(), "diopi graph: sizes and strides differ in rank");
+        d.ndim = static_cast<int32_t>(shape.size());
+        d.shape = shape.data();
+        d.stride = stride.data();
+        d.view_of = -1;
+        d.offset = 0;
+        d.first_use = static_cast<int32_t>(r.integer());
+        d.last_use = static_cast<int32_t>(r.integer());
+        d.data = nullptr;
+        refOf[t] = checkedIndex(r.integer(), p.refs.size(), "tensor reference");
+        tensorOf[refOf[t]] = static_cast<int32_t>(t);
+        if (d.role == diopi_graph_tensor_input) nin = std::max(nin, d.index + 1);
+        if (d.role == diopi_graph_tensor_output) nout = std::max(nout, d.index + 1);
+    }
+    std::deque<std::vector<diopiGraphArg_t>> args;
+    std::vector<diopiGraphNode_t> nodes;
+    auto tensor = [&](int64_t ref) -> int64_t {
+        if (ref < 0) return -1;
+        auto it = tensorOf.find(ref);
+        TORCH_CHECK(it != tensorOf.end(), "diopi graph: reference ", ref, " is not a tensor of the offered graph");
+        return it->second;
+    };
+    for (int64_t k = start; k < stop; ++k) {
+        const Step& s = p.steps[k];
+        auto& as = args.emplace_back();
+        for (const RawArg& ra : s.raw) {
+            diopiGraphArg_t a{};
+            switch (ra.kind) {
+                case ArgKind::Tensor: a.kind = diopi_graph_arg_tensor; a.i = tensor(ra.i); break;
+                case ArgKind::Null: a.kind = diopi_graph_arg_none; break;
+                case ArgKind::TensorArray: {
+                    if (ra.ints.empty()) {
+                        a.kind = diopi_graph_arg_none;
+                        break;
+                    }
+                    auto& ids = arrays.emplace_back();
+                    for (auto ref : ra.ints) ids.push_back(tensor(ref));
+                    a.kind = diopi_graph_arg_tensor_list;
+                    a.len = static_cast<int32_t>(ids.size());
+                    a.ints = ids.data();
+                    break;
+                }
+                case ArgKind::Scalar:
+                    a.kind = diopi_graph_arg_scalar;
+                    switch (ra.scalar) {
+                        case ScalarKind::Float: a.scalar.stype = diopi_dtype_float64; a.scalar.fval = ra.d; break;
+                        case ScalarKind::Int: a.scalar.stype = diopi_dtype_int64; a.scalar.ival = ra.i; break;
+                        case ScalarKind::Bool: a.scalar.stype = diopi_dtype_bool; a.scalar.ival = ra.i; break;
+                    }
+                    break;
+                case ArgKind::Size:
+                case ArgKind::SizePtr:
+                    a.kind = diopi_graph_arg_int_array;
+                    a.len = static_cast<int32_t>(ra.ints.size());
+                    a.ints = ra.ints.empty() ? nullptr : ra.ints.data();
+                    break;
+                case ArgKind::Int:
+                case ArgKind::IntPtr:
+                case ArgKind::Bool:
+                case ArgKind::BoolPtr: a.kind = diopi_graph_arg_int; a.i = ra.i; break;
+                case ArgKind::Double:
+                case ArgKind::DoublePtr: a.kind = diopi_graph_arg_float; a.f = ra.d; break;
+                case ArgKind::String: a.kind = diopi_graph_arg_string; a.s = ra.s.c_str(); break;
+                case ArgKind::Generator: a.kind = diopi_graph_arg_generator; break;
+                case ArgKind::Cell:
+                case ArgKind::CellRef:
+                    TORCH_CHECK(false, "diopi graph: step ", k, " (", s.fn, ") has an output the library allocates: not offered");
+            }
+            as.push_back(a);
+        }
+        nodes.push_back(diopiGraphNode_t{s.fn.c_str(), static_cast<int32_t>(as.size()), as.data()});
+    }
+    std::string gname(name);
+    diopiGraph_t g{};
+    g.version = DIOPI_GRAPH_VERSION;
+    g.size = sizeof(diopiGraph_t);
+    g.name = gname.c_str();
+    g.num_tensors = static_cast<int32_t>(nt);
+    g.tensors = ts.data();
+    g.num_nodes = static_cast<int32_t>(nodes.size());
+    g.nodes = nodes.data();
+    g.num_inputs = nin;
+    g.num_outputs = nout;
+    g.num_symbols = 0;
+    diopiContext ctx;
+    ctx.stream = currentNativeStream();
+    diopiGraphExecutableHandle_t exec = nullptr;
+    std::vector<int32_t> declined(nodes.size() + 1, -1);
+    int32_t nd = 0;
+    diopiError_t st = vendor->compile(&ctx, &g, &exec, declined.data(), &nd);
+    if (st != diopiSuccess) {
+        std::string why = lastVendorError();
+        return {2, {}, "status " + std::to_string(static_cast<int>(st)) + ": " + (why.empty() ? "the library gave no message" : why)};
+    }
+    if (!exec) {
+        if (nd <= 0 || nd > g.num_nodes) return {2, {}, "neither an executable nor declined nodes"};
+        std::vector<int64_t> out;
+        for (int32_t j = 0; j < nd; ++j) {
+            if (declined[j] < 0 || declined[j] >= g.num_nodes) return {2, {}, "a declined node out of range"};
+            out.push_back(start + declined[j]);
+        }
+        return {1, out, ""};
+    }
+    Plan::Segment seg;
+    seg.start = static_cast<int>(start);
+    seg.stop = static_cast<int>(stop);
+    seg.exec = exec;
+    seg.name = gname;
+    seg.inputs.assign(nin, nullptr);
+    seg.outputs.assign(nout, nullptr);
+    for (int64_t t = 0; t < nt; ++t) {
+        auto* h = &p.refs[refOf[t]].handle;
+        if (ts[t].role == diopi_graph_tensor_input) seg.inputs[ts[t].index] = h;
+        if (ts[t].role == diopi_graph_tensor_output) seg.outputs[ts[t].index] = h;
+    }
+    p.vendor = vendor;
+    p.segments.push_back(std::move(seg));
+    refreshStops(p);
+    return {0, {}, ""};
+}
+
+/// Gives the plan's steps back to the per-call route (a compile that failed part way).
+void withdraw(int64_t id) {
+    Plan& p = planOf(id);
+    std::lock_guard<std::mutex> lock(p.mu);
+    for (auto& seg : p.segments) {
+        if (seg.exec && p.vendor->destroy) p.vendor->destroy(seg.exec);
+    }
+    p.segments.clear();
+    refreshStops(p);
+}
+
+/// The step ranges the vendor's executables serve: [start, stop, start, stop, ...].
+std::vector<int64_t> vendorSegments(int64_t id) {
+    Plan& p = planOf(id);
+    std::lock_guard<std::mutex> lock(p.mu);
+    std::vector<int64_t> out;
+    for (const auto& seg : p.segments) {
+        out.push_back(seg.start);
+        out.push_back(seg.stop);
+    }
+    return out;
+}
+
+/// Runs of the vendor's executables of a plan.
+int64_t vendorRuns(int64_t id) { return static_cast<int64_t>(planOf(id).vendorRuns.load()); }
 
 }  // namespace
 }  // namespace diopi_torch::graph
@@ -633,4 +897,9 @@ TORCH_LIBRARY(diopi_graph, m) {
     m.def("counts(int plan) -> int[]", &counts);
     m.def("reset_counts(int plan) -> ()", &resetCounts);
     m.def("set_eager(int plan, int step, bool on) -> ()", &setEager);
+    m.def("vendor_compiler() -> str", &vendorName);
+    m.def("offer(int plan, int start, int stop, str tensors, str name) -> (int, int[], str)", &offer);
+    m.def("vendor_runs(int plan) -> int", &vendorRuns);
+    m.def("withdraw(int plan) -> ()", &withdraw);
+    m.def("vendor_segments(int plan) -> int[]", &vendorSegments);
 }

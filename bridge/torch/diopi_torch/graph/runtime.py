@@ -51,6 +51,7 @@ class NativeGraph:
         self.id = ops.create(plan.text, plan.consts)
         self.run = functools.partial(ops.run, self.id)
         self.compiled_library = ""
+        self.vendor_steps = 0       # steps the vendor's graph compiler serves (graph/vendor.py)
         self.compile_error = ""
         _live.add(self)
         self._finalizer = weakref.finalize(self, _destroy, self.id, plan.steps, ops)
@@ -69,6 +70,15 @@ class NativeGraph:
         if not why:
             self.compiled_library = path
         return why
+
+    def vendor_runs(self):
+        """Runs of the executables of the vendor's graph compiler (one per executable per run of the plan)."""
+        return _ops().vendor_runs(self.id)
+
+    def vendor_segments(self):
+        """The step ranges [(start, stop)] the vendor's executables serve."""
+        s = _ops().vendor_segments(self.id)
+        return list(zip(s[0::2], s[1::2]))
 
     def set_eager(self, step, on=True):
         _ops().set_eager(self.id, step, on)

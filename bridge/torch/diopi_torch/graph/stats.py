@@ -13,7 +13,15 @@
     fallback_nodes    nodes left to the eager device, with their reasons (not counted: host_nodes, work on
                       CPU tensors only, and transfer_nodes, copies between host and device)
     replanned         plan steps re-run on the eager device after the library refused them
-    compile_seconds   by stage: backend (dynamo and aot_autograd tracing), lower (lowering and planning), cc (C compiler)
+    compile_seconds   by stage: backend (dynamo and aot_autograd tracing), lower (lowering and planning), cc (C compiler),
+                      vendor (offering plans to the vendor's graph compiler; a part of lower)
+    vendor_compiler   the loaded library's graph compiler (diopi/graph.h), "" when it has none or DIOPI_GRAPH_COMPILER=0
+    vendor_graphs     executables of that compiler serving plan steps (graph/vendor.py)
+    vendor_nodes      plan steps (DIOPI calls) they serve; the rest of diopi_steps run call by call
+    vendor_declined_nodes   steps the compiler declined (they run call by call)
+    vendor_unexpressed_nodes  steps the graph form cannot hold (outputs the library allocates), never offered
+    vendor_compile_failures plans the compiler failed on (run call by call), with vendor_failure_reasons
+    vendor_left       DIOPI functions of the declined and unexpressed steps, with their counts
     cache             compiled libraries: hits, misses (built), rebuilt (corrupt or stale entries), compiler invocations
 """
 from __future__ import annotations
@@ -31,7 +39,9 @@ def _fresh():
             "compiled_nodes": 0, "view_nodes": 0, "diopi_steps": 0, "fused": collections.Counter(),
             "fallback_nodes": 0, "fallback_reasons": collections.Counter(), "fallback_list": [],
             "host_nodes": 0, "transfer_nodes": 0, "symbolic_graphs": collections.Counter(), "shape_bindings": 0,
-            "compile_seconds": collections.Counter(),
+            "compile_seconds": collections.Counter(), "vendor_compiler": "", "vendor_graphs": 0, "vendor_nodes": 0,
+            "vendor_declined_nodes": 0, "vendor_unexpressed_nodes": 0, "vendor_compile_failures": 0,
+            "vendor_failure_reasons": collections.Counter(), "vendor_left": collections.Counter(),
             "cache": collections.Counter()}
 
 
@@ -87,6 +97,20 @@ def record_compile(stage, lowerings, natives, seconds, bound=False):
                                                 "reason": lw.reason, "source": lower.source_line(lw.node)})
         for n in natives:
             _stats["diopi_steps"] += len(n.plan.steps)
+
+
+def record_vendor(name, graphs, nodes, declined, unexpressed, failure, seconds, left=()):
+    with _lock:
+        _stats["vendor_left"].update(left)
+        _stats["vendor_compiler"] = name
+        _stats["vendor_graphs"] += graphs
+        _stats["vendor_nodes"] += nodes
+        _stats["vendor_declined_nodes"] += declined
+        _stats["vendor_unexpressed_nodes"] += unexpressed
+        _stats["compile_seconds"]["vendor"] += seconds
+        if failure is not None:
+            _stats["vendor_compile_failures"] += 1
+            _stats["vendor_failure_reasons"][failure[:300]] += 1
 
 
 def record_fused(pattern, n=1):

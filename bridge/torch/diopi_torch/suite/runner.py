@@ -147,7 +147,8 @@ def compile_row(graph, breaks_cpu):
     """What the compile route did for one model (diopi_torch.graph.stats)."""
     keys = ("graphs", "graph_breaks", "partitions", "compiled_nodes", "view_nodes", "diopi_steps", "diopi_calls",
             "fallback_nodes", "fallback_reasons", "fallback_list", "host_nodes", "transfer_nodes", "replanned", "fused",
-            "compile_seconds", "cache")
+            "compile_seconds", "cache", "vendor_compiler", "vendor_graphs", "vendor_nodes", "vendor_declined_nodes",
+            "vendor_unexpressed_nodes", "vendor_compile_failures", "vendor_failure_reasons", "vendor_left")
     row = {k: graph.get(k) for k in keys}
     row["graph_breaks_cpu"] = breaks_cpu
     return row
@@ -199,13 +200,27 @@ def print_table(rows, info, tols):
                   f"{c['partitions']} partitions, {c['compiled_nodes']} nodes -> {c['diopi_calls']} DIOPI calls, "
                   f"{c['fallback_nodes']} fallback nodes, fused {c.get('fused') or '-'}; compile "
                   + ", ".join(f"{k} {v:.1f} s" for k, v in secs.items()))
+            if c.get("vendor_compiler"):
+                print(f"    vendor graph compiler ({c['vendor_compiler']}): {c['vendor_graphs']} executables serve "
+                      f"{c['vendor_nodes']} of {c['diopi_steps']} steps ({_share(c)}), {c['vendor_declined_nodes']} declined, "
+                      f"{c['vendor_unexpressed_nodes']} not expressible, {c['vendor_compile_failures']} compile failures")
             for f in (c.get("fallback_list") or [])[:5]:
                 print(f"    fallback {f['node']} ({f['aten']}): {f['reason']}; {f['source']}")
+    compiled = [r["compile"] for r in rows if r.get("compile") and r["compile"].get("vendor_compiler")]
+    if compiled:
+        steps = sum(c["diopi_steps"] for c in compiled)
+        nodes = sum(c["vendor_nodes"] for c in compiled)
+        print(f"all models: the vendor graph compiler serves {nodes} of {steps} compiled steps "
+              f"({nodes / steps if steps else 0.0:.1%})")
     total = sum(r["aten_calls"] for r in rows)
     served = sum(r["diopi_calls"] for r in rows)
     if total:
         print(f"all models: {served} of {total} ATen calls served by DIOPI ({served / total:.1%}); "
               f"{sum(1 for r in rows if ok_row(r))} of {len(rows)} match")
+
+
+def _share(c):
+    return f"{c['vendor_nodes'] / c['diopi_steps']:.1%}" if c["diopi_steps"] else "-"
 
 
 def ok_row(r):
