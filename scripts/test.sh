@@ -16,15 +16,33 @@ py=python3
 jobs=$(nproc)
 timings=()
 
+# CPU seconds (user + system) of every child this shell has waited for so far, into $cpu (`times` runs in this
+# shell: a subshell would count only its own children). A stage's share of it beside its wall time shows how many
+# cores it kept busy, which says which stages could run side by side.
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"' EXIT
+cpu_now() {
+  times >"$cpu_file"
+  cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); n += a[1] * 60 + a[2] } printf "%d", n }' "$cpu_file")
+}
+
+timed() {  # timed <label> <t0> <cpu0>: records and prints a stage's wall and CPU time
+  local t1
+  t1=$(date +%s)
+  cpu_now
+  timings+=("$(printf '%-34s %5d s  cpu %5d s' "$1" $((t1 - $2)) $((cpu - $3)))")
+  echo "== $1: $((t1 - $2)) s (cpu $((cpu - $3)) s)"
+}
+
 stage() {  # stage <label> <command...>
-  local label=$1 t0 t1
+  local label=$1 t0 c0
   shift
   echo "== $label"
   t0=$(date +%s)
+  cpu_now
+  c0=$cpu
   "$@"
-  t1=$(date +%s)
-  timings+=("$(printf '%-34s %5d s' "$label" $((t1 - t0)))")
-  echo "== $label: $((t1 - t0)) s"
+  timed "$label" "$t0" "$c0"
 }
 
 harness() { (cd "$root/diopi_test/python" && "$@"); }
@@ -34,11 +52,13 @@ harness() { (cd "$root/diopi_test/python" && "$@"); }
 # ended; fails if any failed. For stages that mostly keep one core busy (a model suite in one Python
 # process: tiny models, dispatch-bound), so that two of them share the 2 cores instead of taking turns.
 together() {
-  local label=$1 t0 t1 dir i=0 rc=0 failed=()
+  local label=$1 t0 c0 dir i=0 rc=0 failed=()
   shift
   dir=$(mktemp -d)
   local -a labels=() pids=()
   t0=$(date +%s)
+  cpu_now
+  c0=$cpu
   while [ $# -gt 0 ]; do
     [ "$1" = -- ] && shift
     local -a cmd=()
@@ -55,14 +75,12 @@ together() {
   for i in "${!pids[@]}"; do
     if ! wait "${pids[$i]}"; then failed+=("${labels[$i]}"); rc=1; fi
   done
-  t1=$(date +%s)
+  timed "$label" "$t0" "$c0"
   for i in "${!labels[@]}"; do
     echo "== ${labels[$i]}: output"
     cat "$dir/$i.log"
   done
   rm -rf "$dir"
-  timings+=("$(printf '%-34s %5d s' "$label" $((t1 - t0)))")
-  echo "== $label: $((t1 - t0)) s"
   if [ $rc -ne 0 ]; then
     echo "== failed: ${failed[*]}" >&2
     return 1
