@@ -149,7 +149,8 @@ else
 fi
 # One test file per process, as many processes as cores: most tests wait on a subprocess that uses one core
 # (a model compiled in a fresh interpreter, a built test library), so two files at once nearly halve the stage.
-stage "unit and integration tests" $py -m pytest -q -p no:cacheprovider -n "$jobs" --dist loadfile
+# The 25 slowest tests are listed at the end: where the next minutes of CI time are.
+stage "unit and integration tests" $py -m pytest -q -p no:cacheprovider -n "$jobs" --dist loadfile --durations=25
 
 echo "timing:"
 printf '  %s\n' "${timings[@]}"
