@@ -157,13 +157,17 @@ def _no_dropout_contexts():
     return NoDropout(), NoDropout()
 
 
-def _enable_checkpointing(m, compiling=False):
+def _enable_checkpointing(m, compiling=False, reentrant=True):
     """Activation checkpointing on every block: transformers' own switch where
     the class has one, else every element of every ModuleList (the blocks or
     stages of a model), and every layer of a plain Sequential.
     Compiled, no context_fn: under torch.compile it must give TorchDispatchModes
     (any backend, Inductor too, rejects NoDropout), and none is needed: the
-    recomputation replays the traced graph, traced under NoDropoutPatched."""
+    recomputation replays the traced graph, traced under NoDropoutPatched.
+    reentrant=False: torch.compile traces every checkpoint as non-reentrant,
+    which trains a first layer whose input needs no gradient where eager
+    reentrant checkpointing leaves it without one; a compiled recipe's eager
+    side uses the same semantics, or the two steps train different layers."""
     if getattr(m, "supports_gradient_checkpointing", False):
         kwargs = {"use_reentrant": False} if compiling else {"use_reentrant": False, "context_fn": _no_dropout_contexts}
         m.gradient_checkpointing_enable(gradient_checkpointing_kwargs=kwargs)
@@ -172,7 +176,8 @@ def _enable_checkpointing(m, compiling=False):
         for i, layer in enumerate(list(m)):
             if not isinstance(layer, (torch.nn.Flatten, torch.nn.Linear)):
                 # Reentrant checkpointing on convolutions, non-reentrant elsewhere: both implementations run.
-                m[i] = _Checkpointed(layer, reentrant=isinstance(layer, torch.nn.Conv2d), compiling=compiling)
+                m[i] = _Checkpointed(layer, reentrant=reentrant and isinstance(layer, torch.nn.Conv2d),
+                                     compiling=compiling)
         return True
     lists = [mod for mod in m.modules() if isinstance(mod, torch.nn.ModuleList)]
     for ml in lists:
@@ -242,7 +247,8 @@ def train(recipe: Recipe, model, batches, device: torch.device):
     if recipe.cast is not None:
         model = model.to(recipe.cast)
         batches = [_cast_batch(b, recipe.cast) for b in batches]
-    if recipe.checkpoint and not _enable_checkpointing(model, compiling=recipe.compile and device.type != "cpu"):
+    if recipe.checkpoint and not _enable_checkpointing(model, compiling=recipe.compile and device.type != "cpu",
+                                                       reentrant=not recipe.compile):
         raise RuntimeError(f"{type(model).__name__} does not support gradient checkpointing")
     model = model.to(device)  # a plain move keeps tied parameters tied, as on CUDA
     model.train()
