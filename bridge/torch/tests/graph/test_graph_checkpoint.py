@@ -1,9 +1,10 @@
 """Activation checkpointing under torch.compile(backend="diopi"): the
-checkpointed regions are recomputed in the compiled backward graph (as
-Inductor's partitioner does) and the gradients are eager CPU's, for
+checkpointed regions are fused and recomputed in the compiled backward graph
+(as Inductor's partitioner does) and the gradients are eager CPU's, for
 torch.utils.checkpoint called directly and for the suite's checkpoint recipe
 (whose eager context_fn, a TorchFunctionMode, torch.compile rejects on any
-backend)."""
+backend, and whose reentrant checkpointing of a first convolution leaves it
+untrained in eager only: torch.compile traces every checkpoint non-reentrant)."""
 import json
 import os
 import subprocess
@@ -68,7 +69,7 @@ CODE = """
             "loss_diff": (loss - ref_loss).abs().item(),
             "grad_diff": max((got[n] - ref[n]).abs().max().item() for n in ref),
             "grads": sorted(got) == sorted(ref), "compiled_nodes": st["compiled_nodes"],
-            "graphs": dict(st["compiled_graphs"]), "fallback": st["fallback_nodes"]}
+            "graphs": dict(st["compiled_graphs"]), "fallback": st["fallback_nodes"], "fused": dict(st["fused"])}
 
     # The suite's recipe: the layers of a Sequential wrapped in torch.utils.checkpoint by recipes.train, the
     # convolution reentrant when eager (its input needs no gradient: eager leaves it untrained, compiled does not).
@@ -99,4 +100,6 @@ def test_checkpointed_regions_compile_recompute_and_match_eager_cpu(tmp_path):
         assert r["loss_diff"] <= 1e-5 and r["grad_diff"] <= 1e-5, (name, r)
     # The recomputation is in the compiled backward: the blocks' forward nodes are lowered a second time there.
     assert out["checkpoint"]["compiled_nodes"] > out["plain"]["compiled_nodes"], out
+    # Fusion reaches inside the checkpointed blocks: their linear layers fuse as without checkpointing.
+    assert out["plain"]["fused"].get("linear", 0) >= 4 and out["checkpoint"]["fused"] == out["plain"]["fused"], out
     assert out["recipe"] == {"forward": True, "backward": True, "step": True, "same_grads": True}, out["recipe"]
