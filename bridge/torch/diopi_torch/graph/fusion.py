@@ -321,8 +321,16 @@ _REWRITES = {"rms_norm": _rms_norm, "rotary": _rotary, "attention": _attention, 
 
 def rewrite(gm: torch.fx.GraphModule, exported, patterns=None) -> collections.Counter:
     """Rewrites every match of every pattern (of `patterns`, default all) whose functions `exported`
-    holds; returns the counts."""
+    holds; returns the counts. Checkpointed blocks (dynamo's tag_activation_checkpoint, its body a
+    submodule) are rewritten inside too: their recomputation then runs fused, as under Inductor."""
     done = collections.Counter()
+    bodies = {}
+    for n in gm.graph.nodes:
+        if n.target is torch.ops.higher_order.tag_activation_checkpoint and n.args and n.args[0].op == "get_attr":
+            body = getattr(gm, n.args[0].target)
+            bodies[id(body)] = body
+    for body in bodies.values():
+        done += rewrite(body, exported, patterns)
     for name, fns in PATTERNS.items():
         if (patterns is not None and name not in patterns) or not all(f in exported for f in fns):
             continue

@@ -157,37 +157,48 @@ def _no_dropout_contexts():
     return NoDropout(), NoDropout()
 
 
-def _enable_checkpointing(m):
+def _enable_checkpointing(m, compiling=False, reentrant=True):
     """Activation checkpointing on every block: transformers' own switch where
     the class has one, else every element of every ModuleList (the blocks or
-    stages of a model), and every layer of a plain Sequential."""
+    stages of a model), and every layer of a plain Sequential.
+    Compiled, no context_fn: under torch.compile it must give TorchDispatchModes
+    (any backend, Inductor too, rejects NoDropout), and none is needed: the
+    recomputation replays the traced graph, traced under NoDropoutPatched.
+    reentrant=False: torch.compile traces every checkpoint as non-reentrant,
+    which trains a first layer whose input needs no gradient where eager
+    reentrant checkpointing leaves it without one; a compiled recipe's eager
+    side uses the same semantics, or the two steps train different layers."""
     if getattr(m, "supports_gradient_checkpointing", False):
-        m.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False,
-                                                                       "context_fn": _no_dropout_contexts})
+        kwargs = {"use_reentrant": False} if compiling else {"use_reentrant": False, "context_fn": _no_dropout_contexts}
+        m.gradient_checkpointing_enable(gradient_checkpointing_kwargs=kwargs)
         return True
     if isinstance(m, torch.nn.Sequential):
         for i, layer in enumerate(list(m)):
             if not isinstance(layer, (torch.nn.Flatten, torch.nn.Linear)):
                 # Reentrant checkpointing on convolutions, non-reentrant elsewhere: both implementations run.
-                m[i] = _Checkpointed(layer, reentrant=isinstance(layer, torch.nn.Conv2d))
+                m[i] = _Checkpointed(layer, reentrant=reentrant and isinstance(layer, torch.nn.Conv2d),
+                                     compiling=compiling)
         return True
     lists = [mod for mod in m.modules() if isinstance(mod, torch.nn.ModuleList)]
     for ml in lists:
         for i in range(len(ml)):
-            ml[i] = _Checkpointed(ml[i], reentrant=False)
+            ml[i] = _Checkpointed(ml[i], reentrant=False, compiling=compiling)
     return bool(lists)
 
 
 class _Checkpointed(torch.nn.Module):
-    def __init__(self, inner, reentrant):
+    def __init__(self, inner, reentrant, compiling=False):
         super().__init__()
         self.inner = inner
         self.reentrant = reentrant
+        self.compiling = compiling
 
     def forward(self, *args, **kwargs):
         from torch.utils.checkpoint import checkpoint
         if self.reentrant:
             return checkpoint(self.inner, *args, use_reentrant=True, **kwargs)
+        if self.compiling:
+            return checkpoint(self.inner, *args, use_reentrant=False, **kwargs)
         return checkpoint(self.inner, *args, use_reentrant=False, context_fn=_no_dropout_contexts, **kwargs)
 
 
@@ -236,7 +247,8 @@ def train(recipe: Recipe, model, batches, device: torch.device):
     if recipe.cast is not None:
         model = model.to(recipe.cast)
         batches = [_cast_batch(b, recipe.cast) for b in batches]
-    if recipe.checkpoint and not _enable_checkpointing(model):
+    if recipe.checkpoint and not _enable_checkpointing(model, compiling=recipe.compile and device.type != "cpu",
+                                                       reentrant=not recipe.compile):
         raise RuntimeError(f"{type(model).__name__} does not support gradient checkpointing")
     model = model.to(device)  # a plain move keeps tied parameters tied, as on CUDA
     model.train()

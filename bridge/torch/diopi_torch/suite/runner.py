@@ -40,6 +40,25 @@ from .compare import compare, compare_16bit, compare_step, vendor_tolerances
 from .models import DEFAULT_LIB, ROOT, SUITE, ModelSpec as Model, build, inputs, parse_model
 from .sweep import LENGTHS as SWEEP_LENGTHS
 
+
+def root_cause(e: BaseException) -> str:
+    """The innermost exception of e's chain, as `Type: first line of its message (file:line)`: what a
+    wrapper's first line hides (torch.compile's BackendCompilerFailed says only "backend='diopi' raised:" and
+    is raised `from None`, keeping the backend's error in inner_exception)."""
+    import traceback
+    seen = set()
+    while id(e) not in seen:
+        seen.add(id(e))
+        nxt = getattr(e, "inner_exception", None) or e.__cause__ or (None if e.__suppress_context__ else e.__context__)
+        if not isinstance(nxt, BaseException):
+            break
+        e = nxt
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    where = traceback.extract_tb(e.__traceback__)[-1:] if e.__traceback__ else []
+    at = f" ({where[0].filename}:{where[0].lineno})" if where else ""
+    return f"{type(e).__name__}: {lines[0] if lines else ''}{at}"
+
+
 def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, time_ops=False):
     """One model under one recipe, on the CPU and on the device; one result row."""
     import contextlib
@@ -350,6 +369,9 @@ def main(argv=None):
                              "aten_calls": 0, "diopi_calls": 0, "fallback_calls": 0, "view_calls": 0, "copy_calls": 0,
                              "fallback_ops": {}})
                 print(f"{model.name} / {recipe.name}: {rows[-1]['error']}", file=sys.stderr)
+                cause = root_cause(e)
+                if cause and cause != rows[-1]["error"]:
+                    print(f"{model.name} / {recipe.name}: caused by {cause}", file=sys.stderr)
     print_table(rows, info, tols)
     for r in rows:
         if r.get("autocompare"):
