@@ -72,8 +72,10 @@ class Kernel:
 
 
 # Operators with no C++ meta kernel in ATen whose shapes the device computes in
-# C++ itself (csrc/aten/meta.cpp): the call is `diopi_torch::meta::<name>`.
-HAND_WRITTEN_META = {"convolution", "convolution_backward"}
+# C++ itself (csrc/aten/meta.cpp): the call is `diopi_torch::meta::<name>_<overload>`.
+HAND_WRITTEN_META = {"convolution", "convolution_backward", "add.Scalar", "mul.Scalar", "div.Scalar", "rsub.Scalar", "sum",
+                     "mean", "relu", "ones_like", "zeros_like", "full_like", "new_zeros", "new_ones", "new_full", "zeros",
+                     "ones", "full", "scalar_tensor"}
 
 # Operators whose arguments live on different devices by definition.
 CROSS_DEVICE = {"copy_", "_to_copy", "_copy_from", "_copy_from_and_resize"}
@@ -91,9 +93,8 @@ def _meta_call(aten, f, backend_meta):
     with neither go through the dispatcher (`at::_ops::<op>::call`)."""
     from torchgen.api.types import CppSignatureGroup, DispatcherSignature
 
-    name = aten.split(".")[0]
     if aten in HAND_WRITTEN_META:
-        return f"diopi_torch::meta::{name}", ""
+        return "diopi_torch::meta::" + aten.replace(".", "_"), ""
     if not (backend_meta.has_kernel(f) or f.structured or f.structured_delegate is not None):
         return "", ""
     group = CppSignatureGroup.from_native_function(f, method=False, fallback_binding=f.manual_cpp_binding)

@@ -5,6 +5,15 @@
 // Each follows the Python meta kernel it replaces: same sizes, strides,
 // dtypes, and the error CUDA raises for a bad shape.
 #include <ATen/ATen.h>
+#include <ATen/ScalarOps.h>
+#include <ATen/ops/add_meta_dispatch.h>
+#include <ATen/ops/clamp_min_meta_dispatch.h>
+#include <ATen/ops/div_meta_dispatch.h>
+#include <ATen/ops/empty_like_native.h>
+#include <ATen/ops/mean_meta_dispatch.h>
+#include <ATen/ops/mul_meta_dispatch.h>
+#include <ATen/ops/sub_meta_dispatch.h>
+#include <ATen/ops/sum_meta_dispatch.h>
 
 #include "aten/meta.hpp"
 
@@ -78,6 +87,92 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward(
         grad_bias = at::empty(C10_AS_INTARRAYREF_SLOW(*bias_sizes), grad_output.options());
     }
     return {grad_input, grad_weight, grad_bias};
+}
+
+// As ATen computes these: the Scalar overload is the Tensor one with the number wrapped (a host
+// wrapped number, which type promotion treats as a Python number and TensorIterator admits beside
+// meta tensors); sum and mean of everything are the dim overloads with no dims; relu is clamp_min.
+at::Tensor add_Scalar(const at::Tensor& self, const at::Scalar& other, const at::Scalar& alpha) {
+    return at::meta::add(self, at::native::wrapped_scalar_tensor(other), alpha);
+}
+at::Tensor mul_Scalar(const at::Tensor& self, const at::Scalar& other) {
+    return at::meta::mul(self, at::native::wrapped_scalar_tensor(other));
+}
+at::Tensor div_Scalar(const at::Tensor& self, const at::Scalar& other) {
+    return at::meta::div(self, at::native::wrapped_scalar_tensor(other));
+}
+at::Tensor rsub_Scalar(const at::Tensor& self, const at::Scalar& other, const at::Scalar& alpha) {
+    return at::meta::sub(at::native::wrapped_scalar_tensor(other), self, alpha);
+}
+at::Tensor sum(const at::Tensor& self, std::optional<at::ScalarType> dtype) {
+    return at::meta::sum(self, at::IntArrayRef{}, false, dtype);
+}
+at::Tensor mean(const at::Tensor& self, std::optional<at::ScalarType> dtype) {
+    return at::meta::mean(self, at::IntArrayRef{}, false, dtype);
+}
+at::Tensor relu(const at::Tensor& self) {
+    TORCH_CHECK(self.scalar_type() != at::kBool, "Boolean inputs not supported for relu");
+    return at::meta::clamp_min(self, 0);
+}
+
+namespace {
+
+// The meta device whatever the call named (the kernel has already placed the call on its device).
+at::TensorOptions metaOptions(OptDtype dtype, OptLayout layout) {
+    return at::TensorOptions().dtype(dtype).layout(layout).device(at::kMeta);
+}
+
+at::Tensor like(const at::Tensor& self, OptDtype dtype, OptLayout layout, OptFormat format) {
+    return at::native::empty_like(self, dtype, layout, at::Device(at::kMeta), false, format);
+}
+
+at::Tensor newEmpty(const at::Tensor& self, c10::SymIntArrayRef size, OptDtype dtype, OptLayout layout) {
+    return at::empty_symint(size, self.options().merge_in(metaOptions(dtype, layout)));
+}
+
+// full's dtype when none is given: from the fill value, as ATen's infer_full_dtype.
+at::ScalarType fullDtype(const at::Scalar& fill) {
+    if (fill.isBoolean()) return at::kBool;
+    if (fill.isIntegral(false)) return at::kLong;
+    if (fill.isComplex()) return c10::toComplexType(c10::typeMetaToScalarType(at::get_default_dtype()));
+    return c10::typeMetaToScalarType(at::get_default_dtype());
+}
+
+}  // namespace
+
+at::Tensor ones_like(const at::Tensor& self, OptDtype dtype, OptLayout layout, OptDevice, std::optional<bool>, OptFormat format) {
+    return like(self, dtype, layout, format);
+}
+at::Tensor zeros_like(const at::Tensor& self, OptDtype dtype, OptLayout layout, OptDevice, std::optional<bool>, OptFormat format) {
+    return like(self, dtype, layout, format);
+}
+at::Tensor full_like(const at::Tensor& self, const at::Scalar&, OptDtype dtype, OptLayout layout, OptDevice, std::optional<bool>,
+                     OptFormat format) {
+    return like(self, dtype, layout, format);
+}
+at::Tensor new_zeros(const at::Tensor& self, c10::SymIntArrayRef size, OptDtype dtype, OptLayout layout, OptDevice,
+                     std::optional<bool>) {
+    return newEmpty(self, size, dtype, layout);
+}
+at::Tensor new_ones(const at::Tensor& self, c10::SymIntArrayRef size, OptDtype dtype, OptLayout layout, OptDevice,
+                    std::optional<bool>) {
+    return newEmpty(self, size, dtype, layout);
+}
+at::Tensor new_full(const at::Tensor& self, c10::SymIntArrayRef size, const at::Scalar&, OptDtype dtype, OptLayout layout,
+                    OptDevice, std::optional<bool>) {
+    return newEmpty(self, size, dtype, layout);
+}
+at::Tensor zeros(c10::SymIntArrayRef size, OptDtype dtype, OptLayout layout, OptDevice, std::optional<bool>) {
+    return at::empty_symint(size, metaOptions(dtype, layout));
+}
+at::Tensor ones(c10::SymIntArrayRef size, OptDtype dtype, OptLayout layout, OptDevice, std::optional<bool>) {
+    return at::empty_symint(size, metaOptions(dtype, layout));
+}
+at::Tensor full(c10::SymIntArrayRef size, const at::Scalar& fill, OptDtype dtype, OptLayout layout, OptDevice, std::optional<bool>) {
+    return at::empty_symint(size, metaOptions(dtype.has_value() ? dtype : OptDtype(fullDtype(fill)), layout));
+}
+at::Tensor scalar_tensor(const at::Scalar&, OptDtype dtype, OptLayout layout, OptDevice, std::optional<bool>) {
+    return at::empty({}, metaOptions(dtype, layout));
 }
 
 }  // namespace diopi_torch::meta
