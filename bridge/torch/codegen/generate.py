@@ -67,10 +67,43 @@ class Kernel:
     family: str
     entries: tuple
     check_devices: bool  # every tensor on one device (PyTorch's rule), and that device made current
+    meta_call: str = ""  # the C++ function computing result shapes on meta copies (see _meta_call)
+    meta_include: str = ""  # the header declaring it ("" when already included)
 
+
+# Operators with no C++ meta kernel in ATen whose shapes the device computes in
+# C++ itself (csrc/aten/meta.cpp): the call is `diopi_torch::meta::<name>_<overload>`.
+HAND_WRITTEN_META = {"convolution", "convolution_backward", "add.Scalar", "mul.Scalar", "div.Scalar", "rsub.Scalar", "sum",
+                     "mean", "relu", "ones_like", "zeros_like", "full_like", "new_zeros", "new_ones", "new_full", "zeros",
+                     "ones", "full", "scalar_tensor"}
 
 # Operators whose arguments live on different devices by definition.
 CROSS_DEVICE = {"copy_", "_to_copy", "_copy_from", "_copy_from_and_resize"}
+
+
+def _meta_call(aten, f, backend_meta):
+    """The C++ function that sizes this operator's results, and its header.
+
+    Where ATen has a C++ meta kernel (every structured operator, and those
+    with a Meta entry in native_functions.yaml) the generated kernel calls
+    it directly (`at::meta::addmm`): dispatching to the Meta key instead
+    would reach the Python meta registrations that override many of them,
+    whose first use imports torch._dynamo (seconds) and whose every use
+    runs Python. Then the device's own C++ shape functions; only operators
+    with neither go through the dispatcher (`at::_ops::<op>::call`)."""
+    from torchgen.api.types import CppSignatureGroup, DispatcherSignature
+
+    if aten in HAND_WRITTEN_META:
+        return "diopi_torch::meta::" + aten.replace(".", "_"), ""
+    if not (backend_meta.has_kernel(f) or f.structured or f.structured_delegate is not None):
+        return "", ""
+    group = CppSignatureGroup.from_native_function(f, method=False, fallback_binding=f.manual_cpp_binding)
+    sig = (group.symint_faithful_signature or group.symint_signature) if f.func.has_symint() else None
+    sig = sig or group.faithful_signature or group.signature
+    # The call passes the dispatcher's arguments unchanged: only a signature taking them in that order fits.
+    if [a.name for a in sig.arguments()] != [a.name for a in DispatcherSignature.from_schema(f.func).arguments()]:
+        return "", ""
+    return f"at::meta::{sig.name()}", f"ATen/ops/{f.root_name}_meta_dispatch.h"
 
 
 def _family_file(family):
@@ -86,6 +119,8 @@ def native_functions():
 
     base = os.path.join(os.path.dirname(torchgen.__file__), "packaged", "ATen", "native")
     parsed = parse_native_yaml(os.path.join(base, "native_functions.yaml"), os.path.join(base, "tags.yaml"))
+    global _BACKEND_INDICES
+    _BACKEND_INDICES = parsed.backend_indices
     out = {}
     for f in parsed.native_functions:
         name = str(f.func.name)
@@ -93,8 +128,21 @@ def native_functions():
     return out
 
 
+_BACKEND_INDICES = None
+
+
+def native_backend_indices():
+    """torchgen's backend indices (which dispatch keys have a kernel for
+    which operator), from the same parse as native_functions()."""
+    if _BACKEND_INDICES is None:
+        native_functions()
+    return _BACKEND_INDICES
+
+
 def build_kernels(mapping, functions):
     natives = native_functions()
+    from torchgen.model import DispatchKey
+    backend_meta = native_backend_indices()[DispatchKey.Meta]
     kernels = []
     for aten in mapping.aten_ops:
         if "::" in aten:  # a fused operator of compiled graphs (diopi::rms_norm): no eager kernel
@@ -105,11 +153,11 @@ def build_kernels(mapping, functions):
             raise mapping_mod.MappingError(f"{first.where}: {aten} is not in ATen's native_functions.yaml")
         from torchgen.context import native_function_manager
         with native_function_manager(f):
-            kernels.append(_kernel(aten, f, mapping, functions))
+            kernels.append(_kernel(aten, f, mapping, functions, backend_meta))
     return kernels
 
 
-def _kernel(aten, f, mapping, functions):
+def _kernel(aten, f, mapping, functions, backend_meta):
     from torchgen.api.types import DispatcherSignature
 
     if True:
@@ -173,7 +221,8 @@ def _kernel(aten, f, mapping, functions):
             out_arg=_out_arg(fs, first.where), decl=sig.decl(name=cpp_name),
             otherwise=("composite" if f.has_composite_explicit_autograd_kernel else "fallback"), forward=", ".join(names), meta_args=(tuple(prelude), ", ".join(call_args)),
             returns=returns, family=functions[first.diopi].family, entries=tuple(codes),
-            check_devices=aten.split(".")[0] not in CROSS_DEVICE)
+            check_devices=aten.split(".")[0] not in CROSS_DEVICE, **dict(zip(("meta_call", "meta_include"),
+                                                                             _meta_call(aten, f, backend_meta))))
 
 
 def _allocated_target(entry, param, arg_types):

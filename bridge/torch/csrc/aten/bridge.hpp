@@ -13,6 +13,7 @@
 #include <mutex>
 #include <unordered_map>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,8 +26,36 @@ struct diopiTensor {
     at::Tensor t;
 };
 
+namespace diopi_torch {
+/// Values whose addresses are handed to a vendor call and must stay put
+/// while it runs: a std::deque made on first use. Every call has a dozen of
+/// these and uses two or three; an empty std::deque already allocates (its
+/// map and a first block), which cost every small operator about twenty
+/// allocations. Moving keeps addresses (the deque itself moves).
+template <class T>
+class StableList {
+public:
+    template <class... A>
+    T& emplace_back(A&&... a) { return items().emplace_back(std::forward<A>(a)...); }
+    void push_back(T v) { items().push_back(std::move(v)); }
+    T& back() { return d_->back(); }
+    bool empty() const { return !d_ || d_->empty(); }
+    size_t size() const { return d_ ? d_->size() : 0; }
+    // Iteration (arrayLength): nothing when never used.
+    auto begin() const { return d_ ? d_->cbegin() : typename std::deque<T>::const_iterator(); }
+    auto end() const { return d_ ? d_->cend() : typename std::deque<T>::const_iterator(); }
+
+private:
+    std::deque<T>& items() {
+        if (!d_) d_ = std::make_unique<std::deque<T>>();
+        return *d_;
+    }
+    std::unique_ptr<std::deque<T>> d_;
+};
+}  // namespace diopi_torch
+
 struct diopiContext {
-    std::deque<diopiTensor> handles;  // handles given out during one call (stable addresses)
+    diopi_torch::StableList<diopiTensor> handles;  // handles given out during one call (stable addresses)
     diopiStreamHandle_t stream = nullptr;
 };
 
@@ -407,15 +436,15 @@ private:
 
     const OpInfo& info_;
     diopiContext ctx_;
-    std::deque<diopiScalar_t> scalars_;
-    std::deque<std::vector<int64_t>> ints_;
-    std::deque<diopiSize_t> sizes_;
-    std::deque<std::string> strings_;
-    std::deque<std::vector<diopiConstTensorHandle_t>> constArrays_;
-    std::deque<std::vector<diopiTensorHandle_t>> arrays_;
-    std::deque<int64_t> int_;
-    std::deque<double> double_;
-    std::deque<char> bool_;
+    StableList<diopiScalar_t> scalars_;
+    StableList<std::vector<int64_t>> ints_;
+    StableList<diopiSize_t> sizes_;
+    StableList<std::string> strings_;
+    StableList<std::vector<diopiConstTensorHandle_t>> constArrays_;
+    StableList<std::vector<diopiTensorHandle_t>> arrays_;
+    StableList<int64_t> int_;
+    StableList<double> double_;
+    StableList<char> bool_;
 };
 
 }  // namespace diopi_torch

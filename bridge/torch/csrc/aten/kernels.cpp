@@ -312,7 +312,10 @@ at::Device currentDevice() { return at::Device(kDiopi, currentDeviceIndex()); }
 
 at::Tensor toMeta(const at::Tensor& t) {
     if (!t.defined()) return t;
-    return at::empty_strided(t.sizes(), t.strides(), t.options().device(at::kMeta));
+    at::Tensor m = at::empty_strided(t.sizes(), t.strides(), t.options().device(at::kMeta));
+    // A Python number (`ints + 2.5`) promotes as a number, not as a 0-dim float64 tensor.
+    if (t.unsafeGetTensorImpl()->is_wrapped_number()) m.unsafeGetTensorImpl()->set_wrapped_number(true);
+    return m;
 }
 
 std::vector<at::Tensor> toMeta(at::TensorList ts) {

@@ -123,6 +123,58 @@ def bench_tool_calls(rounds=15, n=1500):
     return {"us_per_call": best, "log_bytes_per_line": os.path.getsize(log) / max(lines, 1)}
 
 
+def bench_calls(rounds=15, n=1500, shape=(8, 8)):
+    """Host cost per call: microseconds per call of small operators from Python (`add`, `mul`, `view`
+    of 8x8 float32, each alone, and the three in turn) on the device and on eager CPU, one thread.
+    At this size the arithmetic is a few nanoseconds, so the figures are the dispatch, the device's
+    kernel and the library call around it. Each figure is the best of `rounds` rounds of `n` calls,
+    the two devices alternating round by round."""
+    import torch
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        loops = {}
+        for device in ("cpu", _C.BACKEND):
+            x = torch.randn(*shape, device=device)
+            y = torch.randn(*shape, device=device)
+            flat = (shape[0] * shape[1],)
+
+            def add(k, x=x, y=y):
+                for _ in range(k):
+                    x + y
+                return k
+
+            def mul(k, x=x, y=y):
+                for _ in range(k):
+                    x * y
+                return k
+
+            def view(k, x=x):
+                for _ in range(k):
+                    x.view(flat)
+                return k
+
+            def mixed(k, x=x, y=y):
+                for _ in range(k):
+                    ((x + y) * y).view(flat)
+                return 3 * k
+            loops[device] = {"add": add, "mul": mul, "view": view, "add, mul, view": mixed}
+        best = {op: {d: float("inf") for d in loops} for op in loops["cpu"]}
+        for d in loops:  # warm up: allocator, result-shape cache, the first call's imports
+            for f in loops[d].values():
+                f(200)
+        for _ in range(rounds):
+            for op in best:
+                for d in loops:
+                    t0 = time.perf_counter()
+                    calls = loops[d][op](n)
+                    best[op][d] = min(best[op][d], (time.perf_counter() - t0) / calls * 1e6)
+        return {op: {"cpu_us": v["cpu"], "diopi_us": v[_C.BACKEND], "ratio": v[_C.BACKEND] / v["cpu"]}
+                for op, v in best.items()}
+    finally:
+        torch.set_num_threads(threads)
+
+
 def bench_compile(models, repeats=21):
     """Forward+backward time per model: eager CPU, eager diopi, compiled (torch.compile(backend="diopi")
     without fusion) and compiled with fusion; one thread, the four variants alternating, medians.

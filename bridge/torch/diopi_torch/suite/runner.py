@@ -35,7 +35,7 @@ from ..runtime import load
 from ..tools import op_timer
 from ..tools import stats as device_stats
 from . import dist as dist_suite
-from .bench import bench, bench_compile, bench_tool_calls, bench_tools
+from .bench import bench, bench_calls, bench_compile, bench_tool_calls, bench_tools
 from .compare import compare, compare_16bit, compare_step, vendor_tolerances
 from .models import DEFAULT_LIB, ROOT, SUITE, ModelSpec as Model, build, inputs, parse_model
 from .sweep import LENGTHS as SWEEP_LENGTHS
@@ -281,6 +281,15 @@ def _seq_sweep(args):
     return 0 if all(v["ok"] for v in results) else 1
 
 
+def _print_bench_calls():
+    rows = bench_calls()
+    print(f"\n{'per call':<15} {'cpu us':>7} {'diopi us':>9} {'ratio':>6}   (8x8 float32 from Python, one thread, "
+          "best of 15 rounds of 1500, alternating)")
+    for op, r in rows.items():
+        print(f"{op:<15} {r['cpu_us']:>7.2f} {r['diopi_us']:>9.2f} {r['ratio']:>5.2f}x")
+    return rows
+
+
 def main(argv=None):
     from . import recipes
     p = argparse.ArgumentParser(prog="models.sh", description=__doc__.splitlines()[0])
@@ -297,6 +306,8 @@ def main(argv=None):
     p.add_argument("--time", action="store_true", help="run each recipe on the device once more, timing every DIOPI call "
                    "(op_timer), and print each model's slowest operators")
     p.add_argument("--bench", action="store_true", help="time forward+backward on diopi vs eager CPU")
+    p.add_argument("--bench_calls", action="store_true", help="only the host cost per call: microseconds per small "
+                   "add, mul and view from Python, diopi vs eager CPU, one thread (also printed by --bench)")
     p.add_argument("--bench_tools", action="store_true", help="time forward+backward on diopi with no tool, under the op "
                    "timer and under the call log")
     p.add_argument("--compile", action="store_true",
@@ -307,7 +318,7 @@ def main(argv=None):
     args = p.parse_args(argv)
     if args.seq_sweep is not None:
         return _seq_sweep(args)
-    if (args.bench or args.bench_tools) and os.environ.get("OMP_NUM_THREADS") != "1" and argv is None:
+    if (args.bench or args.bench_tools or args.bench_calls) and os.environ.get("OMP_NUM_THREADS") != "1" and argv is None:
         # Timings run on one thread in every thread of the process. torch.set_num_threads(1) reaches
         # only the caller: the device's autograd thread (where a host vendor's backward runs) keeps
         # its own OpenMP team, and two teams contending for the cores slow both sides by up to 3x.
@@ -349,6 +360,13 @@ def main(argv=None):
     torch.set_num_threads(max(1, torch.get_num_threads()))
     info = load(args.impl_lib)
     tols = vendor_tolerances(info)
+    if args.bench_calls:
+        result = {"bench_calls": _print_bench_calls()}
+        if args.json:
+            os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+            with open(args.json, "w") as f:
+                json.dump(result, f, indent=1)
+        return 0
     if args.compile:
         from .. import graph as graph_mod
         graph_mod.register()  # also when this checkout is not installed (the entry point names it otherwise)
@@ -420,6 +438,7 @@ def main(argv=None):
             g = math.exp(sum(math.log(b["ratio"]) for b in rows_b) / len(rows_b))
             result["bench_geomean" + suffix] = g
             print(f"geometric mean diopi/cpu ({what}): {g:.2f}x")
+        result["bench_calls"] = _print_bench_calls()
     if args.bench_tools:
         import math
         rows_t = bench_tools(models)
