@@ -187,6 +187,8 @@ public:
         if (!t.defined()) return pod(int8_t(-1));
         pod(static_cast<int8_t>(t.scalar_type()));
         pod(static_cast<int8_t>(t.device().type()));
+        // A Python number promotes differently from a 0-dim tensor of the same dtype (int + 2.5 is float32).
+        pod(static_cast<int8_t>(t.unsafeGetTensorImpl()->is_wrapped_number()));
         pod(static_cast<int64_t>(t.dim()));
         for (auto s : t.sizes()) pod(s);
         for (auto s : t.strides()) pod(s);
