@@ -160,14 +160,20 @@ def bench_calls(rounds=15, n=1500, shape=(8, 8)):
                 return 3 * k
             loops[device] = {"add": add, "mul": mul, "view": view, "add, mul, view": mixed}
         best = {op: {d: float("inf") for d in loops} for op in loops["cpu"]}
+        def done(d):  # a round ends when its queued work has: nothing spills into the next one's time
+            if d != "cpu":
+                torch.diopi.synchronize()
+
         for d in loops:  # warm up: allocator, result-shape cache, the first call's imports
             for f in loops[d].values():
                 f(200)
+            done(d)
         for _ in range(rounds):
             for op in best:
                 for d in loops:
                     t0 = time.perf_counter()
                     calls = loops[d][op](n)
+                    done(d)
                     best[op][d] = min(best[op][d], (time.perf_counter() - t0) / calls * 1e6)
         return {op: {"cpu_us": v["cpu"], "diopi_us": v[_C.BACKEND], "ratio": v[_C.BACKEND] / v["cpu"]}
                 for op, v in best.items()}
