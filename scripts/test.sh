@@ -4,9 +4,10 @@
 #      and check the collective interface on 2 ranks;
 #   2. the PyTorch `diopi` device: build it, run the model suite on impl/torch, eager and compiled;
 #      replay two captured model case sets (llama2_7b, resnet50) on impl/torch;
-#   3. impl/cpu (through the adaptor): build, the model suite on it (eager and compiled), fuzz it, replay the baselines with AddressSanitizer + UndefinedBehaviorSanitizer; the simulated chip
-#      impl/sim on impl/cpu's kernels, every case replayed with jitter from a virtual environment without torch, and the
-#      diopi device on it (recipes, compiled, ddp);
+#   3. impl/cpu (through the adaptor) and the simulated chip impl/sim on its kernels: build both, then two lanes
+#      side by side: (a) the model suite on impl/cpu (eager and compiled), ddp/fsdp, fuzz, every case replayed on
+#      impl/sim with jitter from a virtual environment without torch, the diopi device on impl/sim (recipes,
+#      compiled, ddp); (b) the baselines replayed with AddressSanitizer + UndefinedBehaviorSanitizer;
 #   4. the headers' HTML reference (Doxygen), then the unit and integration
 #      tests (headers, harness, adaptor, device).
 # Prints a timing line per stage; stops at the first failure.
@@ -14,23 +15,25 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 py=python3
 jobs=$(nproc)
-timings=()
 
 # CPU seconds (user + system) of every child this shell has waited for so far, into $cpu (`times` runs in this
 # shell: a subshell would count only its own children). A stage's share of it beside its wall time shows how many
 # cores it kept busy, which says which stages could run side by side.
-cpu_file=$(mktemp)
-trap 'rm -f "$cpu_file"' EXIT
+# One scratch file per shell process: stages in lanes (below) measure themselves from background subshells.
+# Every stage's timing line also goes to one file, so stages that ran inside a lane are listed at the end too.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 cpu_now() {
-  times >"$cpu_file"
-  cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); n += a[1] * 60 + a[2] } printf "%d", n }' "$cpu_file")
+  local f=$scratch/times.$BASHPID  # taken here: inside $(...) BASHPID is the substitution's own process
+  times >"$f"
+  cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); n += a[1] * 60 + a[2] } printf "%d", n }' "$f")
 }
 
 timed() {  # timed <label> <t0> <cpu0>: records and prints a stage's wall and CPU time
   local t1
   t1=$(date +%s)
   cpu_now
-  timings+=("$(printf '%-34s %5d s  cpu %5d s' "$1" $((t1 - $2)) $((cpu - $3)))")
+  printf '%-34s %5d s  cpu %5d s\n' "$1" $((t1 - $2)) $((cpu - $3)) >>"$scratch/timings"
   echo "== $1: $((t1 - $2)) s (cpu $((cpu - $3)) s)"
 }
 
@@ -48,9 +51,10 @@ stage() {  # stage <label> <command...>
 harness() { (cd "$root/diopi_test/python" && "$@"); }
 
 # together <label> -- <stage label> <command...> -- <stage label> <command...> ...
-# Runs independent stages at the same time, each with its own log, printed whole in order once all have
-# ended; fails if any failed. For stages that mostly keep one core busy (a model suite in one Python
-# process: tiny models, dispatch-bound), so that two of them share the 2 cores instead of taking turns.
+# Runs independent stages (or lanes: functions that run stages one after another) at the same time, each with
+# its own log, printed whole in order once all have ended; fails if any failed. For work that mostly keeps one
+# core busy (a model suite in one Python process: tiny models, dispatch-bound; a replay whose workers wait on
+# the simulated device), so that two of them share the 2 cores instead of taking turns.
 together() {
   local label=$1 t0 c0 dir i=0 rc=0 failed=()
   shift
@@ -118,29 +122,39 @@ together "models + case sets on impl/torch" \
   -- "compiled models on impl/torch" bash "$root/scripts/models.sh" --compile --json "$root/reports/models-compile-torch.json" \
   -- "model case sets on impl/torch" model_cases llama2_7b resnet50
 stage "build impl/cpu" bash "$root/scripts/build_impl.sh" cpu
-together "models on impl/cpu, eager + compiled" \
-  -- "models on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
-  --recipe all --json "$root/reports/models-cpu.json" \
-  -- "compiled models on impl/cpu" bash "$root/scripts/models.sh" --compile --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
-  --json "$root/reports/models-compile-cpu.json"
-# Across ranks: DDP and FSDP2 on 2 ranks, impl/cpu has no collective interface, so the diccl backend stages over Gloo.
-stage "ddp/fsdp on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
-  --recipe ddp,fsdp --world_size 2 --json "$root/reports/models-dist-cpu.json"
-stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$root/build/cpu/lib/libdiopi_impl.so" \
-  --report_dir "$root/reports/fuzz-cpu"
-stage "sanitizers impl/cpu" bash "$root/scripts/sanitize.sh" cpu
 # The simulated chip (impl/sim: device memory the host cannot read, work queued on streams) on impl/cpu's
-# kernels, reused from build/cpu; every case replayed with random delays before queued work starts.
+# kernels, reused from build/cpu.
 stage "build impl/sim" bash "$root/scripts/build_impl.sh" sim
-# Replayed as a vendor's test machine would: the harness installed as a package into a virtual environment
-# without torch. impl/cpu's own kernels run here (wrapped by the simulator) and, unwrapped, under the
-# sanitizers above.
-# Twice as many workers as cores: a worker on the simulator spends much of each case waiting for the
-# device thread (and, under jitter, for the delays before queued work), so two per core keep the cores busy.
-stage "run_test impl/sim (jitter, no torch)" env DIOPI_SIM_JITTER=1 bash "$root/scripts/replay_without_torch.sh" sim \
-  --jobs $((2 * jobs))
-# The diopi device on the simulated chip (two devices, jitter): recipes, the compile route and ddp against eager CPU.
-stage "diopi device on impl/sim" bash "$root/scripts/sim_stack.sh"
+
+cpu_lib=$root/build/cpu/lib/libdiopi_impl.so
+# Lane 1: the model suite on impl/cpu (every recipe, then the compile route), DDP and FSDP2 on 2 ranks (impl/cpu has
+# no collective interface, so the diccl backend stages over Gloo), fuzzing; then the simulated chip: every case
+# replayed with random delays before queued work starts, and the diopi device on it.
+vendor_lane() {
+  stage "models on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$cpu_lib" --recipe all \
+    --json "$root/reports/models-cpu.json"
+  stage "compiled models on impl/cpu" bash "$root/scripts/models.sh" --compile --impl_lib "$cpu_lib" \
+    --json "$root/reports/models-compile-cpu.json"
+  stage "ddp/fsdp on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$cpu_lib" \
+    --recipe ddp,fsdp --world_size 2 --json "$root/reports/models-dist-cpu.json"
+  stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$cpu_lib" \
+    --report_dir "$root/reports/fuzz-cpu"
+  # Replayed as a vendor's test machine would: the harness installed as a package into a virtual environment
+  # without torch. impl/cpu's own kernels run here (wrapped by the simulator) and, unwrapped, under the
+  # sanitizers in the other lane. Twice as many workers as cores: a worker on the simulator spends much of each
+  # case waiting for the device thread (and, under jitter, for the delays before queued work).
+  stage "run_test impl/sim (jitter, no torch)" env DIOPI_SIM_JITTER=1 bash "$root/scripts/replay_without_torch.sh" sim \
+    --jobs $((2 * jobs))
+  # The diopi device on the simulated chip (two devices, jitter): recipes, the compile route and ddp against eager CPU.
+  stage "diopi device on impl/sim" bash "$root/scripts/sim_stack.sh"
+}
+# Lane 2 beside it: impl/cpu built with AddressSanitizer and UndefinedBehaviorSanitizer, every case replayed on it
+# and the compiled suite run on it. Each lane keeps about one core busy for most of its time (measured: the
+# sanitizer stage used 1.2 cores, the simulator's replay 1.06, a model suite one), so side by side they fill
+# the two cores instead of leaving one idle for some 15 minutes.
+together "impl/cpu and impl/sim, two lanes" \
+  -- "lane: models, fuzz, simulator" vendor_lane \
+  -- "lane: sanitizers impl/cpu" stage "sanitizers impl/cpu" bash "$root/scripts/sanitize.sh" cpu
 # The headers' HTML reference (-> build/doxygen-html); any Doxygen warning fails it.
 if command -v doxygen >/dev/null 2>&1; then
   stage "HTML reference (doxygen)" bash -c "cd '$root/docs' && doxygen"
@@ -152,5 +166,5 @@ fi
 # The 25 slowest tests are listed at the end: where the next minutes of CI time are.
 stage "unit and integration tests" $py -m pytest -q -p no:cacheprovider -n "$jobs" --dist loadfile --durations=25
 
-echo "timing:"
-printf '  %s\n' "${timings[@]}"
+echo "timing (a lane's stages are listed before the lane's own line):"
+sed 's/^/  /' "$scratch/timings"
