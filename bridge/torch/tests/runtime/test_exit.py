@@ -67,7 +67,10 @@ torch.nn.functional.embedding(torch.tensor([0, 9], device="diopi"), torch.randn(
 # ends through the interpreter's own shutdown (an uncaught exception: status 1, as a script's would).
 DRIVER = """\
 import gc, json, os, sys, traceback
-import torch, diopi_torch, transformers.models.llama  # imports only: each run loads the device itself
+import torch, diopi_torch  # imports only: each run loads the device itself
+# The generate script's model code and generation loop (`transformers.models.llama` alone is a lazy stub):
+# importing them took each run some 2 s of CPU, most of its time.
+import transformers.models.llama.modeling_llama, transformers.generation.utils
 # A run's first linear imports these anyway (the meta kernel of addmm is a Python decomposition, and
 # importing it imports Dynamo): done once here, not for 2 s in each of 160 runs.
 import torch._dynamo, torch._decomp.decompositions
