@@ -161,10 +161,10 @@ if command -v doxygen >/dev/null 2>&1; then
 else
   echo "== HTML reference: skipped, doxygen is not installed (scripts/setup.sh installs it as root with apt-get)"
 fi
-# One test file per process, as many processes as cores: most tests wait on a subprocess that uses one core
-# (a model compiled in a fresh interpreter, a built test library), so two files at once nearly halve the stage.
-# The 25 slowest tests are listed at the end: where the next minutes of CI time are.
-stage "unit and integration tests" $py -m pytest -q -p no:cacheprovider -n "$jobs" --dist loadfile --durations=25
+# One test file per process, one process more than cores: most tests wait on a subprocess (a model compiled in
+# a fresh interpreter, a built test library, a run that must time out), and two processes on 2 cores kept only
+# 1.45 cores busy. The 25 slowest tests are listed at the end: where the next minutes of CI time are.
+stage "unit and integration tests" $py -m pytest -q -p no:cacheprovider -n $((jobs + 1)) --dist loadfile --durations=25
 
 echo "timing (a lane's stages are listed before the lane's own line):"
 sed 's/^/  /' "$scratch/timings"
