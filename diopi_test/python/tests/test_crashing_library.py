@@ -6,8 +6,6 @@ the library printed before it died is in the report row, the console and a
 `--case` re-run."""
 import json
 import os
-import shutil
-import subprocess
 
 import pytest
 
@@ -15,25 +13,12 @@ from support import run_main
 
 torch = pytest.importorskip("torch", reason="making baselines needs torch")
 
-from conformance import expand, gen_data, paths  # noqa: E402
+from conformance import expand, gen_data  # noqa: E402
 
 ALWAYS = {"diopiAdd": "what():  crashing: diopiAdd has no kernel for this device yet",  # a C++ exception's abort
           "diopiMul": "crashing: diopiMul about to write through a NULL pointer",     # stdout, never flushed
           "diopiSub": "crashing: diopiSub gave up"}                                  # stderr, then abort()
 JOBS = 2
-
-
-@pytest.fixture(scope="module")
-def crashing_lib(tmp_path_factory, torch_lib_dir):
-    cxx = shutil.which("c++") or shutil.which("g++")
-    if cxx is None:
-        pytest.skip("no C++ compiler to build the crashing test library")
-    out = tmp_path_factory.mktemp("crashing") / "libcrashing.so"
-    src = os.path.join(os.path.dirname(__file__), "crashing", "crashing_impl.cpp")
-    # --no-as-needed: the reference library is needed although no symbol of it is referenced here
-    subprocess.run([cxx, "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Werror", "-I", paths.INCLUDE_DIR, src, "-o", str(out),
-                    "-Wl,--no-as-needed", "-L", torch_lib_dir, "-ldiopi_impl", f"-Wl,-rpath,{torch_lib_dir}", "-ldl"], check=True)
-    return str(out)
 
 
 @pytest.fixture(scope="module")
