@@ -47,10 +47,7 @@ diopiError_t legacySync(diopiStreamHandle_t s) { return legacy(gLegacy->sync(s),
 
 diopiDeviceRuntime_t adaptLegacy(const diopiTorchDeviceHooks_t* h) {
     gLegacy = h;
-    diopiDeviceRuntime_t r{};
-    r.version = DIOPI_DEVICE_RUNTIME_VERSION;
-    r.size = sizeof(diopiDeviceRuntime_t);
-    r.name = h->name ? h->name : "device hooks";
+    diopiDeviceRuntime_t r = emptyRuntime(h->name ? h->name : "device hooks");
     r.device_count = legacyCount;
     r.malloc = legacyMalloc;
     r.free = legacyFree;

@@ -1,5 +1,11 @@
-// The host runtime: the device runtime table (diopi/device.h) of a vendor
-// whose device memory is host memory, for every caller of the standard.
+// The host runtime: the device runtime table (diopi/device.h) a caller of the
+// standard (the device, the test runtime) uses for a vendor that has none,
+// whose device memory is host memory.
+//
+// Work is synchronous: every copy is done when the call returns, so streams
+// and events are always complete; an event's time is taken when it is
+// recorded. DIOPI_HOST_DEVICES=N exposes N devices (all host memory) so that
+// multi-device code is tested on one machine.
 #pragma once
 
 #include <diopi/device.h>
@@ -15,14 +21,6 @@ namespace host {
 // Each library that includes this gets its own copy (its own error string).
 namespace {
 
-// ---------------------------------------------------------------- host runtime
-//
-// Host memory is the device memory of the vendors in this project. Work is
-// synchronous: every copy is done when the call returns, so streams and
-// events are always complete; an event's time is taken when it is recorded.
-// DIOPI_HOST_DEVICES=N exposes N devices (all host memory) so that
-// multi-device code is tested on one machine.
-
 struct HostStream {
     diopiDeviceIndex_t device;
     int32_t priority;
@@ -31,7 +29,7 @@ struct HostStream {
 struct HostEvent {
     diopiDeviceIndex_t device;
     bool recorded = false;
-    std::chrono::steady_clock::time_point when;
+    std::chrono::steady_clock::time_point when{};
 };
 
 thread_local std::string tHostError;
@@ -51,10 +49,12 @@ int32_t hostDeviceCount() {
 }
 
 diopiError_t hostCount(int32_t* n) {
+    if (!n) return hostFail("device_count: NULL argument");
     *n = hostDeviceCount();
     return diopiSuccess;
 }
 diopiError_t hostMalloc(diopiDeviceIndex_t, void** p, size_t n) {
+    if (!p) return hostFail("malloc: NULL argument");
     *p = nullptr;
     if (!n) return diopiSuccess;
     // 64-byte alignment suits every vector width the vendors here use.
@@ -72,7 +72,9 @@ diopiError_t hostMemInfo(diopiDeviceIndex_t, size_t* freeBytes, size_t* total) {
     return diopiSuccess;
 }
 diopiError_t hostCopy(void* dst, const void* src, size_t n, diopiStreamHandle_t) {
-    if (n) std::memcpy(dst, src, n);
+    if (n == 0) return diopiSuccess;
+    if (!dst || !src) return hostFail("copy: NULL pointer");
+    std::memmove(dst, src, n);  // a copy within one device may overlap
     return diopiSuccess;
 }
 diopiError_t hostMemset(void* dst, int32_t v, size_t n, diopiStreamHandle_t) {
@@ -121,11 +123,20 @@ diopiError_t hostElapsed(diopiEventHandle_t a, diopiEventHandle_t b, float* ms) 
 }
 diopiError_t hostDeviceSync(diopiDeviceIndex_t) { return diopiSuccess; }
 
-diopiDeviceRuntime_t hostRuntime() {
+/// A table with only its version, size and name set, for a caller to fill.
+diopiDeviceRuntime_t emptyRuntime(const char* name) {
     diopiDeviceRuntime_t r{};
     r.version = DIOPI_DEVICE_RUNTIME_VERSION;
     r.size = sizeof(diopiDeviceRuntime_t);
-    r.name = "host memory";
+    r.name = name;
+    return r;
+}
+
+/// The host runtime. Without `streams` it has no stream or event functions:
+/// everything runs on the default stream (NULL), which is all a vendor that
+/// never reads its stream sees from a caller without queues.
+diopiDeviceRuntime_t hostRuntime(bool streams = true) {
+    diopiDeviceRuntime_t r = emptyRuntime("host memory");
     r.device_count = hostCount;
     r.device_synchronize = hostDeviceSync;
     r.malloc = hostMalloc;
@@ -137,9 +148,10 @@ diopiDeviceRuntime_t hostRuntime() {
     r.memcpy_d2h_async = hostCopy;
     r.memcpy_d2d_async = hostCopy;
     r.memset_async = hostMemset;
+    r.stream_synchronize = hostStreamSync;
+    if (!streams) return r;
     r.stream_create = hostStreamCreate;
     r.stream_destroy = hostStreamDestroy;
-    r.stream_synchronize = hostStreamSync;
     r.stream_query = hostStreamQuery;
     r.event_create = hostEventCreate;
     r.event_destroy = hostEventDestroy;
