@@ -20,6 +20,13 @@ def torch_lib_dir():
     return d
 
 
+def make_baselines(data_dir, cases):
+    """Generates the baselines of `cases` into data_dir; any case that fails to generate fails the test."""
+    from conformance import gen_data  # here: it imports torch, which not every test has
+    res = gen_data.generate(cases, str(data_dir))
+    assert not res["failures"], res["failures"]
+
+
 def compiler(cxx=False, what="the test library"):
     """The C (or C++) compiler; skips, saying what it was wanted for, when there is none."""
     found = shutil.which("c++") or shutil.which("g++") if cxx else shutil.which("cc") or shutil.which("gcc")

@@ -11,11 +11,12 @@ import os
 
 import pytest
 
+from conftest import make_baselines
 from support import run_main
 
 torch = pytest.importorskip("torch", reason="making baselines needs torch")
 
-from conformance import expand, gen_data, spec  # noqa: E402
+from conformance import expand, spec  # noqa: E402
 from conformance.reftorch import torch as T  # noqa: E402
 
 SHAPES = tuple(((n, 3),) for n in range(1, 9))  # 8 cases, 16 replays with the non-contiguous layout
@@ -35,8 +36,7 @@ OPS = [
 @pytest.fixture(scope="module")
 def planted_data(tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
-    res = gen_data.generate(expand.expand(OPS), str(data))
-    assert not res["failures"], res["failures"]
+    make_baselines(data, expand.expand(OPS))
     return str(data)
 
 
