@@ -19,13 +19,13 @@
 #include <vector>
 
 #include "diopi_support/caller_runtime.hpp"
+#include "diopi_support/host_runtime.hpp"
 #include "diopi_test/testrt.h"
 
 namespace {
 
 constexpr size_t kGuardBytes = 64;
 constexpr unsigned char kGuardByte = 0xA5;
-constexpr size_t kHostAlign = 64;
 
 thread_local std::string g_error;
 
@@ -34,46 +34,9 @@ int32_t fail(const std::string& msg) {
     return 1;
 }
 
-/* ---- the host runtime: what a vendor whose device is host memory gets ---- */
-diopiError_t hostCount(int32_t* n) {
-    if (!n) return diopiErrorOccurred;
-    *n = 1;
-    return diopiSuccess;
-}
-diopiError_t hostMalloc(diopiDeviceIndex_t, void** ptr, size_t nbytes) {
-    if (!ptr) return diopiErrorOccurred;
-    // aligned_alloc needs a multiple of the alignment; a zero-byte request still gets a real, freeable block.
-    size_t rounded = (nbytes + kHostAlign - 1) / kHostAlign * kHostAlign;
-    *ptr = std::aligned_alloc(kHostAlign, rounded ? rounded : kHostAlign);
-    return *ptr ? diopiSuccess : diopiErrorOccurred;
-}
-diopiError_t hostFree(diopiDeviceIndex_t, void* ptr) {
-    std::free(ptr);
-    return diopiSuccess;
-}
-diopiError_t hostCopy(void* dst, const void* src, size_t n, diopiStreamHandle_t) {
-    if (n == 0) return diopiSuccess;
-    if (!dst || !src) return diopiErrorOccurred;
-    std::memmove(dst, src, n);
-    return diopiSuccess;
-}
-diopiError_t hostSync(diopiStreamHandle_t) { return diopiSuccess; }
-
-// The host has no queues: every stream is the default one and work is synchronous.
-const diopiDeviceRuntime_t kHostRuntime = [] {
-    diopiDeviceRuntime_t rt{};
-    rt.version = DIOPI_DEVICE_RUNTIME_VERSION;
-    rt.size = sizeof(diopiDeviceRuntime_t);
-    rt.name = "host memory";
-    rt.device_count = hostCount;
-    rt.malloc = hostMalloc;
-    rt.free = hostFree;
-    rt.memcpy_h2d_async = hostCopy;
-    rt.memcpy_d2h_async = hostCopy;
-    rt.memcpy_d2d_async = hostCopy;
-    rt.stream_synchronize = hostSync;
-    return rt;
-}();
+// What a vendor without a device runtime gets: host memory, and no queues (the
+// vendor's calls and the harness's copies all run on the default stream).
+const diopiDeviceRuntime_t kHostRuntime = diopi_support::host::hostRuntime(/*streams=*/false);
 
 // The runtime in use (fixed by dt_init / dt_init_device) and the vendor's error string.
 const diopiDeviceRuntime_t* g_rt = &kHostRuntime;
@@ -85,6 +48,7 @@ diopiDeviceIndex_t g_device = 0;  // where new storages and contexts go (dt_set_
 
 std::string vendorError() {
     const char* msg = g_vendor_error ? g_vendor_error() : nullptr;
+    if ((!msg || !*msg) && g_rt == &kHostRuntime && !diopi_support::host::tHostError.empty()) return diopi_support::host::tHostError;
     return msg && *msg ? msg : "no message";
 }
 
@@ -155,7 +119,7 @@ std::shared_ptr<Storage> allocStorage(size_t nbytes, bool host) {
     st->stream = storageStream(st->device);
     size_t total = nbytes + 2 * kGuardBytes;
     if (st->host) {
-        if (hostMalloc(0, &st->base, total) != diopiSuccess) {
+        if (diopi_support::host::hostMalloc(0, &st->base, total) != diopiSuccess) {
             st->base = nullptr;
             fail("host malloc of " + std::to_string(total) + " bytes failed");
             return nullptr;

@@ -12,11 +12,11 @@ BUILD_DIR/graph_thunks.cpp (rewritten only when its content changed).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 
 import jinja2
+from diopi_header import thunks as header_thunks
 
 # Run as `python -m codegen.thunks` from bridge/torch (the build system does).
 from codegen.generate import write_if_changed
@@ -27,43 +27,14 @@ BRIDGE = os.path.dirname(HERE)
 
 TEMPLATE = "graph_thunks.cpp.j2"
 
-# Parameter kind (header model) -> the member of graph::Arg that holds it.
-_MEMBER = {
-    "tensor_in": "p", "tensor_out": "p", "tensor_array_in": "p", "tensor_array_out": "p", "scalar": "p",
-    "size_ptr": "p", "generator": "p", "string": "p", "int_ptr": "p", "double_ptr": "p", "bool_ptr": "p",
-    "bool_out": "p", "double_out": "p", "int_out": "p", "pointer": "p",
-    "size": "z", "int": "i", "float": "d", "bool": "b",
-    "enum_round": "i", "enum_reduction": "i", "enum_memory_format": "i", "enum_dtype": "i",
-}
-
-
-@dataclasses.dataclass(frozen=True)
-class Thunk:
-    name: str
-    args: tuple   # C++ expressions over `a`, one per parameter after the context
-
-
-def _value_type(ctype):
-    return ctype[len("const "):] if ctype.startswith("const ") and not ctype.endswith("*") else ctype
+# The members of graph::Arg (csrc/graph/graph.hpp). A thunk is made for every
+# parameter kind the header model gives a slot member (no `kinds` filter); the
+# member and cast of each argument come from diopi_header.thunks.
+ARG_MEMBERS = "pzidb"
 
 
 def thunks(functions):
-    out = []
-    for fn in functions.values():
-        params = [p for p in fn.params if p.kind != "context"]
-        if not fn.params or fn.params[0].kind != "context" or any(p.kind not in _MEMBER for p in params):
-            continue  # not an operator of the usual form: never lowered, so no thunk
-        args = []
-        for i, p in enumerate(params):
-            member = _MEMBER[p.kind]
-            if member == "p":
-                args.append(f"static_cast<{p.ctype}>(a[{i}].p)")
-            elif member == "z":
-                args.append(f"a[{i}].z")
-            else:
-                args.append(f"static_cast<{_value_type(p.ctype)}>(a[{i}].{member})")
-        out.append(Thunk(fn.name, tuple(args)))
-    return out
+    return header_thunks.thunks(functions, members=ARG_MEMBERS)
 
 
 def render(items):

@@ -1,4 +1,4 @@
-"""Shared fixtures: paths, the built test runtime, small baselines."""
+"""Shared fixtures: paths, the built test runtime, the deliberately defective test libraries."""
 import os
 import shutil
 import subprocess
@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+TESTS = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, TESTS)
 import support  # noqa: E402,F401  (puts the harness on sys.path)
 from conformance import paths  # noqa: E402
 
@@ -19,14 +20,55 @@ def torch_lib_dir():
     return d
 
 
+def make_baselines(data_dir, cases):
+    """Generates the baselines of `cases` into data_dir; any case that fails to generate fails the test."""
+    from conformance import gen_data  # here: it imports torch, which not every test has
+    res = gen_data.generate(cases, str(data_dir))
+    assert not res["failures"], res["failures"]
+
+
+def compiler(cxx=False, what="the test library"):
+    """The C (or C++) compiler; skips, saying what it was wanted for, when there is none."""
+    found = shutil.which("c++") or shutil.which("g++") if cxx else shutil.which("cc") or shutil.which("gcc")
+    if found is None:
+        pytest.skip(f"no {'C++' if cxx else 'C'} compiler to build {what}")
+    return found
+
+
+def build_test_library(out_dir, source, *link, flags=("-O1", "-Wall", "-Werror")):
+    """Compiles one of the deliberately defective test libraries (tests/<folder>/<file>.c or .cpp) into
+    out_dir/lib<folder>.so."""
+    cxx = source.endswith(".cpp")
+    out = os.path.join(str(out_dir), f"lib{os.path.dirname(source)}.so")
+    subprocess.run([compiler(cxx, f"the test library {source}"), "-std=c++17" if cxx else "-std=c11", "-shared", "-fPIC", *flags,
+                    "-I", paths.INCLUDE_DIR, os.path.join(TESTS, source), "-o", out, *link], check=True)
+    return out
+
+
+# The test libraries, each built once per run.
 @pytest.fixture(scope="session")
 def faulty_lib(tmp_path_factory, torch_lib_dir):
-    """The deliberately defective library of tests/faulty, compiled here."""
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler to build the faulty test library")
-    out = tmp_path_factory.mktemp("faulty") / "libfaulty.so"
-    src = os.path.join(os.path.dirname(__file__), "faulty", "faulty_impl.c")
-    subprocess.run([cc, "-std=c11", "-O1", "-shared", "-fPIC", "-Wall", "-Werror", "-I", paths.INCLUDE_DIR, src, "-o", str(out), "-lm"],
-                   check=True)
-    return str(out)
+    return build_test_library(tmp_path_factory.mktemp("faulty"), "faulty/faulty_impl.c", "-lm")
+
+
+@pytest.fixture(scope="session")
+def faulty_collective_lib(tmp_path_factory):
+    return build_test_library(tmp_path_factory.mktemp("faulty_collective"), "faulty_collective/faulty_collective.c", "-ldl", "-lm")
+
+
+@pytest.fixture(scope="session")
+def hostile_lib(tmp_path_factory, torch_lib_dir):
+    return build_test_library(tmp_path_factory.mktemp("hostile"), "hostile/hostile_impl.c", "-lm",
+                              flags=("-O1", "-pthread", "-Wall", "-Werror"))
+
+
+@pytest.fixture(scope="session")
+def planted_lib(tmp_path_factory, torch_lib_dir):
+    return build_test_library(tmp_path_factory.mktemp("planted"), "planted/planted_impl.c")
+
+
+@pytest.fixture(scope="session")
+def crashing_lib(tmp_path_factory, torch_lib_dir):
+    # --no-as-needed: the reference library is needed although no symbol of it is referenced here
+    return build_test_library(tmp_path_factory.mktemp("crashing"), "crashing/crashing_impl.cpp", "-Wl,--no-as-needed", "-L", torch_lib_dir,
+                              "-ldiopi_impl", f"-Wl,-rpath,{torch_lib_dir}", "-ldl")

@@ -336,6 +336,7 @@ diopiNeg:
 # conversion fails loudly.
 TINY_KERNELS = r"""
 #include <diopi/functions.h>
+#include "adaptor_kernels.hpp"
 #include <diopi/functions_ext.h>
 #include <cmath>
 #include <string>
@@ -346,45 +347,7 @@ namespace {
 thread_local std::string g_err;
 diopiError_t failWith(diopiError_t code, const std::string& m) { g_err = m; return code; }
 
-struct View {
-    char* data = nullptr;
-    diopiDtype_t dtype{};
-    diopiSize_t shape{}, stride{};
-    int64_t numel = 1;
-};
-View view(diopiConstTensorHandle_t t) {
-    View v;
-    const void* p = nullptr;
-    diopiGetTensorDataConst(t, &p);
-    v.data = static_cast<char*>(const_cast<void*>(p));
-    diopiGetTensorDtype(t, &v.dtype);
-    diopiGetTensorShape(t, &v.shape);
-    diopiGetTensorStride(t, &v.stride);
-    diopiGetTensorNumel(t, &v.numel);
-    return v;
-}
-int64_t itemsize(diopiDtype_t d) {
-    switch (d) {
-        case diopi_dtype_float64: case diopi_dtype_int64: return 8;
-        case diopi_dtype_float32: case diopi_dtype_int32: return 4;
-        default: return 1;
-    }
-}
-// Element offsets (in bytes) in row-major index order.
-std::vector<int64_t> offsets(const View& v) {
-    std::vector<int64_t> out;
-    std::vector<int64_t> idx(v.shape.len, 0);
-    for (int64_t n = 0; n < v.numel; ++n) {
-        int64_t off = 0;
-        for (int64_t d = 0; d < v.shape.len; ++d) off += idx[d] * v.stride.data[d];
-        out.push_back(off * itemsize(v.dtype));
-        for (int64_t d = v.shape.len - 1; d >= 0; --d) {
-            if (++idx[d] < v.shape.data[d]) break;
-            idx[d] = 0;
-        }
-    }
-    return out;
-}
+using namespace adaptor_test;
 double load(const View& v, int64_t off) {
     const char* p = v.data + off;
     switch (v.dtype) {
@@ -488,22 +451,21 @@ TINY_NAMES = ["diopiGetVendorName", "diopiGetImplVersion", "diopiGetLastErrorStr
               "diopiNeg", "diopiSign", "diopiCat", "diopiForeachaddInpScalar"]
 
 
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory, cxx):
-    """libtiny.so: the tiny kernels behind generated wrappers, plus a test
-    runtime, both compiled here (-O0, a few seconds)."""
-    d = tmp_path_factory.mktemp("tiny")
-    (d / "kernels.cpp").write_text(TINY_KERNELS)
+def build_adapted(d, vendor, kernels, config, names, cxx, werror=False):
+    """Into folder `d`: lib<vendor>.so, the C++ `kernels` behind the wrappers adaptor/codegen generates for
+    them from `config` (it must wrap exactly `names`), and a test runtime libdiopirt.so (-O0, seconds)."""
+    (d / "kernels.cpp").write_text(kernels)
     cfg = d / "convert_config.yaml"
-    cfg.write_text(TINY_CONFIG)
+    cfg.write_text(config)
     inc = ["-I", paths.INCLUDE_DIR]
     kobj = d / "kernels.o"
-    subprocess.run([cxx, "-std=c++17", "-O0", "-fPIC", "-c", *inc, str(d / "kernels.cpp"), "-o", str(kobj)], check=True)
+    subprocess.run([cxx, "-std=c++17", "-O0", "-fPIC", "-c", *inc, "-I", os.path.dirname(os.path.abspath(__file__)),
+                    str(d / "kernels.cpp"), "-o", str(kobj)], check=True)
     out = d / "gen"
-    proc = subprocess.run([sys.executable, os.path.join(ADAPTOR_DIR, "codegen", "generate.py"), "--vendor", "tiny", "--config", str(cfg),
+    proc = subprocess.run([sys.executable, os.path.join(ADAPTOR_DIR, "codegen", "generate.py"), "--vendor", vendor, "--config", str(cfg),
                            "--archive", str(kobj), "--out-dir", str(out)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert f"{len(TINY_NAMES)} of {len(FUNCS)} functions wrapped" in proc.stdout
+    assert f"{len(names)} of {len(FUNCS)} functions wrapped" in proc.stdout
     # Only the files with wrappers need compiling (the others are empty).
     sources = [str(out / f) for f in sorted(os.listdir(out)) if f.endswith(".cpp") and "extern \"C\"" in (out / f).read_text()]
     sources += [str(out / "adaptor_glue.cpp"), os.path.join(ADAPTOR_DIR, "csrc", "adaptor_runtime.cpp")]
@@ -511,15 +473,20 @@ def tiny(tmp_path_factory, cxx):
     subprocess.run([sys.executable, "-m", "diopi_header", "c-tables", str(d / "generated" / "diopi_tables.h")], check=True,
                    capture_output=True)
     inc += ["-I", str(d / "generated")]
-    lib = d / "libtiny.so"
-    subprocess.run([cxx, "-std=c++17", "-O0", "-fPIC", "-shared", "-fvisibility=hidden", *inc, "-I", os.path.join(ADAPTOR_DIR, "csrc"),
-                    *sources, str(kobj), "-o", str(lib)], check=True)
+    warn = ["-Wall", "-Werror"] if werror else []
+    subprocess.run([cxx, "-std=c++17", "-O0", *warn, "-fPIC", "-shared", "-fvisibility=hidden", *inc, "-I", os.path.join(ADAPTOR_DIR, "csrc"),
+                    *sources, str(kobj), "-o", str(d / f"lib{vendor}.so")], check=True)
     csrc = os.path.join(paths.REPO_ROOT, "diopi_test", "csrc")
-    rt = d / "libdiopirt.so"
     subprocess.run([cxx, "-std=c++17", "-O0", "-fPIC", "-shared", *inc, "-I", os.path.join(csrc, "include"),
                     "-I", os.path.join(paths.REPO_ROOT, "proto", "support", "include"),
-                    os.path.join(csrc, "runtime.cpp"), "-ldl", "-o", str(rt)], check=True)
+                    os.path.join(csrc, "runtime.cpp"), "-ldl", "-o", str(d / "libdiopirt.so")], check=True)
     return d
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory, cxx):
+    """libtiny.so: the tiny kernels behind generated wrappers, plus a test runtime."""
+    return build_adapted(tmp_path_factory.mktemp("tiny"), "tiny", TINY_KERNELS, TINY_CONFIG, TINY_NAMES, cxx)
 
 
 @pytest.fixture(scope="module")

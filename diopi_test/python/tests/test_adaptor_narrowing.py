@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import support  # noqa: F401  (puts the harness on sys.path)
-from test_adaptor import ADAPTOR_DIR, FUNCS, Ctx, cxx  # noqa: F401  (cxx is a fixture)
+from test_adaptor import Ctx, build_adapted, cxx  # noqa: F401  (cxx is a fixture)
 from conformance import paths  # noqa: E402
 
 REFUSED = 1000  # diopiDtypeNotSupported
@@ -33,6 +33,7 @@ diopiSign:
 # shows whether a refused call reached the kernel.
 NARROW_KERNELS = r"""
 #include <diopi/functions.h>
+#include "adaptor_kernels.hpp"
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -46,45 +47,7 @@ int g_count = 0;
 void called() { g_calls = std::to_string(++g_count); }
 diopiError_t failWith(diopiError_t code, const std::string& m) { g_err = m; return code; }
 
-struct View {
-    char* data = nullptr;
-    diopiDtype_t dtype{};
-    diopiSize_t shape{}, stride{};
-    int64_t numel = 1;
-};
-View view(diopiConstTensorHandle_t t) {
-    View v;
-    const void* p = nullptr;
-    diopiGetTensorDataConst(t, &p);
-    v.data = static_cast<char*>(const_cast<void*>(p));
-    diopiGetTensorDtype(t, &v.dtype);
-    diopiGetTensorShape(t, &v.shape);
-    diopiGetTensorStride(t, &v.stride);
-    diopiGetTensorNumel(t, &v.numel);
-    return v;
-}
-int64_t itemsize(diopiDtype_t d) {
-    switch (d) {
-        case diopi_dtype_float64: case diopi_dtype_int64: return 8;
-        case diopi_dtype_float32: case diopi_dtype_int32: return 4;
-        case diopi_dtype_int16: return 2;
-        default: return 1;
-    }
-}
-std::vector<int64_t> offsets(const View& v) {
-    std::vector<int64_t> out;
-    std::vector<int64_t> idx(v.shape.len, 0);
-    for (int64_t n = 0; n < v.numel; ++n) {
-        int64_t off = 0;
-        for (int64_t d = 0; d < v.shape.len; ++d) off += idx[d] * v.stride.data[d];
-        out.push_back(off * itemsize(v.dtype));
-        for (int64_t d = v.shape.len - 1; d >= 0; --d) {
-            if (++idx[d] < v.shape.data[d]) break;
-            idx[d] = 0;
-        }
-    }
-    return out;
-}
+using namespace adaptor_test;
 // Plain C++ conversions, which is what narrowing without a check amounts to.
 template <class T> T get(const char* p) { T x; std::memcpy(&x, p, sizeof x); return x; }
 template <class T> void put(char* p, T x) { std::memcpy(p, &x, sizeof x); }
@@ -183,31 +146,8 @@ NARROW_NAMES = ["diopiGetVendorName", "diopiGetImplVersion", "diopiGetLastErrorS
 
 @pytest.fixture(scope="module")
 def narrow(tmp_path_factory, cxx):  # noqa: F811
-    """libnarrow.so: the kernels above behind generated wrappers (-O0, seconds)."""
-    d = tmp_path_factory.mktemp("narrow")
-    (d / "kernels.cpp").write_text(NARROW_KERNELS)
-    cfg = d / "convert_config.yaml"
-    cfg.write_text(NARROW_CONFIG)
-    inc = ["-I", paths.INCLUDE_DIR]
-    kobj = d / "kernels.o"
-    subprocess.run([cxx, "-std=c++17", "-O0", "-fPIC", "-c", *inc, str(d / "kernels.cpp"), "-o", str(kobj)], check=True)
-    out = d / "gen"
-    proc = subprocess.run([sys.executable, os.path.join(ADAPTOR_DIR, "codegen", "generate.py"), "--vendor", "narrow", "--config", str(cfg),
-                           "--archive", str(kobj), "--out-dir", str(out)], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert f"{len(NARROW_NAMES)} of {len(FUNCS)} functions wrapped" in proc.stdout
-    sources = [str(out / f) for f in sorted(os.listdir(out)) if f.endswith(".cpp") and "extern \"C\"" in (out / f).read_text()]
-    sources += [str(out / "adaptor_glue.cpp"), os.path.join(ADAPTOR_DIR, "csrc", "adaptor_runtime.cpp")]
-    subprocess.run([sys.executable, "-m", "diopi_header", "c-tables", str(d / "generated" / "diopi_tables.h")], check=True,
-                   capture_output=True)
-    inc += ["-I", str(d / "generated")]
-    subprocess.run([cxx, "-std=c++17", "-O0", "-Wall", "-Werror", "-fPIC", "-shared", "-fvisibility=hidden", *inc, "-I",
-                    os.path.join(ADAPTOR_DIR, "csrc"), *sources, str(kobj), "-o", str(d / "libnarrow.so")], check=True)
-    csrc = os.path.join(paths.REPO_ROOT, "diopi_test", "csrc")
-    subprocess.run([cxx, "-std=c++17", "-O0", "-fPIC", "-shared", *inc, "-I", os.path.join(csrc, "include"),
-                    "-I", os.path.join(paths.REPO_ROOT, "proto", "support", "include"),
-                    os.path.join(csrc, "runtime.cpp"), "-ldl", "-o", str(d / "libdiopirt.so")], check=True)
-    return d
+    """libnarrow.so: the kernels above behind generated wrappers, plus a test runtime."""
+    return build_adapted(tmp_path_factory.mktemp("narrow"), "narrow", NARROW_KERNELS, NARROW_CONFIG, NARROW_NAMES, cxx, werror=True)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ import csv
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import time
 
@@ -26,19 +25,6 @@ def _summary(report_dir):
 
 def _verdicts(summary):
     return {c["case"]: c["result"] for c in summary["cases"]}
-
-
-@pytest.fixture(scope="module")
-def faulty_collective_lib(tmp_path_factory):
-    cc_ = shutil.which("cc") or shutil.which("gcc")
-    if cc_ is None:
-        pytest.skip("no C compiler to build the defective collective library")
-    from conformance import paths
-    out = tmp_path_factory.mktemp("faulty_collective") / "libfaulty_collective.so"
-    src = os.path.join(os.path.dirname(__file__), "faulty_collective", "faulty_collective.c")
-    subprocess.run([cc_, "-std=c11", "-O1", "-shared", "-fPIC", "-Wall", "-Werror", "-I", paths.INCLUDE_DIR, src, "-o", str(out),
-                    "-ldl", "-lm"], check=True)
-    return str(out)
 
 
 def _exports_collectives(lib):

@@ -6,16 +6,15 @@ the library printed before it died is in the report row, the console and a
 `--case` re-run."""
 import json
 import os
-import shutil
-import subprocess
 
 import pytest
 
+from conftest import make_baselines
 from support import run_main
 
 torch = pytest.importorskip("torch", reason="making baselines needs torch")
 
-from conformance import expand, gen_data, paths  # noqa: E402
+from conformance import expand  # noqa: E402
 
 ALWAYS = {"diopiAdd": "what():  crashing: diopiAdd has no kernel for this device yet",  # a C++ exception's abort
           "diopiMul": "crashing: diopiMul about to write through a NULL pointer",     # stdout, never flushed
@@ -24,25 +23,11 @@ JOBS = 2
 
 
 @pytest.fixture(scope="module")
-def crashing_lib(tmp_path_factory, torch_lib_dir):
-    cxx = shutil.which("c++") or shutil.which("g++")
-    if cxx is None:
-        pytest.skip("no C++ compiler to build the crashing test library")
-    out = tmp_path_factory.mktemp("crashing") / "libcrashing.so"
-    src = os.path.join(os.path.dirname(__file__), "crashing", "crashing_impl.cpp")
-    # --no-as-needed: the reference library is needed although no symbol of it is referenced here
-    subprocess.run([cxx, "-std=c++17", "-O1", "-shared", "-fPIC", "-Wall", "-Werror", "-I", paths.INCLUDE_DIR, src, "-o", str(out),
-                    "-Wl,--no-as-needed", "-L", torch_lib_dir, "-ldiopi_impl", f"-Wl,-rpath,{torch_lib_dir}", "-ldl"], check=True)
-    return str(out)
-
-
-@pytest.fixture(scope="module")
 def crashing_run(tmp_path_factory, crashing_lib, torch_lib_dir):
     data = tmp_path_factory.mktemp("data")
     reports = tmp_path_factory.mktemp("reports")
     cases = expand.expand(expand.load_ops(), fnames=("add", "mul", "sub", "div"), dtypes=("float32", "float16"))
-    res = gen_data.generate(cases, str(data))
-    assert not res["failures"], res["failures"]
+    make_baselines(data, cases)
     proc = run_main("--mode", "run_test", "--impl_lib", crashing_lib, "--runtime_lib", os.path.join(torch_lib_dir, "libdiopirt.so"),
                     "--data_dir", str(data), "--report_dir", str(reports), "--jobs", str(JOBS))
     with open(reports / "summary.json") as f:

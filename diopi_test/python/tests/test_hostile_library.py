@@ -6,16 +6,16 @@ import csv
 import json
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
 
+from conftest import compiler, make_baselines
 from support import run_main
 
 torch = pytest.importorskip("torch", reason="making baselines needs torch")
 
-from conformance import expand, gen_data, paths, spec  # noqa: E402
+from conformance import expand, spec  # noqa: E402
 from conformance.reftorch import torch as T  # noqa: E402
 
 ONE = (((3, 4),),)
@@ -94,27 +94,10 @@ MESSAGES = {  # a word of each verdict's message that names what happened
 }
 
 
-def _cc():
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler to build the hostile test library")
-    return cc
-
-
-@pytest.fixture(scope="module")
-def hostile_lib(tmp_path_factory, torch_lib_dir):
-    out = tmp_path_factory.mktemp("hostile") / "libhostile.so"
-    src = os.path.join(os.path.dirname(__file__), "hostile", "hostile_impl.c")
-    subprocess.run([_cc(), "-std=c11", "-O1", "-shared", "-fPIC", "-pthread", "-Wall", "-Werror", "-I", paths.INCLUDE_DIR, src,
-                    "-o", str(out), "-lm"], check=True)
-    return str(out)
-
-
 @pytest.fixture(scope="module")
 def hostile_data(tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
-    res = gen_data.generate(expand.expand(OPS), str(data))
-    assert not res["failures"], res["failures"]
+    make_baselines(data, expand.expand(OPS))
     return str(data)
 
 
@@ -223,7 +206,7 @@ def test_a_library_without_diopi_functions(tmp_path, torch_lib_dir, hostile_data
     src = tmp_path / "empty.c"
     src.write_text("int not_an_operator(void) { return 0; }\n")
     lib = tmp_path / "libempty.so"
-    subprocess.run([_cc(), "-shared", "-fPIC", str(src), "-o", str(lib)], check=True)
+    subprocess.run([compiler(what="an empty library"), "-shared", "-fPIC", str(src), "-o", str(lib)], check=True)
     proc, summary = _run(str(lib), hostile_data, tmp_path / "reports", "--fname", "add",
                          "--runtime_lib", os.path.join(torch_lib_dir, "libdiopirt.so"))
     assert proc.returncode == 1

@@ -10,11 +10,12 @@ import subprocess
 
 import pytest
 
+from conftest import make_baselines
 from support import run_main
 
 torch = pytest.importorskip("torch", reason="making baselines needs torch")
 
-from conformance import expand, gen_data, repro, spec  # noqa: E402
+from conformance import expand, repro, spec  # noqa: E402
 from conformance.reftorch import torch as T  # noqa: E402
 
 # A few defects of tests/faulty (one verdict each) and one correct function.
@@ -39,8 +40,7 @@ OPS = [
 def repro_run(tmp_path_factory, faulty_lib):
     base = tmp_path_factory.mktemp("repro")
     data, reports, out = base / "data", base / "reports", base / "c"
-    res = gen_data.generate(expand.expand(OPS), str(data))
-    assert not res["failures"], res["failures"]
+    make_baselines(data, expand.expand(OPS))
     proc = run_main("--mode", "run_test", "--impl_lib", faulty_lib, "--data_dir", str(data), "--report_dir", str(reports),
                     "--timeout", "10", "--repro", str(out))
     assert proc.returncode == 1, proc.stdout + proc.stderr
@@ -145,8 +145,7 @@ def test_reproducer_uses_the_runtime_it_was_told_to(tmp_path, faulty_lib, torch_
     subprocess.run(["cc", "-std=c11", "-shared", "-fPIC", "-I", repro.paths.INCLUDE_DIR, src, "-o", str(vendor / "libdiopi_impl.so"),
                     "-Wl,--no-as-needed", f"-L{vendor}", "-ldiopirt", "-Wl,-rpath,$ORIGIN", "-lm"], check=True)
     data, reports, out = tmp_path / "data", tmp_path / "reports", tmp_path / "c"
-    res = gen_data.generate(expand.expand(OPS[1:2]), str(data))  # diopiSub: wrong values
-    assert not res["failures"], res["failures"]
+    make_baselines(data, expand.expand(OPS[1:2]))  # diopiSub: wrong values
     proc = run_main("--mode", "run_test", "--impl_lib", str(vendor / "libdiopi_impl.so"), "--runtime_lib",
                     os.path.join(torch_lib_dir, "libdiopirt.so"), "--data_dir", str(data), "--report_dir", str(reports),
                     "--repro", str(out), "--layout", "contiguous")

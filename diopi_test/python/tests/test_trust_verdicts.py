@@ -8,16 +8,15 @@ crashes, the cases not run are `skipped` with the reason."""
 import csv
 import json
 import os
-import shutil
-import subprocess
 
 import pytest
 
+from conftest import make_baselines
 from support import run_main
 
 torch = pytest.importorskip("torch", reason="making baselines needs torch")
 
-from conformance import expand, gen_data, paths, spec  # noqa: E402
+from conformance import expand, spec  # noqa: E402
 from conformance.reftorch import torch as T  # noqa: E402
 
 SHAPES = tuple(((n, 3),) for n in range(1, 9))  # 8 cases, 16 replays with the non-contiguous layout
@@ -35,22 +34,9 @@ OPS = [
 
 
 @pytest.fixture(scope="module")
-def planted_lib(tmp_path_factory, torch_lib_dir):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler to build the planted test library")
-    out = tmp_path_factory.mktemp("planted") / "libplanted.so"
-    src = os.path.join(os.path.dirname(__file__), "planted", "planted_impl.c")
-    subprocess.run([cc, "-std=c11", "-O1", "-shared", "-fPIC", "-Wall", "-Werror", "-I", paths.INCLUDE_DIR, src, "-o", str(out)],
-                   check=True)
-    return str(out)
-
-
-@pytest.fixture(scope="module")
 def planted_data(tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
-    res = gen_data.generate(expand.expand(OPS), str(data))
-    assert not res["failures"], res["failures"]
+    make_baselines(data, expand.expand(OPS))
     return str(data)
 
 

@@ -1,14 +1,8 @@
 # The diopi device's torch.distributed backend ("diccl", csrc/distributed/distributed.cpp): a Python extension module next to
 # libdiopi_torch.so, because torch.distributed takes backend objects from Python. It links libdiopi_torch.so (the
 # loaded vendor library, tensor handles) and libtorch_python (the Python types of c10d's Store and Backend).
-execute_process(
-  COMMAND ${Python3_EXECUTABLE} -c "import sysconfig; print(sysconfig.get_paths()['include'] + ';' + sysconfig.get_config_var('EXT_SUFFIX'))"
-  OUTPUT_VARIABLE _py_info OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc)
-if(NOT _rc EQUAL 0)
-  message(FATAL_ERROR "cannot ask ${Python3_EXECUTABLE} for its include directory")
-endif()
-list(GET _py_info 0 DIOPI_PY_INCLUDE)
-list(GET _py_info 1 DIOPI_PY_EXT_SUFFIX)
+diopi_ask_python("import sysconfig; print(sysconfig.get_paths()['include'] + ';' + sysconfig.get_config_var('EXT_SUFFIX'))"
+  "cannot ask ${Python3_EXECUTABLE} for its include directory" DIOPI_PY_INCLUDE DIOPI_PY_EXT_SUFFIX)
 add_library(diopi_torch_distributed MODULE ${CMAKE_CURRENT_SOURCE_DIR}/csrc/distributed/distributed.cpp)
 set_target_properties(diopi_torch_distributed PROPERTIES PREFIX "" OUTPUT_NAME _distributed SUFFIX ${DIOPI_PY_EXT_SUFFIX}
   CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON CXX_VISIBILITY_PRESET hidden

@@ -436,21 +436,16 @@ def _entry(node, rel, functions, schema_of):
             raise MappingError(f"{rel}:{lines['aten']}: ATen has no operator overload {aten!r} "
                                "(write name.overload, e.g. add.Tensor; no overload suffix for the default)")
     given = {}
-    if "args" in raw:
-        anode = raw["args"]
-        if not isinstance(anode, yaml.MappingNode):
-            raise MappingError(f"{rel}:{lines['args']}: args is a mapping DIOPI parameter -> expression")
-        for k, v in anode.value:
-            pwhere = f"{rel}:{_node_line(k)}"
-            pname = k.value
-            try:
-                fn.param(pname)
-            except KeyError:
-                raise MappingError(f"{pwhere}: {diopi} has no parameter {pname!r}; its parameters: "
-                                   + ", ".join(p.name for p in fn.params if p.kind != "context")) from None
-            expr = _scalar(v, pwhere, f"args.{pname}")
-            parse_expression(expr, pwhere)
-            given[pname] = (str(expr) if not isinstance(expr, str) else expr, pwhere)
+    for k, v, pwhere in _mapping_items(raw, "args", rel, lines, "DIOPI parameter -> expression"):
+        pname = k.value
+        try:
+            fn.param(pname)
+        except KeyError:
+            raise MappingError(f"{pwhere}: {diopi} has no parameter {pname!r}; its parameters: "
+                               + ", ".join(p.name for p in fn.params if p.kind != "context")) from None
+        expr = _scalar(v, pwhere, f"args.{pname}")
+        parse_expression(expr, pwhere)
+        given[pname] = (str(expr) if not isinstance(expr, str) else expr, pwhere)
     args = []
     for p in fn.params:
         if p.kind == "context":
@@ -477,20 +472,26 @@ def _entry(node, rel, functions, schema_of):
             whens.append(_normalise(cond))
     note = _scalar(raw["note"], where, "note") if "note" in raw else ""
     inits = []
-    if "init" in raw:
-        inode = raw["init"]
-        if not isinstance(inode, yaml.MappingNode):
-            raise MappingError(f"{rel}:{lines['init']}: init is a mapping result expression -> argument expression")
-        for k, v in inode.value:
-            iwhere = f"{rel}:{_node_line(k)}"
-            target, source = _scalar(k, iwhere, "init target"), _scalar(v, iwhere, "init source")
-            parse_expression(target, iwhere)
-            parse_expression(source, iwhere)
-            if names_in(_normalise(target)) != {RESULT}:
-                raise MappingError(f"{iwhere}: an init target is a result (`result[i]`), not {target!r}")
-            _check_names(source, schema, iwhere, diopi, "init")
-            inits.append((_normalise(target), _normalise(source)))
+    for k, v, iwhere in _mapping_items(raw, "init", rel, lines, "result expression -> argument expression"):
+        target, source = _scalar(k, iwhere, "init target"), _scalar(v, iwhere, "init source")
+        parse_expression(target, iwhere)
+        parse_expression(source, iwhere)
+        if names_in(_normalise(target)) != {RESULT}:
+            raise MappingError(f"{iwhere}: an init target is a result (`result[i]`), not {target!r}")
+        _check_names(source, schema, iwhere, diopi, "init")
+        inits.append((_normalise(target), _normalise(source)))
     return Entry(aten, diopi, tuple(args), tuple(whens), rel, line, note, tuple(inits))
+
+
+def _mapping_items(raw, field, rel, lines, what):
+    """(key node, value node, "file:line" of the key) of an entry's mapping-valued field; none when the field
+    is absent. `lines` holds the line of each field, `what` says what maps to what."""
+    if field not in raw:
+        return []
+    node = raw[field]
+    if not isinstance(node, yaml.MappingNode):
+        raise MappingError(f"{rel}:{lines[field]}: {field} is a mapping {what}")
+    return [(k, v, f"{rel}:{_node_line(k)}") for k, v in node.value]
 
 
 def _normalise(expr):

@@ -21,22 +21,14 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "../test_library.h"
+
 static const char* g_error = "";
 
 DIOPI_API const char* diopiGetVendorName(void) { return "faulty"; }
 /* Defect: an empty version string (library checks). */
 DIOPI_API const char* diopiGetImplVersion(void) { return ""; }
 DIOPI_API const char* diopiGetLastErrorString(void) { return g_error; }
-
-/* Offset (in elements) of the i-th element in row-major order. */
-static int64_t offset_of(int64_t i, diopiSize_t shape, diopiSize_t stride) {
-    int64_t off = 0;
-    for (int64_t d = shape.len - 1; d >= 0; --d) {
-        off += (i % shape.data[d]) * stride.data[d];
-        i /= shape.data[d];
-    }
-    return off;
-}
 
 typedef float (*binary_fn)(float, float);
 typedef float (*unary_fn)(float);
@@ -45,63 +37,35 @@ static float add_f(float a, float b) { return a + b; }
 static float neg_f(float a) { return -a; }
 static float relu_f(float a) { return a > 0 ? a : 0; }
 
-static diopiError_t check_f32(diopiConstTensorHandle_t t) {
-    diopiDtype_t dt;
-    diopiGetTensorDtype(t, &dt);
-    if (dt != diopi_dtype_float32) {
-        g_error = "faulty: only float32";
-        return diopiDtypeNotSupported;
-    }
-    return diopiSuccess;
+static diopiError_t get_f32(diopiConstTensorHandle_t t, tl_tensor* v) {
+    if (tl_get(t, v) == diopiSuccess) return diopiSuccess;
+    g_error = "faulty: only float32";
+    return diopiDtypeNotSupported;
 }
 
 /* Elementwise binary with broadcasting-free same-shape operands. */
 static diopiError_t binary(diopiTensorHandle_t out, diopiConstTensorHandle_t a, diopiConstTensorHandle_t b, binary_fn f) {
-    if (check_f32(a) || check_f32(b)) return diopiDtypeNotSupported;
-    diopiSize_t shape, sa, sb, so, shb;
-    int64_t n;
-    const void *pa, *pb;
-    void* po;
-    diopiGetTensorShape(a, &shape);
-    diopiGetTensorShape(b, &shb);
-    if (shb.len != shape.len) {
+    tl_tensor ta, tb, to;
+    if (get_f32(a, &ta) || get_f32(b, &tb) || get_f32(out, &to)) return diopiDtypeNotSupported;
+    int same = ta.shape.len == tb.shape.len;
+    for (int64_t d = 0; same && d < ta.shape.len; ++d) same = ta.shape.data[d] == tb.shape.data[d];
+    if (!same) {
         g_error = "faulty: operands must have the same shape";
         return diopiErrorOccurred;
     }
-    for (int64_t d = 0; d < shape.len; ++d)
-        if (shb.data[d] != shape.data[d]) {
-            g_error = "faulty: operands must have the same shape";
-            return diopiErrorOccurred;
-        }
-    diopiGetTensorStride(a, &sa);
-    diopiGetTensorStride(b, &sb);
-    diopiGetTensorStride(out, &so);
-    diopiGetTensorNumel(a, &n);
-    diopiGetTensorDataConst(a, &pa);
-    diopiGetTensorDataConst(b, &pb);
-    diopiGetTensorData(out, &po);
-    for (int64_t i = 0; i < n; ++i)
-        ((float*)po)[offset_of(i, shape, so)] = f(((const float*)pa)[offset_of(i, shape, sa)], ((const float*)pb)[offset_of(i, shape, sb)]);
+    for (int64_t i = 0; i < ta.numel; ++i) *tl_at(&to, i) = f(*tl_at(&ta, i), *tl_at(&tb, i));
     return diopiSuccess;
 }
 
 static diopiError_t unary(diopiTensorHandle_t out, diopiConstTensorHandle_t a, unary_fn f, int contiguous_only, int64_t limit) {
-    if (check_f32(a)) return diopiDtypeNotSupported;
-    diopiSize_t shape, sa, so;
-    int64_t n;
-    const void* pa;
-    void* po;
-    diopiGetTensorShape(a, &shape);
-    diopiGetTensorStride(a, &sa);
-    diopiGetTensorStride(out, &so);
-    diopiGetTensorNumel(a, &n);
-    diopiGetTensorDataConst(a, &pa);
-    diopiGetTensorData(out, &po);
-    if (limit >= 0 && limit < n) n = limit;
+    tl_tensor ta, to;
+    if (get_f32(a, &ta) || get_f32(out, &to)) return diopiDtypeNotSupported;
+    int64_t n = limit >= 0 && limit < ta.numel ? limit : ta.numel;
     for (int64_t i = 0; i < n; ++i) {
-        int64_t ia = contiguous_only ? i : offset_of(i, shape, sa);
-        int64_t io = contiguous_only ? i : offset_of(i, shape, so);
-        ((float*)po)[io] = f(((const float*)pa)[ia]);
+        if (contiguous_only)
+            to.data[i] = f(ta.data[i]);
+        else
+            *tl_at(&to, i) = f(*tl_at(&ta, i));
     }
     return diopiSuccess;
 }
@@ -146,14 +110,9 @@ DIOPI_API diopiError_t diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 DIOPI_API diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     (void)ctx;
     diopiError_t rc = unary(out, input, fabsf, 0, -1);
-    diopiSize_t shape, stride;
-    void* po;
-    diopiGetTensorShape(out, &shape);
-    diopiGetTensorStride(out, &stride);
-    diopiGetTensorData(out, &po);
-    int64_t end = 1;
-    for (int64_t d = 0; d < shape.len; ++d) end += (shape.data[d] - 1) * stride.data[d];
-    ((float*)po)[end] = 0.0f; /* defect: one past the last element */
+    tl_tensor to;
+    tl_get(out, &to);
+    to.data[tl_last(&to) + 1] = 0.0f; /* defect: one past the last element */
     return rc;
 }
 

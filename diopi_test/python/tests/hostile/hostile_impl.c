@@ -44,6 +44,8 @@
 #include <unistd.h>
 #include <xmmintrin.h>
 
+#include "../test_library.h"
+
 static const char* g_error = "";
 static int g_operator_calls = 0; /* operators called in this process so far */
 char* volatile g_leaked;
@@ -61,36 +63,16 @@ DIOPI_API const char* diopiGetVendorName(void) { return "hostile"; }
 DIOPI_API const char* diopiGetImplVersion(void) { return "0.1"; }
 DIOPI_API const char* diopiGetLastErrorString(void) { return g_error; }
 
-static int64_t offset_of(int64_t i, diopiSize_t shape, diopiSize_t stride) {
-    int64_t off = 0;
-    for (int64_t d = shape.len - 1; d >= 0; --d) {
-        off += (i % shape.data[d]) * stride.data[d];
-        i /= shape.data[d];
-    }
-    return off;
-}
-
 typedef float (*unary_fn)(float);
 
 /* out = f(input) elementwise, any strides; float32 only. */
 static diopiError_t unary(diopiTensorHandle_t out, diopiConstTensorHandle_t input, unary_fn f) {
-    diopiDtype_t dt;
-    diopiGetTensorDtype(input, &dt);
-    if (dt != diopi_dtype_float32) {
+    tl_tensor in, o;
+    if (tl_get(input, &in) || tl_get(out, &o)) {
         g_error = "hostile: only float32";
         return diopiDtypeNotSupported;
     }
-    diopiSize_t shape, si, so;
-    int64_t n;
-    const void* pi;
-    void* po;
-    diopiGetTensorShape(input, &shape);
-    diopiGetTensorStride(input, &si);
-    diopiGetTensorStride(out, &so);
-    diopiGetTensorNumel(input, &n);
-    diopiGetTensorDataConst(input, &pi);
-    diopiGetTensorData(out, &po);
-    for (int64_t i = 0; i < n; ++i) ((float*)po)[offset_of(i, shape, so)] = f(((const float*)pi)[offset_of(i, shape, si)]);
+    for (int64_t i = 0; i < in.numel; ++i) *tl_at(&o, i) = f(*tl_at(&in, i));
     ++g_operator_calls;
     return diopiSuccess;
 }
@@ -104,20 +86,11 @@ DIOPI_API diopiError_t diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiConstTensorHandle_t other, const diopiScalar_t* alpha) {
     (void)ctx;
     (void)alpha; /* the cases use alpha = 1 */
-    diopiSize_t shape, sa, sb, so;
-    int64_t n;
-    const void *pa, *pb;
-    void* po;
-    diopiGetTensorShape(input, &shape);
-    diopiGetTensorStride(input, &sa);
-    diopiGetTensorStride(other, &sb);
-    diopiGetTensorStride(out, &so);
-    diopiGetTensorNumel(input, &n);
-    diopiGetTensorDataConst(input, &pa);
-    diopiGetTensorDataConst(other, &pb);
-    diopiGetTensorData(out, &po);
-    for (int64_t i = 0; i < n; ++i)
-        ((float*)po)[offset_of(i, shape, so)] = ((const float*)pa)[offset_of(i, shape, sa)] + ((const float*)pb)[offset_of(i, shape, sb)];
+    tl_tensor a, b, o;
+    tl_get(input, &a);
+    tl_get(other, &b);
+    tl_get(out, &o);
+    for (int64_t i = 0; i < a.numel; ++i) *tl_at(&o, i) = *tl_at(&a, i) + *tl_at(&b, i);
     ++g_operator_calls;
     return diopiSuccess;
 }
@@ -137,20 +110,13 @@ DIOPI_API diopiError_t diopiLog1p(diopiContextHandle_t ctx, diopiTensorHandle_t 
 DIOPI_API diopiError_t diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     (void)ctx;
     diopiError_t rc = unary(out, input, neg_f);
-    diopiSize_t shape, so;
-    void* po;
-    diopiGetTensorShape(out, &shape);
-    diopiGetTensorStride(out, &so);
-    diopiGetTensorData(out, &po);
-    int64_t last = 0;
-    for (int64_t d = 0; d < shape.len; ++d) last += (shape.data[d] - 1) * so.data[d];
+    tl_tensor o;
+    tl_get(out, &o);
     /* defect: zeroes every storage element up to the last one, the gaps between elements included */
-    for (int64_t k = 0; k <= last; ++k) {
+    for (int64_t k = 0, last = tl_last(&o); k <= last; ++k) {
         int inside = 0;
-        int64_t n;
-        diopiGetTensorNumel(out, &n);
-        for (int64_t i = 0; i < n && !inside; ++i) inside = offset_of(i, shape, so) == k;
-        if (!inside) ((float*)po)[k] = 0.0f;
+        for (int64_t i = 0; i < o.numel && !inside; ++i) inside = tl_offset(i, o.shape, o.stride) == k;
+        if (!inside) o.data[k] = 0.0f;
     }
     return rc;
 }
@@ -232,14 +198,9 @@ static void* pool_main(void* arg) {
         g_job_pending = 0;
         pthread_mutex_unlock(&g_pool_mu);
         diopiError_t rc = unary(g_job_out, g_job_input, sinhf);
-        diopiSize_t shape, stride;
-        void* po;
-        diopiGetTensorShape(g_job_out, &shape);
-        diopiGetTensorStride(g_job_out, &stride);
-        diopiGetTensorData(g_job_out, &po);
-        int64_t end = 1;
-        for (int64_t d = 0; d < shape.len; ++d) end += (shape.data[d] - 1) * stride.data[d];
-        ((float*)po)[end] = 0.0f; /* defect: one past the last element, while the caller waits */
+        tl_tensor o;
+        tl_get(g_job_out, &o);
+        o.data[tl_last(&o) + 1] = 0.0f; /* defect: one past the last element, while the caller waits */
         pthread_mutex_lock(&g_pool_mu);
         g_job_rc = rc;
         g_job_done = 1;

@@ -23,34 +23,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../test_library.h"
+
 DIOPI_API const char* diopiGetVendorName(void) { return "planted"; }
 DIOPI_API const char* diopiGetImplVersion(void) { return "0.1"; }
 DIOPI_API const char* diopiGetLastErrorString(void) { return ""; }
 
-static int64_t offset_of(int64_t i, diopiSize_t shape, diopiSize_t stride) {
-    int64_t off = 0;
-    for (int64_t d = shape.len - 1; d >= 0; --d) {
-        off += (i % shape.data[d]) * stride.data[d];
-        i /= shape.data[d];
-    }
-    return off;
-}
-
 static diopiError_t map(diopiTensorHandle_t out, diopiConstTensorHandle_t input, float (*f)(float, float), float arg) {
-    diopiDtype_t dt;
-    diopiGetTensorDtype(input, &dt);
-    if (dt != diopi_dtype_float32) return diopiDtypeNotSupported;
-    diopiSize_t shape, si, so;
-    int64_t n;
-    const void* pi;
-    void* po;
-    diopiGetTensorShape(input, &shape);
-    diopiGetTensorStride(input, &si);
-    diopiGetTensorStride(out, &so);
-    diopiGetTensorNumel(input, &n);
-    diopiGetTensorDataConst(input, &pi);
-    diopiGetTensorData(out, &po);
-    for (int64_t i = 0; i < n; ++i) ((float*)po)[offset_of(i, shape, so)] = f(((const float*)pi)[offset_of(i, shape, si)], arg);
+    tl_tensor o, in;
+    if (tl_get(input, &in) || tl_get(out, &o)) return diopiDtypeNotSupported;
+    for (int64_t i = 0; i < in.numel; ++i) *tl_at(&o, i) = f(*tl_at(&in, i), arg);
     return diopiSuccess;
 }
 
