@@ -257,6 +257,12 @@ at::Tensor where_self(const at::Tensor& condition, const at::Tensor& self, const
     return iteratorResult(at::native::result_type(self, other), {condition, self, other});
 }
 
+at::Tensor where_self_out(const at::Tensor& condition, const at::Tensor& self, const at::Tensor& other, const at::Tensor& out) {
+    const auto type = at::native::result_type(self, other);
+    TORCH_CHECK(out.scalar_type() == type, "Expected out type to be ", type, " but got ", out.scalar_type());
+    return where_self(condition, self, other);
+}
+
 at::Tensor embedding(const at::Tensor& weight, const at::Tensor& indices, c10::SymInt, bool, bool) {
     TORCH_CHECK(weight.dim() == 2, "'weight' must be 2-D");
     checkIndices(indices, 1, "embedding");
