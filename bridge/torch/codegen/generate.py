@@ -300,6 +300,9 @@ def main(argv=None):
     p.add_argument("--out", required=True, help="build directory for the generated files")
     p.add_argument("--mapping", default=mapping_mod.DEFAULT_PATH)
     p.add_argument("--list", action="store_true", help="only print the generated file names")
+    p.add_argument("--python-meta", action="store_true",
+                   help="only print the operators whose result shapes still come from the dispatcher's Meta key "
+                        "(ATen's Python meta kernels for most): neither a C++ meta function nor HAND_WRITTEN_META")
     args = p.parse_args(argv)
     try:
         functions = header_functions()
@@ -308,6 +311,11 @@ def main(argv=None):
     except mapping_mod.MappingError as e:
         print(f"{e}", file=sys.stderr)
         return 1
+    if args.python_meta:
+        for k in kernels:
+            if not k.meta_call and any(e.uses_result or (k.out_arg and not e.allocated) for e in k.entries):
+                print(k.aten)
+        return 0
     files = render(kernels, args.mapping)
     os.makedirs(args.out, exist_ok=True)
     # A stable list for the build system: every family file, even when empty.
