@@ -263,6 +263,15 @@ at::Tensor where_self_out(const at::Tensor& condition, const at::Tensor& self, c
     return where_self(condition, self, other);
 }
 
+// Training: a bool mask drawn like the input, the output input * mask * scale; evaluation: a clone and a mask of ones.
+std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, double, std::optional<bool> train) {
+    const auto same = like(input, std::nullopt, std::nullopt, std::nullopt);
+    if (input.numel() == 0) return {same, same};  // the CPU returns the input and an empty mask of its dtype
+    at::Tensor mask = like(input, at::kBool, std::nullopt, std::nullopt);
+    if (train.has_value() && !*train) return {same, mask};
+    return {iteratorResult(input.scalar_type(), {input, mask}), mask};
+}
+
 at::Tensor embedding(const at::Tensor& weight, const at::Tensor& indices, c10::SymInt, bool, bool) {
     TORCH_CHECK(weight.dim() == 2, "'weight' must be 2-D");
     checkIndices(indices, 1, "embedding");

@@ -61,6 +61,7 @@ at::Tensor masked_fill_Scalar(const at::Tensor& self, const at::Tensor& mask, co
 at::Tensor masked_fill_Tensor(const at::Tensor& self, const at::Tensor& mask, const at::Tensor& value);
 at::Tensor where_self(const at::Tensor& condition, const at::Tensor& self, const at::Tensor& other);
 at::Tensor where_self_out(const at::Tensor& condition, const at::Tensor& self, const at::Tensor& other, const at::Tensor& out);
+std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, double p, std::optional<bool> train);
 at::Tensor embedding(const at::Tensor& weight, const at::Tensor& indices, c10::SymInt padding_idx, bool scale_grad_by_freq,
                      bool sparse);
 at::Tensor embedding_dense_backward(const at::Tensor& grad_output, const at::Tensor& indices, c10::SymInt num_weights,

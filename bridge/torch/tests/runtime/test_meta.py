@@ -179,6 +179,9 @@ def test_the_device_s_own_shapes_give_cpu_s_dtypes_sizes_and_strides():
             lambda t: t(row).masked_fill(t(cond), 1.0), lambda t: t(ints3).masked_fill(t(cond), t(torch.tensor(3))),
             lambda t: torch.where(t(cond), t(x3), t(row), out=t(torch.empty(0))),
             lambda t: aten._safe_softmax(t(x3).masked_fill(t(cond), float("-inf")), -1),
+            # Dropout with p 0 or 1 (or in evaluation) draws nothing that could differ between the two devices.
+            lambda t: aten.native_dropout(t(cl), 0.0, True), lambda t: aten.native_dropout(t(x3).half().transpose(0, 2), 1.0, True),
+            lambda t: aten.native_dropout(t(cl), 0.5, False), lambda t: aten.native_dropout(t(x3)[:, :0], 0.5, True),
         ]
         class On:
             def __init__(self, dev): self.dev = dev
