@@ -75,7 +75,11 @@ class Kernel:
 # C++ itself (csrc/aten/meta.cpp): the call is `diopi_torch::meta::<name>_<overload>`.
 HAND_WRITTEN_META = {"convolution", "convolution_backward", "add.Scalar", "mul.Scalar", "div.Scalar", "rsub.Scalar", "sum",
                      "mean", "relu", "ones_like", "zeros_like", "full_like", "new_zeros", "new_ones", "new_full", "zeros",
-                     "ones", "full", "scalar_tensor"}
+                     "ones", "full", "scalar_tensor", "clone", "_to_copy", "abs", "where.self", "embedding",
+                     "embedding_dense_backward", "native_layer_norm", "native_layer_norm_backward", "native_batch_norm",
+                     "native_batch_norm_backward", "select_backward", "slice_backward", "arange", "arange.start",
+                     "arange.start_step", "constant_pad_nd", "logical_not", "masked_fill.Scalar", "masked_fill.Tensor",
+                     "where.self_out", "native_dropout"}
 
 # Operators whose arguments live on different devices by definition.
 CROSS_DEVICE = {"copy_", "_to_copy", "_copy_from", "_copy_from_and_resize"}
@@ -296,6 +300,9 @@ def main(argv=None):
     p.add_argument("--out", required=True, help="build directory for the generated files")
     p.add_argument("--mapping", default=mapping_mod.DEFAULT_PATH)
     p.add_argument("--list", action="store_true", help="only print the generated file names")
+    p.add_argument("--python-meta", action="store_true",
+                   help="only print the operators whose result shapes still come from the dispatcher's Meta key "
+                        "(ATen's Python meta kernels for most): neither a C++ meta function nor HAND_WRITTEN_META")
     args = p.parse_args(argv)
     try:
         functions = header_functions()
@@ -304,6 +311,11 @@ def main(argv=None):
     except mapping_mod.MappingError as e:
         print(f"{e}", file=sys.stderr)
         return 1
+    if args.python_meta:
+        for k in kernels:
+            if not k.meta_call and any(e.uses_result or (k.out_arg and not e.allocated) for e in k.entries):
+                print(k.aten)
+        return 0
     files = render(kernels, args.mapping)
     os.makedirs(args.out, exist_ok=True)
     # A stable list for the build system: every family file, even when empty.
