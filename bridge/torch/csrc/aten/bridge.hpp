@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 #include <ATen/native/CPUFallback.h>
 #include <c10/core/DeviceGuard.h>
+#include <c10/util/SmallVector.h>
 #include <diopi/diopirt.h>
 
 #include <atomic>
@@ -14,6 +15,8 @@
 #include <unordered_map>
 #include <limits>
 #include <memory>
+#include <new>
+#include <string_view>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,34 +31,48 @@ struct diopiTensor {
 
 namespace diopi_torch {
 /// Values whose addresses are handed to a vendor call and must stay put
-/// while it runs: a std::deque made on first use. Every call has a dozen of
-/// these and uses two or three; an empty std::deque already allocates (its
-/// map and a first block), which cost every small operator about twenty
-/// allocations. Moving keeps addresses (the deque itself moves).
-template <class T>
+/// while it runs. The first N live inside the object (a call uses two or
+/// three of a kind), later ones in a std::deque made on first use: a small
+/// operator made no heap allocation for these, where a std::deque per list
+/// cost three (the deque, its map, a first block). Neither copied nor moved,
+/// so addresses hold.
+template <class T, size_t N = 4>
 class StableList {
 public:
+    StableList() = default;
+    StableList(const StableList&) = delete;
+    StableList& operator=(const StableList&) = delete;
+    ~StableList() {
+        for (size_t i = std::min(n_, N); i > 0; --i) slot(i - 1)->~T();
+    }
     template <class... A>
-    T& emplace_back(A&&... a) { return items().emplace_back(std::forward<A>(a)...); }
-    void push_back(T v) { items().push_back(std::move(v)); }
-    T& back() { return d_->back(); }
-    bool empty() const { return !d_ || d_->empty(); }
-    size_t size() const { return d_ ? d_->size() : 0; }
-    // Iteration (arrayLength): nothing when never used.
-    auto begin() const { return d_ ? d_->cbegin() : typename std::deque<T>::const_iterator(); }
-    auto end() const { return d_ ? d_->cend() : typename std::deque<T>::const_iterator(); }
+    T& emplace_back(A&&... a) {
+        if (n_ < N) {
+            T* p = new (slot(n_)) T(std::forward<A>(a)...);
+            ++n_;
+            return *p;
+        }
+        if (!more_) more_ = std::make_unique<std::deque<T>>();
+        ++n_;
+        return more_->emplace_back(std::forward<A>(a)...);
+    }
+    void push_back(T v) { emplace_back(std::move(v)); }
+    T& back() { return n_ <= N ? *slot(n_ - 1) : more_->back(); }
+    bool empty() const { return n_ == 0; }
+    size_t size() const { return n_; }
+    const T& operator[](size_t i) const { return i < N ? *slot(i) : (*more_)[i - N]; }
 
 private:
-    std::deque<T>& items() {
-        if (!d_) d_ = std::make_unique<std::deque<T>>();
-        return *d_;
-    }
-    std::unique_ptr<std::deque<T>> d_;
+    T* slot(size_t i) { return std::launder(reinterpret_cast<T*>(buf_) + i); }
+    const T* slot(size_t i) const { return std::launder(reinterpret_cast<const T*>(buf_) + i); }
+    alignas(T) unsigned char buf_[N * sizeof(T)];
+    size_t n_ = 0;
+    std::unique_ptr<std::deque<T>> more_;
 };
 }  // namespace diopi_torch
 
 struct diopiContext {
-    diopi_torch::StableList<diopiTensor> handles;  // handles given out during one call (stable addresses)
+    diopi_torch::StableList<diopiTensor, 8> handles;  // handles given out during one call (stable addresses)
     diopiStreamHandle_t stream = nullptr;
 };
 
@@ -178,11 +195,15 @@ decltype(auto) toMeta(T&& v) {
 /// every layer and every step, and ATen's meta kernels are mostly Python.
 class MetaKey {
 public:
-    std::string bytes;
+    // On the stack up to 256 bytes (a call of three 4-d tensors): the key of
+    // every call used to be a heap string regrown three or four times.
+    c10::SmallVector<char, 256> bytes;
     bool cacheable = true;
 
+    std::string_view view() const { return std::string_view(bytes.data(), bytes.size()); }
     template <class T>
-    void pod(const T& v) { bytes.append(reinterpret_cast<const char*>(&v), sizeof(T)); }
+    void pod(const T& v) { append(reinterpret_cast<const char*>(&v), sizeof(T)); }
+    void append(const char* p, size_t n) { bytes.append(p, p + n); }
     void add(const at::Tensor& t) {
         if (!t.defined()) return pod(int8_t(-1));
         pod(static_cast<int8_t>(t.scalar_type()));
@@ -212,7 +233,7 @@ public:
     void add(int64_t v) { pod(v); }
     void add(double v) { pod(v); }
     void add(bool v) { pod(v); }
-    void add(c10::string_view v) { pod(v.size()); bytes.append(v.data(), v.size()); }
+    void add(c10::string_view v) { pod(v.size()); append(v.data(), v.size()); }
     template <size_t N>
     void add(const std::array<bool, N>& v) { for (bool b : v) pod(b); }
     template <class T>
@@ -242,19 +263,23 @@ public:
         if (!key.cacheable) return compute();
         {
             std::lock_guard<std::mutex> g(mu_);
-            auto it = map_.find(key.bytes);
+            auto it = map_.find(key.view());  // no std::string made for a lookup
             if (it != map_.end()) return it->second;
         }
         R r = compute();
         std::lock_guard<std::mutex> g(mu_);
         if (map_.size() >= 4096) map_.clear();  // bounded: shapes of one model fit many times over
-        map_.emplace(key.bytes, r);
+        map_.emplace(std::string(key.view()), r);
         return r;
     }
 
 private:
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+    };
     std::mutex mu_;
-    std::unordered_map<std::string, R> map_;
+    std::unordered_map<std::string, R, Hash, std::equal_to<>> map_;
 };
 
 /// Guards the meta computation of a result shape: an argument left on the

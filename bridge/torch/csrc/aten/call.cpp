@@ -45,10 +45,14 @@ diopiConstTensorHandle_t* Call::ins(const at::ITensorListRef& ts) {
 }
 
 int64_t Call::arrayLength(const void* p) const {
-    for (const auto& v : constArrays_)
+    for (size_t i = 0; i < constArrays_.size(); ++i) {
+        const auto& v = constArrays_[i];
         if (!v.empty() && static_cast<const void*>(v.data()) == p) return static_cast<int64_t>(v.size());
-    for (const auto& v : arrays_)
+    }
+    for (size_t i = 0; i < arrays_.size(); ++i) {
+        const auto& v = arrays_[i];
         if (!v.empty() && static_cast<const void*>(v.data()) == p) return static_cast<int64_t>(v.size());
+    }
     return -1;
 }
 

@@ -73,7 +73,6 @@ struct Block {
 
 struct Device {
     std::unordered_map<uint64_t, std::vector<Block*>> free;  // key: stream id, size class
-    std::unordered_map<void*, Block*> live;
     std::deque<Block*> pending;  // freed, waiting for events of other streams
     DeviceStats stats;
     bool touched = false;
@@ -112,7 +111,6 @@ public:
             dev.stats.num_device_alloc++;
         }
         b->requested = n;
-        dev.live.emplace(b->ptr, b);
         update(dev.stats.allocation, size, +1, true);
         update(dev.stats.active, size, +1, true);
         update(dev.stats.allocated_bytes, size, static_cast<int64_t>(size), true);
@@ -130,7 +128,6 @@ public:
     void release(Block* b) {
         std::lock_guard<std::mutex> g(mu_);
         Device& dev = device(b->device);
-        dev.live.erase(b->ptr);
         update(dev.stats.allocation, b->size, -1, false);
         update(dev.stats.allocated_bytes, b->size, -static_cast<int64_t>(b->size), false);
         update(dev.stats.requested_bytes, b->size, -static_cast<int64_t>(b->requested), false);
