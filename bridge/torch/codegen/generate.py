@@ -179,7 +179,12 @@ def _kernel(aten, f, mapping, functions, backend_meta):
         for b in bindings:
             if "Tensor" in b.type:
                 prelude.append(f"auto meta_{b.name} = diopi_torch::toMeta({b.name});")
-                call_args.append(f"at::ITensorListRef(meta_{b.name})" if "ITensorListRef" in b.type else f"meta_{b.name}")
+                if "ITensorListRef" in b.type:
+                    call_args.append(f"at::ITensorListRef(meta_{b.name})")
+                elif "c10::List<::std::optional<at::Tensor>>" in b.type:  # toMeta gives a vector (index_put's indices)
+                    call_args.append(f"c10::List<::std::optional<at::Tensor>>(c10::ArrayRef<::std::optional<at::Tensor>>(meta_{b.name}))")
+                else:
+                    call_args.append(f"meta_{b.name}")
             elif "Device" in b.type:
                 call_args.append(f"diopi_torch::toMeta({b.name})")
             else:

@@ -27,19 +27,26 @@ NAME = "diopi"
 
 
 def decompositions():
-    """ATen overload -> decomposition, for the operators aten_to_diopi.yaml lists under `decompose:`."""
+    """Operator overload -> decomposition: the operators aten_to_diopi.yaml lists under `decompose:`
+    (PyTorch's own decomposition, or the route's where PyTorch has none: decompose.OWN), and other
+    libraries' custom operators the route knows (decompose.foreign)."""
     import torch
     from torch._decomp import decomposition_table
 
+    from . import decompose
     from .compiler import _mapping
     amap = _mapping()
     table = {}
     for d in amap.decompositions:
         base, _, ov = d.aten.partition(".")
         op = getattr(getattr(torch.ops.aten, base), ov or "default")
-        if op not in decomposition_table:
+        if d.aten in decompose.OWN:
+            table[op] = decompose.OWN[d.aten]
+        elif op in decomposition_table:
+            table[op] = decomposition_table[op]
+        else:
             raise RuntimeError(f"{d.where}: PyTorch has no decomposition of {d.aten} (torch._decomp)")
-        table[op] = decomposition_table[op]
+    table.update(decompose.foreign())
     return table
 
 

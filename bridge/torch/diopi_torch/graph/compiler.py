@@ -90,6 +90,8 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, stage: str, name: st
         stats.record_symbolic(stage, time.perf_counter() - t0)
         return fn
     amap, functions, exported = context()
+    if _same_device_casts(gm) + _number_divisors(gm):
+        gm.recompile()  # the split graph runs the nodes left to the eager device as code
     lowerings = {}
     for node in gm.graph.nodes:
         if node.op == "call_function":
@@ -117,6 +119,40 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, stage: str, name: st
             forced[e.args[1]] = f"not planned: {e.args[0]}"
     stats.record_compile(stage, lowerings, parts, time.perf_counter() - t0, bound=bound)
     return fn
+
+
+def _same_device_casts(gm):
+    """`x.to(device=x.device, dtype=...)` reaches the graph as a _to_copy naming the device it is already on
+    (T5's attention mask in generation): only a cast, which is what the mapping serves, so the device and a
+    strided layout are dropped. Returns how many nodes changed."""
+    changed = 0
+    for node in gm.graph.nodes:
+        if node.op != "call_function" or node.target is not torch.ops.aten._to_copy.default:
+            continue
+        src, out = lower.fake(node.args[0]), lower.fake(node)
+        if not isinstance(src, torch.Tensor) or not isinstance(out, torch.Tensor) or src.device != out.device:
+            continue
+        kwargs = dict(node.kwargs)
+        if kwargs.get("device") is not None and torch.device(kwargs["device"]) == src.device:
+            del kwargs["device"]
+        if kwargs.get("layout") == torch.strided and src.layout == torch.strided:
+            del kwargs["layout"]
+        if kwargs != node.kwargs:
+            node.kwargs = kwargs
+            changed += 1
+    return changed
+
+
+def _number_divisors(gm):
+    """`t // 2` reaches the graph as floor_divide(Tensor, Tensor) with a number for the divisor: it is the
+    Scalar overload, which the mapping serves with a scalar argument. Returns how many nodes changed."""
+    changed = 0
+    for node in gm.graph.nodes:
+        if (node.op == "call_function" and node.target is torch.ops.aten.floor_divide.default and len(node.args) == 2
+                and isinstance(node.args[1], (int, float)) and not node.kwargs):
+            node.target = torch.ops.aten.floor_divide.Scalar
+            changed += 1
+    return changed
 
 
 def _plan(gm, amap, functions, exported, lowerings):

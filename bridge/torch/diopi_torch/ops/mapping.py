@@ -30,7 +30,8 @@ the argument, and the call updates it.
 
 Items of the form `- decompose: slice_backward` are not entries: they name the
 ATen overloads a compiled graph (torch.compile(backend="diopi")) breaks into
-parts through PyTorch's own decompositions before lowering; the eager device
+parts through PyTorch's own decompositions (or the compile route's, graph/decompose.py,
+where PyTorch has none) before lowering; the eager device
 does not read them (ATen decomposes such operators itself).
 
 Everything here is plain Python plus PyYAML and the header model; the ATen

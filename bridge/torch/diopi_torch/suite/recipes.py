@@ -309,12 +309,20 @@ def _resume(model, opt, scaler, device):
     return fresh, new_opt, new_scaler
 
 
-def generate(model, batch, device: torch.device):
-    """Greedy generation of GENERATE_TOKENS tokens with the KV cache; returns {"generate": {"tokens": ...}}."""
+def generate(model, batch, device: torch.device, compiled=False):
+    """Greedy generation of GENERATE_TOKENS tokens with the KV cache; returns {"generate": {"tokens": ...}}.
+    `compiled`: generate()'s own compilation of the decode step, on the diopi backend: a static KV cache
+    (fixed shapes, written in place at the cache positions) and the model's forward compiled by
+    torch.compile(backend="diopi") for every step after the prefill, which runs eagerly."""
     model = copy.deepcopy(model).to(device).eval()
     ids = batch["input_ids"].to(device)
     kwargs = dict(max_new_tokens=GENERATE_TOKENS, min_new_tokens=GENERATE_TOKENS, do_sample=False, use_cache=True,
                   pad_token_id=0)
+    if compiled:
+        from transformers import CompileConfig
+        config = CompileConfig(backend="diopi", mode=None)  # mode: inductor's CUDA graphs, not for this backend
+        config._compile_all_devices = True  # generate() compiles on accelerators it knows unless told otherwise
+        kwargs.update(cache_implementation="static", compile_config=config)
     with torch.no_grad():
         out = model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), **kwargs)
     return {"generate": {"tokens": out.cpu()}}

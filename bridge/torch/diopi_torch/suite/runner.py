@@ -101,7 +101,7 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
     if time_ops:
         # The first call of each kernel pays for its set-up (in the library too): a run untimed first.
         if recipe.generate:
-            recipes.generate(base, batches[0], device)
+            recipes.generate(base, batches[0], device, compiled=recipe.compile)
         else:
             recipes.train(recipe, base, batches, device)
         device_stats.reset_stats()
@@ -109,7 +109,7 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
         t0 = time.perf_counter()
     with watch as watcher, timer:
         if recipe.generate:
-            dev = recipes.generate(base, batches[0], device)
+            dev = recipes.generate(base, batches[0], device, compiled=recipe.compile)
         else:
             dev = recipes.train(recipe, base, batches, device)
     compared = None
@@ -148,7 +148,8 @@ def run_model(model: Model, recipe, tols, autocompare=False, device_index=0, tim
                fallback_reasons={op: v["reasons"] for op, v in all_stats.items() if v["fallback"]},
                seconds_cpu=t_cpu, seconds_diopi=t_dev)
     if recipe.compile:
-        row["compile"] = compile_row(graph or {}, cpu_graph_breaks(model, base, batches[0]))
+        # (generation's decode graphs have no training step on the CPU to count breaks against)
+        row["compile"] = compile_row(graph or {}, None if recipe.generate else cpu_graph_breaks(model, base, batches[0]))
     if report is not None:
         row["autocompare"] = report
     if time_ops:
@@ -215,7 +216,7 @@ def print_table(rows, info, tols):
         c = r.get("compile")
         if c:
             secs = c.get("compile_seconds") or {}
-            print(f"  {r['name']} compiled: {c['graphs']} graphs, {c['graph_breaks']} breaks (CPU: {c['graph_breaks_cpu']}), "
+            print(f"  {r['name']} compiled: {c['graphs']} graphs, {c['graph_breaks']} breaks (CPU: {'-' if c['graph_breaks_cpu'] is None else c['graph_breaks_cpu']}), "
                   f"{c['partitions']} partitions, {c['compiled_nodes']} nodes -> {c['diopi_calls']} DIOPI calls, "
                   f"{c['fallback_nodes']} fallback nodes, fused {c.get('fused') or '-'}; compile "
                   + ", ".join(f"{k} {v:.1f} s" for k, v in secs.items()))
@@ -311,7 +312,7 @@ def main(argv=None):
     p.add_argument("--bench_tools", action="store_true", help="time forward+backward on diopi with no tool, under the op "
                    "timer and under the call log")
     p.add_argument("--compile", action="store_true",
-                   help="run the device side through torch.compile(model, backend='diopi') (training recipes)")
+                   help="run the device side through torch.compile(model, backend='diopi') (training recipes; generate: the decode step, static KV cache)")
     p.add_argument("--seq_sweep", nargs="?", const=",".join(map(str, SWEEP_LENGTHS)), default=None,
                    help="with --compile: train each causal LM one step per sequence length (default "
                    f"{','.join(map(str, SWEEP_LENGTHS))}), compiled vs eager CPU, and nothing else")
@@ -342,7 +343,7 @@ def main(argv=None):
             p.error(f"unknown recipe {name!r}" + (f"; did you mean {close[0]}?" if close else "")
                     + f" (known: {', '.join(known)})")
         r = recipes.RECIPES[name]
-        chosen.append(recipes.compiled(r) if args.compile and not r.generate else r)
+        chosen.append(recipes.compiled(r) if args.compile else r)
     if distributed:
         # Across ranks: diopi_torch.suite.dist launches the ranks and compares with one CPU process.
         if chosen:

@@ -123,6 +123,8 @@ SNIPPETS = [
     lambda: aten._fused_adamw_([_r(3, grad=False)], [_r(3, grad=False)], [torch.zeros(3)], [torch.zeros(3)], [],
                                [torch.ones(())], lr=1e-3, beta1=0.9, beta2=0.999, weight_decay=0.01, eps=1e-8,
                                amsgrad=False, maximize=False),
+    lambda: [torch.floor_divide(_i(2, 3, high=9) - 4, _i(2, 3, high=3) + 1), aten.floor_divide.Scalar(_i(6, high=9), 2),
+             aten.index_put(_r(4, 3, grad=False), [_i(5)], _r(5, 3, grad=False), True)],
     lambda: aten._native_batch_norm_legit_no_training(_r(2, 3, 4, grad=False), _r(3, grad=False), _r(3, grad=False),
                                                       torch.zeros(3), torch.ones(3), 0.1, 1e-5),
 ]
