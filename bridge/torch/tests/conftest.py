@@ -1,33 +1,14 @@
-"""What every test of the `diopi` device shares: the paths it runs against,
-the `needs_device` mark, and the planted library.
-
-    from conftest import ROOT, LIB, EXT       # paths (this folder is on sys.path once pytest loads this file)
-    @pytest.mark.needs_device                  # skipped, saying what to build, when the device or impl/torch is missing
-
-The planted library (planted/planted.c) is impl/torch with one wrong kernel
-(diopiSilu) and one slow one (diopiRsqrt), built once per run.
+"""The pytest side of the `diopi` device's tests: the `needs_device` mark
+(skipped, saying what to build, when the device or impl/torch is missing) and
+the planted library, built once per run. The paths live in device_paths.py.
 """
 import os
-import subprocess
+import sys
 
 import pytest
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
-BRIDGE = os.path.dirname(TESTS)
-ROOT = os.path.dirname(os.path.dirname(BRIDGE))
-PLANTED_SRC = os.path.join(TESTS, "planted")
-TORCH_LIB = os.path.join(ROOT, "build", "torch", "lib")          # impl/torch (scripts/build_impl.sh torch)
-LIB = os.path.join(TORCH_LIB, "libdiopi_impl.so")
-EXT = os.path.join(ROOT, "build", "bridge", "libdiopi_torch.so")  # the device (scripts/build_bridge.sh)
-CPU_LIB = os.path.join(ROOT, "build", "cpu", "lib", "libdiopi_impl.so")
-
-NEEDS_DEVICE = "needs build/torch (scripts/build_impl.sh torch) and build/bridge (scripts/build_bridge.sh)"
-
-
-def device_missing():
-    """Why the device's tests cannot run here, or None when they can."""
-    missing = [p for p in (LIB, EXT) if not os.path.exists(p)]
-    return f"{NEEDS_DEVICE}; missing: {', '.join(missing)}" if missing else None
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from device_paths import NEEDS_DEVICE, build_planted, device_missing  # noqa: E402
 
 
 def pytest_configure(config):
@@ -39,19 +20,6 @@ def pytest_runtest_setup(item):
         why = device_missing()
         if why:
             pytest.skip(why)
-
-
-def build_planted(out_dir, source="planted.c", link_impl=True):
-    """Compiles planted/<source> into out_dir; with `link_impl`, linked to impl/torch (the calls it does not
-    plant go there). The device's own headers (csrc) are on the include path for the probes of its hooks."""
-    out = os.path.join(str(out_dir), "lib" + os.path.splitext(source)[0] + ".so")
-    cmd = ["cc", "-shared", "-fPIC", "-O1", os.path.join(PLANTED_SRC, source), "-o", out,
-           "-I", os.path.join(ROOT, "proto", "include"), "-I", os.path.join(BRIDGE, "csrc")]
-    if link_impl:
-        cmd += ["-L", TORCH_LIB, "-Wl,--no-as-needed", "-ldiopi_impl", f"-Wl,-rpath,{TORCH_LIB}",
-                "-Wl,--allow-shlib-undefined", "-ldl"]
-    subprocess.run(cmd, check=True)
-    return out
 
 
 @pytest.fixture(scope="session")

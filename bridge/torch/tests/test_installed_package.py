@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from conftest import BRIDGE, CPU_LIB, LIB, ROOT
+from device_paths import BRIDGE, CPU_LIB, LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
 

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from conftest import BRIDGE
+from device_paths import BRIDGE
 
 PACKAGE = "diopi_torch"
 

@@ -1,7 +1,5 @@
 """Shared fixtures: paths, the built test runtime, the deliberately defective test libraries."""
 import os
-import shutil
-import subprocess
 import sys
 
 import pytest
@@ -10,6 +8,7 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, TESTS)
 import support  # noqa: E402,F401  (puts the harness on sys.path)
 from conformance import paths  # noqa: E402
+from support import build_test_library  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -18,31 +17,6 @@ def torch_lib_dir():
     if not os.path.exists(os.path.join(d, "libdiopirt.so")):
         pytest.skip("needs the built test runtime and impl/torch: run `bash scripts/build_impl.sh torch` first")
     return d
-
-
-def make_baselines(data_dir, cases):
-    """Generates the baselines of `cases` into data_dir; any case that fails to generate fails the test."""
-    from conformance import gen_data  # here: it imports torch, which not every test has
-    res = gen_data.generate(cases, str(data_dir))
-    assert not res["failures"], res["failures"]
-
-
-def compiler(cxx=False, what="the test library"):
-    """The C (or C++) compiler; skips, saying what it was wanted for, when there is none."""
-    found = shutil.which("c++") or shutil.which("g++") if cxx else shutil.which("cc") or shutil.which("gcc")
-    if found is None:
-        pytest.skip(f"no {'C++' if cxx else 'C'} compiler to build {what}")
-    return found
-
-
-def build_test_library(out_dir, source, *link, flags=("-O1", "-Wall", "-Werror")):
-    """Compiles one of the deliberately defective test libraries (tests/<folder>/<file>.c or .cpp) into
-    out_dir/lib<folder>.so."""
-    cxx = source.endswith(".cpp")
-    out = os.path.join(str(out_dir), f"lib{os.path.dirname(source)}.so")
-    subprocess.run([compiler(cxx, f"the test library {source}"), "-std=c++17" if cxx else "-std=c11", "-shared", "-fPIC", *flags,
-                    "-I", paths.INCLUDE_DIR, os.path.join(TESTS, source), "-o", out, *link], check=True)
-    return out
 
 
 # The test libraries, each built once per run.

@@ -1,12 +1,19 @@
 """Helpers shared by the harness tests."""
 import os
+import shutil
 import subprocess
 import sys
+
+import pytest
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if PYTHON_DIR not in sys.path:
     sys.path.insert(0, PYTHON_DIR)
 MAIN = os.path.join(PYTHON_DIR, "main.py")
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+from conformance import paths  # noqa: E402  (the harness, on sys.path above)
 
 
 def run_main(*args, env=None, timeout=600):
@@ -21,3 +28,29 @@ def save_cases(data_dir, func, cases, family="test"):
     cases = [dict(c, dtype=c.get("dtype", "float32"), layouts=c.get("layouts", ["contiguous"])) for c in cases]
     index = [[c["name"], c["dtype"], c["layouts"], 0] for c in cases]
     return store.commit_function(str(data_dir), func, cases, {"index": index, "family": family}, {})
+
+
+def make_baselines(data_dir, cases):
+    """Generates the baselines of `cases` into data_dir; any case that fails to generate fails the test."""
+    from conformance import gen_data  # here: it imports torch, which not every test has
+    res = gen_data.generate(cases, str(data_dir))
+    assert not res["failures"], res["failures"]
+
+
+def compiler(cxx=False, what="the test library"):
+    """The C (or C++) compiler; skips, saying what it was wanted for, when there is none."""
+    found = shutil.which("c++") or shutil.which("g++") if cxx else shutil.which("cc") or shutil.which("gcc")
+    if found is None:
+        pytest.skip(f"no {'C++' if cxx else 'C'} compiler to build {what}")
+    return found
+
+
+def build_test_library(out_dir, source, *link, flags=("-O1", "-Wall", "-Werror")):
+    """Compiles one of the deliberately defective test libraries (tests/<folder>/<file>.c or .cpp) into
+    out_dir/lib<folder>.so."""
+    cxx = source.endswith(".cpp")
+    out = os.path.join(str(out_dir), f"lib{os.path.dirname(source)}.so")
+    subprocess.run([compiler(cxx, f"the test library {source}"), "-std=c++17" if cxx else "-std=c11", "-shared", "-fPIC", *flags,
+                    "-I", paths.INCLUDE_DIR, os.path.join(TESTS, source), "-o", out, *link], check=True)
+    return out
+

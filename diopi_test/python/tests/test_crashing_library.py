@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from conftest import make_baselines
+from support import make_baselines
 from support import run_main
 
 torch = pytest.importorskip("torch", reason="making baselines needs torch")

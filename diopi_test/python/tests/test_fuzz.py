@@ -3,7 +3,7 @@ the reference survives every malformed call."""
 import diopi_header
 import pytest
 
-from conftest import make_baselines
+from support import make_baselines
 from support import run_main
 
 pytest.importorskip("torch", reason="making baselines needs torch")

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import compiler, make_baselines
+from support import compiler, make_baselines
 from support import run_main
 
 torch = pytest.importorskip("torch", reason="making baselines needs torch")

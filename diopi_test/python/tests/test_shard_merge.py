@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import make_baselines
+from support import make_baselines
 from support import run_main
 
 torch = pytest.importorskip("torch", reason="making baselines needs torch")

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from conftest import LIB, ROOT
-from conftest import CPU_LIB as BUILT_CPU_LIB
+from device_paths import LIB, ROOT
+from device_paths import CPU_LIB as BUILT_CPU_LIB
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CPU_LIB = os.environ.get("DIOPI_CPU_IMPL_LIB") or BUILT_CPU_LIB

@@ -18,7 +18,7 @@ import subprocess
 
 import diopi_header  # installed by scripts/setup.sh
 
-from conftest import ROOT
+from device_paths import ROOT
 
 _PRELUDE = r'''
 #define _GNU_SOURCE

@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from conftest import LIB, ROOT
+from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
 

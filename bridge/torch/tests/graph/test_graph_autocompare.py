@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import LIB, ROOT
+from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
 

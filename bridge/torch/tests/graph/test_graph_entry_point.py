@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from conftest import BRIDGE, EXT, LIB
+from device_paths import BRIDGE, EXT, LIB
 
 
 def test_pyproject_declares_the_backend():

@@ -15,7 +15,7 @@ import pytest
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
 
-from conftest import LIB, ROOT
+from device_paths import LIB, ROOT
 needs_device = pytest.mark.needs_device
 
 

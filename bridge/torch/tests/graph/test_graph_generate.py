@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from conftest import CPU_LIB, LIB, ROOT
+from device_paths import CPU_LIB, LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
 

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 import torch
 
-from conftest import CPU_LIB, LIB, ROOT
+from device_paths import CPU_LIB, LIB, ROOT
 
 from diopi_torch.graph import decompose
 

@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from conftest import CPU_LIB, EXT, LIB, ROOT
+from device_paths import CPU_LIB, EXT, LIB, ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "diopi_test", "python"))
 from conformance import pace  # noqa: E402  (the harness is not a package: its folder goes on the path)

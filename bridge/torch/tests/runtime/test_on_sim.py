@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from conftest import EXT, ROOT
+from device_paths import EXT, ROOT
 
 SIM_LIB = os.path.join(ROOT, "build", "sim", "lib", "libdiopi_impl.so")
 pytestmark = pytest.mark.skipif(not (os.path.exists(SIM_LIB) and os.path.exists(EXT)),

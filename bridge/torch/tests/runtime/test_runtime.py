@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from conftest import LIB, ROOT, build_planted
+from device_paths import LIB, ROOT, build_planted
 
 pytestmark = pytest.mark.needs_device
 

@@ -10,7 +10,7 @@ pytest.importorskip("transformers")
 from diopi_torch import capture  # noqa: E402
 from diopi_torch.ops import mapping  # noqa: E402
 
-from conftest import ROOT  # noqa: E402
+from device_paths import ROOT  # noqa: E402
 
 SMALL = dict(vocab_size=128, hidden_size=64, intermediate_size=128, num_attention_heads=4, num_key_value_heads=4)
 

@@ -14,8 +14,8 @@ import textwrap
 
 import pytest
 
-from conftest import LIB as TORCH_LIB
-from conftest import ROOT
+from device_paths import LIB as TORCH_LIB
+from device_paths import ROOT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HARNESS = os.path.join(ROOT, "diopi_test", "python")

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT
+from device_paths import ROOT
 SECTION = "### Bringing up a model: the tools"
 
 pytestmark = pytest.mark.needs_device
