@@ -72,8 +72,13 @@ def test_an_unknown_level_is_named_and_ignored():
 @pytest.mark.parametrize("level", ["baseline", "avx2", "avx512"])
 def test_every_level_passes(level, isa_data, tmp_path):
     lib = _cpu_lib()
-    if level not in _levels(lib):
+    levels = _levels(lib)
+    if level not in levels:
         pytest.skip(f"this CPU cannot run the {level} kernels")
+    if level == levels[-1] and len(levels) > 1:
+        # Not a slower level: every other replay of impl/cpu judges these kernels (CI: fuzz, the impl/sim replay of
+        # every case); the version check of a capped level below shows the cap is honoured.
+        pytest.skip(f"{level} is the level this CPU selects without a cap: every other impl/cpu replay runs it")
     env = dict(os.environ, DIOPI_CPU_ISA=level)
     assert f"({level})" in _version(lib, env)[0]
     proc = run_main("--mode", "run_test", "--impl_lib", lib, "--data_dir", isa_data, "--report_dir", str(tmp_path), "--jobs", "2",
