@@ -2,14 +2,14 @@
 # Everything CI checks, from a fresh clone:
 #   1. the README's main job (scripts/demo.sh: impl/torch build, gen_data, run_test), then fuzz the C ABI
 #      and check the collective interface on 2 ranks;
-#   2. the PyTorch `diopi` device: build it, run the model suite on impl/torch, eager and compiled;
-#      replay two captured model case sets (llama2_7b, resnet50) on impl/torch;
-#   3. impl/cpu (through the adaptor) and the simulated chip impl/sim on its kernels: build both, then two lanes
-#      side by side: (a) the model suite on impl/cpu (eager and compiled), ddp/fsdp, fuzz, every case replayed on
-#      impl/sim with jitter from a virtual environment without torch, the diopi device on impl/sim (recipes,
-#      compiled, ddp); (b) the baselines replayed with AddressSanitizer + UndefinedBehaviorSanitizer;
-#   4. the headers' HTML reference (Doxygen), then the unit and integration
-#      tests (headers, harness, adaptor, device).
+#   2. build the PyTorch `diopi` device, impl/cpu (through the adaptor) and the simulated chip impl/sim on its
+#      kernels side by side; run the model suite on impl/torch, eager and compiled; replay two captured model
+#      case sets (llama2_7b, resnet50) on impl/torch;
+#   3. the headers' HTML reference (Doxygen);
+#   4. two lanes side by side: (a) the model suite on impl/cpu (eager and compiled), ddp/fsdp, fuzz, every case
+#      replayed on impl/sim with jitter from a virtual environment without torch, the diopi device on impl/sim
+#      (recipes, compiled, ddp), then the unit and integration tests (headers, harness, adaptor, device);
+#      (b) the baselines replayed on impl/cpu built with AddressSanitizer + UndefinedBehaviorSanitizer.
 # Prints a timing line per stage; stops at the first failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,7 +105,17 @@ stage "fuzz impl/torch" harness $py main.py --mode fuzz --jobs "$jobs" --report_
 # The collective interface (diopi/collective.h) on 2 rank processes at once; no baselines needed.
 stage "collective conformance impl/torch" harness $py main.py --mode collective --world_size 2 \
   --report_dir "$root/reports/collective-torch"
-stage "build diopi device" bash "$root/scripts/build_bridge.sh"
+# The device and the two vendors build side by side: each build ends on a few long files that leave a core
+# idle (impl/cpu's reduction and loss kernels, the device's distributed glue); together they keep both busy.
+vendor_builds() {
+  stage "build impl/cpu" bash "$root/scripts/build_impl.sh" cpu
+  # The simulated chip (impl/sim: device memory the host cannot read, work queued on streams) on impl/cpu's
+  # kernels, reused from build/cpu.
+  stage "build impl/sim" bash "$root/scripts/build_impl.sh" sim
+}
+together "builds: the device, impl/cpu, impl/sim" \
+  -- "build diopi device" stage "build diopi device" bash "$root/scripts/build_bridge.sh" \
+  -- "build impl/cpu, then impl/sim" vendor_builds
 # Captured model case sets (an LLM, a vision model): replay exactly their calls on impl/torch.
 model_cases() {
   local m
@@ -121,10 +131,13 @@ together "models + case sets on impl/torch" \
   -- "models on diopi/impl/torch" bash "$root/scripts/models.sh" --recipe all --json "$root/reports/models-torch.json" \
   -- "compiled models on impl/torch" bash "$root/scripts/models.sh" --compile --json "$root/reports/models-compile-torch.json" \
   -- "model case sets on impl/torch" model_cases llama2_7b resnet50
-stage "build impl/cpu" bash "$root/scripts/build_impl.sh" cpu
-# The simulated chip (impl/sim: device memory the host cannot read, work queued on streams) on impl/cpu's
-# kernels, reused from build/cpu.
-stage "build impl/sim" bash "$root/scripts/build_impl.sh" sim
+
+# The headers' HTML reference (-> build/doxygen-html); any Doxygen warning fails it.
+if command -v doxygen >/dev/null 2>&1; then
+  stage "HTML reference (doxygen)" bash -c "cd '$root/docs' && doxygen"
+else
+  echo "== HTML reference: skipped, doxygen is not installed (scripts/setup.sh installs it as root with apt-get)"
+fi
 
 cpu_lib=$root/build/cpu/lib/libdiopi_impl.so
 # Lane 1: the model suite on impl/cpu (every recipe, then the compile route), DDP and FSDP2 on 2 ranks (impl/cpu has
@@ -147,24 +160,20 @@ vendor_lane() {
     --jobs $((2 * jobs))
   # The diopi device on the simulated chip (two devices, jitter): recipes, the compile route and ddp against eager CPU.
   stage "diopi device on impl/sim" bash "$root/scripts/sim_stack.sh"
+  # The unit and integration tests need only the builds, so they end this lane, beside the sanitizer replay
+  # (which runs longer than the stages above: side by side they left a core idle for some 14 minutes under load).
+  # One test file per process, one process more than cores: most tests wait on a subprocess (a model compiled
+  # in a fresh interpreter, a built test library, a run that must time out). The tests run with the
+  # environment a developer's shell gives them: intra-op threads are not limited to one as in the lanes. The
+  # 25 slowest tests are listed at the end: where the next minutes of CI time are.
+  stage "unit and integration tests" env -u OMP_NUM_THREADS $py -m pytest -q -p no:cacheprovider -n $((jobs + 1)) \
+    --dist loadfile --durations=25
 }
 # Lane 2 beside it: impl/cpu built with AddressSanitizer and UndefinedBehaviorSanitizer, every case replayed on it
-# and the compiled suite run on it. Each lane keeps about one core busy for most of its time (measured: the
-# sanitizer stage used 1.2 cores, the simulator's replay 1.06, a model suite one), so side by side they fill
-# the two cores instead of leaving one idle for some 15 minutes.
+# and the compiled suite run on it. Most stages of both lanes keep about one core busy (measured: the sanitizer
+# stage used 1.2 cores, the simulator's replay 1.06, a model suite one), so side by side they fill the two cores.
 together "impl/cpu and impl/sim, two lanes" \
   -- "lane: models, fuzz, simulator" vendor_lane \
   -- "lane: sanitizers impl/cpu" stage "sanitizers impl/cpu" bash "$root/scripts/sanitize.sh" cpu
-# The headers' HTML reference (-> build/doxygen-html); any Doxygen warning fails it.
-if command -v doxygen >/dev/null 2>&1; then
-  stage "HTML reference (doxygen)" bash -c "cd '$root/docs' && doxygen"
-else
-  echo "== HTML reference: skipped, doxygen is not installed (scripts/setup.sh installs it as root with apt-get)"
-fi
-# One test file per process, one process more than cores: most tests wait on a subprocess (a model compiled in
-# a fresh interpreter, a built test library, a run that must time out), and two processes on 2 cores kept only
-# 1.45 cores busy. The 25 slowest tests are listed at the end: where the next minutes of CI time are.
-stage "unit and integration tests" $py -m pytest -q -p no:cacheprovider -n $((jobs + 1)) --dist loadfile --durations=25
-
 echo "timing (a lane's stages are listed before the lane's own line):"
 sed 's/^/  /' "$scratch/timings"
