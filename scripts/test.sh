@@ -107,14 +107,16 @@ stage "collective conformance impl/torch" harness $py main.py --mode collective 
   --report_dir "$root/reports/collective-torch"
 # The device and the two vendors build side by side: each build ends on a few long files that leave a core
 # idle (impl/cpu's reduction and loss kernels, the device's distributed glue); together they keep both busy.
+# Each build is told the job count: inside `together`, OMP_NUM_THREADS=1 makes `nproc` (the builds' default) say 1,
+# which left a core idle while impl/sim built alone at the end.
 vendor_builds() {
-  stage "build impl/cpu" bash "$root/scripts/build_impl.sh" cpu
+  stage "build impl/cpu" env DIOPI_JOBS="$jobs" bash "$root/scripts/build_impl.sh" cpu
   # The simulated chip (impl/sim: device memory the host cannot read, work queued on streams) on impl/cpu's
   # kernels, reused from build/cpu.
-  stage "build impl/sim" bash "$root/scripts/build_impl.sh" sim
+  stage "build impl/sim" env DIOPI_JOBS="$jobs" bash "$root/scripts/build_impl.sh" sim
 }
 together "builds: the device, impl/cpu, impl/sim" \
-  -- "build diopi device" stage "build diopi device" bash "$root/scripts/build_bridge.sh" \
+  -- "build diopi device" stage "build diopi device" env DIOPI_JOBS="$jobs" bash "$root/scripts/build_bridge.sh" \
   -- "build impl/cpu, then impl/sim" vendor_builds
 # Captured model case sets (an LLM, a vision model): replay exactly their calls on impl/torch.
 model_cases() {
