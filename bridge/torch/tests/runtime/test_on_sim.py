@@ -80,3 +80,20 @@ def test_a_profiler_span_times_the_work_on_the_device_not_its_launch(tmp_path):
     assert span["dur"] >= 30000, span                                  # the kernel's device time, in µs
     assert span["ts"] + span["dur"] > call["ts"] + call["dur"], (span, call)  # ends after the launch returned
     assert out["device_us"][span["name"]] >= 30000, out
+
+
+def test_a_recipe_on_a_device_the_chip_does_not_have_is_named_not_run():
+    # One simulated device, as a one-GPU machine: `all` leaves the diopi:1 recipe out saying why; asked for by
+    # name, it is an error before anything runs.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DIOPI_SIM_")}
+    env["DIOPI_SIM_DEVICES"] = "1"
+    suite = [sys.executable, "-m", "diopi_torch.suite", "--impl_lib", SIM_LIB, "--models", "cnn"]
+    asked = subprocess.run(suite + ["--recipe", "fp32,device1"], capture_output=True, text=True, env=env, timeout=300)
+    assert asked.returncode == 2, asked.stdout[-2000:] + asked.stderr[-2000:]
+    assert "device1 needs diopi:1, and the library has 1 device(s)" in asked.stderr
+    assert "cnn        fp32" not in asked.stdout  # refused before the first model ran
+    all_ = subprocess.run(suite + ["--recipe", "all"], capture_output=True, text=True, env=env, timeout=600)
+    assert all_.returncode == 0, all_.stdout[-2000:] + all_.stderr[-2000:]
+    assert "device1: left out: device1 needs diopi:1" in all_.stderr
+    ran = {line.split()[1] for line in all_.stdout.splitlines() if line.startswith("cnn ")}
+    assert "device1" not in ran and {"fp32", "bf16", "resume"} <= ran, ran
