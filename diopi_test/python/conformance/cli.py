@@ -271,9 +271,9 @@ def run_test(args):
     rep.note(workers_started=info.get("workers_started"), forked=info.get("forked"))
     if k == 1 and not args.case and not args.filter_dtype:
         checks = [c for c in info.get("checks", []) if expand.matches(c[0], args.fname)]
-        for j, (func, verdict, message) in enumerate(checks):
+        for j, (func, verdict, message, seconds) in enumerate(checks):
             rep.add(runner.WorkItem(func, -1, "contiguous", f"library::{diopi_header.snake(func)}", 0.0, seq=len(selection) + j),
-                    {"verdict": verdict, "message": message})
+                    {"verdict": verdict, "message": message, "seconds": seconds})
     rep.tolerance = _tolerance_totals(args.data_dir, manifest, rep.rows)
     print(f"library: {info.get('vendor')} {info.get('version')} ({impl})")
     if devcfg.path:

@@ -3,6 +3,8 @@
 The runtime_info functions take no tensors, so they get no baselines: the
 harness checks what the standard promises of them in every run instead.
 """
+import time
+
 import numpy as np
 
 from .call import Tensor, read_handle
@@ -25,25 +27,30 @@ def _printable(text, limit=256):
 
 
 def run_all(lib):
-    """[func, verdict, message] for each function of LIBRARY_CHECKS, run in
-    the worker (a crash here ends that worker like any case would)."""
+    """[func, verdict, message, seconds] for each function of LIBRARY_CHECKS,
+    run in the worker (a crash here ends that worker like any case would)."""
     out = []
     for func, what in LIBRARY_CHECKS.items():
         fn = lib.function(func)
         if fn is None:
-            out.append([func, NOT_IMPLEMENTED, f"{func} is not exported by the library"])
+            out.append([func, NOT_IMPLEMENTED, f"{func} is not exported by the library", 0.0])
             continue
-        if func not in _STRING_CHECKS:
-            out.append([func, *_CONTEXT_CHECKS[func](lib, fn, what)])
-            continue
-        ptr = fn()
-        if ptr == lib.ffi.NULL:
-            out.append([func, FAILED, f"{func}() returned NULL; the standard asks that it {what}"])
-            continue
-        text = lib.string(ptr)
-        ok = _printable(text) if func != "diopiGetLastErrorString" else (text == "" or text.isprintable())
-        out.append([func, PASSED if ok else FAILED, f"{func}() -> {text[:80]!r}" + ("" if ok else f"; the standard asks that it {what}")])
+        started = time.monotonic()
+        verdict, message = _check(lib, func, fn, what)
+        out.append([func, verdict, message, round(time.monotonic() - started, 6)])
     return out
+
+
+def _check(lib, func, fn, what):
+    """(verdict, message) of one library check."""
+    if func not in _STRING_CHECKS:
+        return _CONTEXT_CHECKS[func](lib, fn, what)
+    ptr = fn()
+    if ptr == lib.ffi.NULL:
+        return FAILED, f"{func}() returned NULL; the standard asks that it {what}"
+    text = lib.string(ptr)
+    ok = _printable(text) if func != "diopiGetLastErrorString" else (text == "" or text.isprintable())
+    return PASSED if ok else FAILED, f"{func}() -> {text[:80]!r}" + ("" if ok else f"; the standard asks that it {what}")
 
 
 def _status(lib, func, rc, what):

@@ -235,6 +235,9 @@ def _serve(conn, key, lib, capture, data_dir, manifest, judge_memory):
             res = _replay(lib, record, layout, extra, func)
         except Exception as e:
             res = make_result(execute.FAILED, f"harness error: {type(e).__name__}: {e}", trace=traceback.format_exc(limit=3))
+        # The case's own time (the call, its checks and the comparison), as JUnit and the reports show it: measured
+        # here, as the harness's round trip would add the pipe and its own bookkeeping.
+        res["seconds"] = round(time.monotonic() - started, 6)
         grown = sandbox.resident_bytes() - before
         if grown >= MEMORY_SUSPECT and judge_memory:
             res["resident_growth"] = (grown, time.monotonic() - started)
@@ -804,6 +807,9 @@ def run(items, impl_path, runtime_path, data_dir, jobs=1, on_result=None, load_t
         idle = list(workers)
 
         def report(item, res):
+            if "seconds" not in res and item.seconds is not None:
+                # A verdict the harness gave (a timeout, a crash): the time it waited for the answer.
+                res = dict(res, seconds=round(item.seconds, 6))
             if res["verdict"] == TIMEOUT:
                 timeouts[item.func] += 1  # final verdicts only: a re-run that finished does not count
             if res["verdict"] == CRASHED:

@@ -118,6 +118,11 @@ def test_junit_report_has_a_case_per_replay_and_the_verdicts(faulty_run):
     skipped = [c for c in by_class["activation.diopiSigmoid"] if c.result]
     assert skipped and all(isinstance(c.result[0], junitparser.Skipped) for c in skipped)
     assert suite.failures + suite.errors + suite.skipped == len(rows)  # the CSV lists every case not passed
+    # Every case that ran carries its time (a replay takes well over the microsecond JUnit's six decimals show),
+    # the crashes included (the harness's wait for the answer); the suite's time is their sum.
+    ran = [c for c in cases if not (c.result and isinstance(c.result[0], junitparser.Skipped))]
+    assert ran and all(c.time > 0 for c in ran), [c.name for c in ran if not c.time > 0][:5]
+    assert suite.time == pytest.approx(sum(c.time for c in cases), abs=1e-3)
 
 
 def _chromium():
