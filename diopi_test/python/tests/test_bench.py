@@ -24,6 +24,9 @@ def test_bench_rows_and_summary(tmp_path, torch_lib_dir):
     assert rows["diopiAbs"][2] == "float32" and rows["diopiRandperm"][2] == "int64"  # randperm has no float case
     for _, _, _, _, base_us, cand_us, ratio in rows.values():
         assert float(base_us) > 0 and float(cand_us) > 0
-        assert abs(float(ratio) - float(base_us) / float(cand_us)) < 0.02 * float(ratio) + 0.01
+        # The ratio comes from the unrounded times: it lies where the printed times (one decimal) allow, give or
+        # take its own last digit (two decimals). Small times make that a wide band: 2.1 / 2.0 allows 1.00..1.11.
+        b, c, r = float(base_us), float(cand_us), float(ratio)
+        assert (b - 0.05) / (c + 0.05) - 0.005 <= r <= (b + 0.05) / max(c - 0.05, 1e-9) + 0.005, (b, c, r)
     assert re.search(r"^geometric mean \(memory-bound, 3 functions\): [\d.]+x$", proc.stdout, re.M)
     assert re.search(r"^functions below 0.5x: \d+", proc.stdout, re.M)
