@@ -82,16 +82,17 @@ def scaled(seconds):
     return seconds * min(factor(), CAP)
 
 
-def run(cmd, seconds, **kwargs):
+def run(cmd, seconds, popen=subprocess.Popen, **kwargs):
     """subprocess.run(cmd, **kwargs) with a limit that follows the machine:
     `seconds` of an idle machine times the largest slowdown seen while it
     runs (measured again every PERIOD), never more than CAP times `seconds`.
     Raises subprocess.TimeoutExpired (its `timeout` the limit reached) after
-    killing the process when the limit runs out."""
+    killing the process when the limit runs out. `popen` starts the process
+    (a subclass of subprocess.Popen, e.g. the tests' forking one)."""
     if kwargs.pop("capture_output", False):
         kwargs["stdout"] = kwargs["stderr"] = subprocess.PIPE
     start, worst = time.monotonic(), min(factor(), CAP)
-    with subprocess.Popen(cmd, **kwargs) as proc:
+    with popen(cmd, **kwargs) as proc:
         while True:
             allowed = seconds * worst
             left = allowed - (time.monotonic() - start)

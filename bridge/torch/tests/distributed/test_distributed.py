@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 from device_paths import CPU_LIB as BUILT_CPU_LIB
 
@@ -27,9 +28,9 @@ def free_port():
 def ranks(check, lib=LIB, n=2, timeout=240, **env):
     """Runs `check` of dist_worker.py on n ranks; returns their outputs after asserting every rank printed ok."""
     port = str(free_port())
-    procs = [subprocess.Popen([sys.executable, WORKER, check], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
-                              env={**os.environ, "DIOPI_IMPL_LIB": lib, "RANK": str(r), "LOCAL_RANK": str(r), "WORLD_SIZE": str(n),
-                                   "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": port, **env}) for r in range(n)]
+    procs = [forked.Popen([sys.executable, WORKER, check], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
+                          env={**os.environ, "DIOPI_IMPL_LIB": lib, "RANK": str(r), "LOCAL_RANK": str(r), "WORLD_SIZE": str(n),
+                               "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": port, **env}) for r in range(n)]
     outs = []
     try:
         for p in procs:
@@ -80,9 +81,9 @@ def test_ddp_and_fsdp_training_match_one_cpu_process(tmp_path):
         if staged == "0" and not _has_collectives(LIB):
             continue
         out = tmp_path / f"dist_{model}.json"
-        proc = subprocess.run([sys.executable, "-m", "diopi_torch.suite.dist", "--impl_lib", LIB, "--models", model,
-                               "--recipes", "ddp,fsdp", "--world_size", "2", "--json", str(out)],
-                              capture_output=True, text=True, cwd=ROOT, timeout=600, env={**os.environ, "DIOPI_DIST_STAGED": staged})
+        proc = forked.run([sys.executable, "-m", "diopi_torch.suite.dist", "--impl_lib", LIB, "--models", model,
+                           "--recipes", "ddp,fsdp", "--world_size", "2", "--json", str(out)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600, env={**os.environ, "DIOPI_DIST_STAGED": staged})
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         rows = json.loads(out.read_text())["rows"]
         assert [(r["recipe"], r["match"]) for r in rows] == [("ddp", True), ("fsdp", True)], rows
@@ -94,8 +95,8 @@ def test_ddp_and_fsdp_training_match_one_cpu_process(tmp_path):
 def test_the_example_runs_under_torchrun():
     # torchrun as a module of this interpreter: a `torchrun` found on PATH may belong to another Python
     # (a virtual environment sees the system's torch but gets no torchrun script of its own).
-    proc = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--master_port", str(free_port()),
-                           os.path.join(ROOT, "examples", "train_ddp.py"), "--steps", "6"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": LIB})
+    proc = forked.run([sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--master_port", str(free_port()),
+                       os.path.join(ROOT, "examples", "train_ddp.py"), "--steps", "6"],
+                      capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": LIB})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "ranks agree on the weights: True" in proc.stdout, proc.stdout

@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
@@ -42,8 +43,8 @@ STEP = """
 
 
 def run(code, lib, model="llama", **env):
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code), lib, model], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600, env={**os.environ, **env})
+    proc = forked.run([sys.executable, "-c", textwrap.dedent(code), lib, model], capture_output=True, text=True,
+                      cwd=ROOT, timeout=600, env={**os.environ, **env})
     return proc
 
 
@@ -145,8 +146,8 @@ INFER = """
 
 
 def test_inference_graphs(tmp_path):
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(INFER), LIB], capture_output=True, text=True, cwd=ROOT,
-                          timeout=600, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
+    proc = forked.run([sys.executable, "-c", textwrap.dedent(INFER), LIB], capture_output=True, text=True, cwd=ROOT,
+                      timeout=600, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
     out = result(proc)
     for name, r in out.items():
         assert r["graphs"] == {"inference": 1} and r["fallback"] == 0, (name, r)

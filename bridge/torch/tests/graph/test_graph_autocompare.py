@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
@@ -16,10 +17,10 @@ pytestmark = pytest.mark.needs_device
 
 def _suite(lib, tmp_path):
     out = tmp_path / "out.json"
-    proc = subprocess.run([sys.executable, "-m", "diopi_torch.suite", "--impl_lib", lib, "--models", "llama", "--compile",
-                           "--autocompare", "--autocompare_dir", str(tmp_path / "ac"), "--json", str(out)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600,
-                          env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path / "cache")})
+    proc = forked.run([sys.executable, "-m", "diopi_torch.suite", "--impl_lib", lib, "--models", "llama", "--compile",
+                       "--autocompare", "--autocompare_dir", str(tmp_path / "ac"), "--json", str(out)],
+                      capture_output=True, text=True, cwd=ROOT, timeout=600,
+                      env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path / "cache")})
     return proc, out
 
 
@@ -42,9 +43,9 @@ def test_graph_autocompare_names_the_planted_node(planted, tmp_path):
     case = json.loads(open(found["case_file"]).read())
     assert case["graph_node"] == "silu" and case["diopi"] == "diopiSilu"
     replay = [sys.executable, "-m", "diopi_torch.tools.replay", case["inputs"], "--impl_lib"]
-    assert subprocess.run(replay + [planted], capture_output=True, cwd=ROOT, timeout=300).returncode == 1
-    good = subprocess.run(replay + [LIB], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+    assert forked.run(replay + [planted], capture_output=True, cwd=ROOT, timeout=300).returncode == 1
+    good = forked.run(replay + [LIB], capture_output=True, text=True,
+                      cwd=ROOT, timeout=300)
     assert good.returncode == 0, good.stdout + good.stderr
 
 

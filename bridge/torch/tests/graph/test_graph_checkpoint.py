@@ -13,6 +13,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
@@ -90,8 +91,8 @@ CODE = """
 
 
 def test_checkpointed_regions_compile_recompute_and_match_eager_cpu(tmp_path):
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(CODE), LIB], capture_output=True, text=True, cwd=ROOT,
-                          timeout=600, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
+    proc = forked.run([sys.executable, "-c", textwrap.dedent(CODE), LIB], capture_output=True, text=True, cwd=ROOT,
+                      timeout=600, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     for name in ("plain", "checkpoint"):

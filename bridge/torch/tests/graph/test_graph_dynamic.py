@@ -10,6 +10,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
@@ -49,8 +50,8 @@ SMALL = """
 
 
 def _run(code, *args):
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code), LIB, *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=900, env=dict(os.environ))
+    proc = forked.run([sys.executable, "-c", textwrap.dedent(code), LIB, *args], capture_output=True, text=True,
+                      cwd=ROOT, timeout=900, env=dict(os.environ))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 

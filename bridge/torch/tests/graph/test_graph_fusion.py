@@ -15,6 +15,7 @@ import pytest
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
 
+import forked
 from device_paths import LIB, ROOT
 needs_device = pytest.mark.needs_device
 
@@ -129,8 +130,8 @@ MODELS = ["llama", "qwen2",
 
 
 def _run(lib, spec, tmp_path):
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(STEP), lib, spec], capture_output=True, text=True,
-                          cwd=ROOT, timeout=900, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
+    proc = forked.run([sys.executable, "-c", textwrap.dedent(STEP), lib, spec], capture_output=True, text=True,
+                      cwd=ROOT, timeout=900, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 

@@ -10,6 +10,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import CPU_LIB, LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
@@ -43,8 +44,8 @@ def test_compiled_greedy_generation_gives_eager_cpus_tokens(vendor, tmp_path):
     lib = LIB if vendor == "torch" else CPU_LIB
     if not os.path.exists(lib):
         pytest.skip(f"impl/{vendor} is not built ({lib}: scripts/build_impl.sh {vendor})")
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(GENERATE), lib, "llama,mixtral"], capture_output=True,
-                          text=True, cwd=ROOT, timeout=900, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
+    proc = forked.run([sys.executable, "-c", textwrap.dedent(GENERATE), lib, "llama,mixtral"], capture_output=True,
+                      text=True, cwd=ROOT, timeout=900, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     for name, r in out.items():

@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -104,9 +105,9 @@ CODE = """
 def test_each_entry_lowers_to_the_call_its_eager_kernel_makes(tmp_path):
     lib = shim.build_shim(str(tmp_path), LIB, log=True, name="liblog.so")
     log = tmp_path / "calls.log"
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(CODE), lib, HERE], capture_output=True, text=True,
-                          cwd=ROOT, timeout=900, env={**os.environ, "DIOPI_SHIM_LOG": str(log),
-                                                      "DIOPI_GRAPH_COMPILE": "off"})
+    proc = forked.run([sys.executable, "-c", textwrap.dedent(CODE), lib, HERE], capture_output=True, text=True,
+                      cwd=ROOT, timeout=900, env={**os.environ, "DIOPI_SHIM_LOG": str(log),
+                                                  "DIOPI_GRAPH_COMPILE": "off"})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
     results = json.loads(proc.stdout.strip().splitlines()[-1])
     ok = [w for w, r in results.items() if r[0] == "ok"]

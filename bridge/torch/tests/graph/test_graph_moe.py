@@ -12,6 +12,7 @@ import textwrap
 import pytest
 import torch
 
+import forked
 from device_paths import CPU_LIB, LIB, ROOT
 
 from diopi_torch.graph import decompose
@@ -94,8 +95,8 @@ def test_mixtral_compiles_whole_and_nothing_falls_back(vendor, tmp_path):
     lib = LIB if vendor == "torch" else CPU_LIB
     if not os.path.exists(lib):
         pytest.skip(f"impl/{vendor} is not built ({lib}: scripts/build_impl.sh {vendor})")
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(STEP), lib], capture_output=True, text=True, cwd=ROOT,
-                          timeout=900, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
+    proc = forked.run([sys.executable, "-c", textwrap.dedent(STEP), lib], capture_output=True, text=True, cwd=ROOT,
+                      timeout=900, env={**os.environ, "DIOPI_GRAPH_CACHE": str(tmp_path)})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     for part, (ok, diff) in out["match"].items():

@@ -12,6 +12,7 @@ import textwrap
 import pytest
 import torch
 
+import forked
 from device_paths import CPU_LIB, LIB, ROOT
 
 import shim
@@ -71,8 +72,8 @@ STEP = """
 
 def run(lib, kind, out, **env):
     env = {**os.environ, "DIOPI_GRAPH_COMPILE": "off", **env}  # the interpreter: no C compiler runs
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(STEP), lib, kind, str(out)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=600, env=env)
+    proc = forked.run([sys.executable, "-c", textwrap.dedent(STEP), lib, kind, str(out)], capture_output=True,
+                      text=True, cwd=ROOT, timeout=600, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     res["tensors"] = torch.load(str(out))

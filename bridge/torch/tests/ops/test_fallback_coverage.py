@@ -16,6 +16,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
@@ -23,8 +24,8 @@ pytestmark = pytest.mark.needs_device
 
 def run(code, **env):
     src = f"import torch, diopi_torch\ndiopi_torch.load({LIB!r})\n" + textwrap.dedent(code)
-    proc = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, cwd=ROOT, timeout=600,
-                          env={**os.environ, "DIOPI_IMPL_LIB": "", **env})
+    proc = forked.run([sys.executable, "-c", src], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                      env={**os.environ, "DIOPI_IMPL_LIB": "", **env}, preload=forked.TORCH)
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc
 

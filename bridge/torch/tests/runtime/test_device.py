@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
@@ -15,8 +16,8 @@ pytestmark = pytest.mark.needs_device
 def run(code, load=True, **env):
     """Each check in its own interpreter: a process serves one vendor library ($DIOPI_IMPL_LIB, loaded first)."""
     code = ("import diopi_torch\ndiopi_torch.load()\n" if load else "") + textwrap.dedent(code)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": LIB, **env})
+    proc = forked.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                      timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": LIB, **env}, preload=forked.TORCH)
     return proc
 
 
@@ -119,8 +120,8 @@ def test_the_benchmark_times_one_thread_in_every_thread():
     # torch.set_num_threads(1) would leave the device's autograd thread two OpenMP threads; the
     # benchmark restarts itself with OMP_NUM_THREADS=1 and says so, and the restarted run times
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
-    proc = subprocess.run([sys.executable, "-m", "diopi_torch.suite", "--bench", "--models", "cnn", "--impl_lib", LIB],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
+    proc = forked.run([sys.executable, "-m", "diopi_torch.suite", "--bench", "--models", "cnn", "--impl_lib", LIB],
+                      capture_output=True, text=True, cwd=ROOT, timeout=600, env=env, preload=forked.TORCH)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert proc.stdout.count("restarting with OMP_NUM_THREADS=1") == 1, proc.stdout
     assert "geometric mean diopi/cpu (float32)" in proc.stdout, proc.stdout
@@ -135,8 +136,8 @@ def test_import_torch_autoloads_the_device_from_the_environment():
             print((torch.ones(2, device="diopi") * 3).cpu().tolist())
     """)
     def python(**env):
-        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300,
-                              env={**os.environ, **env})
+        return forked.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env={**os.environ, **env}, preload=forked.TORCH)
     from importlib.metadata import entry_points
     assert [e.value for e in entry_points(group="torch.backends") if e.name == "diopi"] == \
         ["diopi_torch.runtime.autoload:autoload"], "bridge/torch is installed without its entry points: pip install -e bridge/torch"
@@ -150,6 +151,8 @@ def test_import_torch_autoloads_the_device_from_the_environment():
     assert proc.returncode != 0 and "Failed to load the backend extension: diopi" in proc.stderr, proc.stderr[-2000:]
     assert "no such library: /nonexistent/libdiopi_impl.so" in proc.stderr, proc.stderr[-2000:]
     # the conformance harness keeps vendor code out of its own process even so
+    # (a real interpreter: the harness turns autoloading off before torch is imported, which a fork from an
+    # interpreter that imported torch cannot show)
     proc = subprocess.run([sys.executable, "-c", "import conformance.cli, torch; print(torch._C._get_privateuse1_backend_name())"],
                           capture_output=True, text=True, cwd=os.path.join(ROOT, "diopi_test", "python"), timeout=300,
                           env={**os.environ, "DIOPI_IMPL_LIB": LIB})

@@ -11,6 +11,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
@@ -76,8 +77,8 @@ def test_every_error_the_readme_promises_is_worded_as_on_cuda():
                 got.append([type(e).__name__, str(e)])
         print(json.dumps(got))
     """)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600,
-                          env={**os.environ, "DIOPI_IMPL_LIB": ""})
+    proc = forked.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                      env={**os.environ, "DIOPI_IMPL_LIB": ""}, preload=forked.TORCH)
     assert proc.returncode == 0, proc.stderr[-3000:]
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     wrong = []

@@ -18,6 +18,7 @@ import sys
 
 import pytest
 
+import forked
 from device_paths import CPU_LIB, EXT, LIB, ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "diopi_test", "python"))
@@ -110,8 +111,8 @@ print(json.dumps([results[i] for i in range(runs)]))
 def run_many(source: str, runs: int, tmp, jobs: int = 2):
     """(exit status, stderr) of each of `runs` runs of `source`."""
     try:
-        p = pace.run([sys.executable, "-c", DRIVER, source, str(runs), str(jobs), str(tmp)], LIMIT, capture_output=True,
-                     text=True, cwd=ROOT)
+        p = pace.run([sys.executable, "-c", DRIVER, source, str(runs), str(jobs), str(tmp)], LIMIT, popen=forked.Popen,
+                     capture_output=True, text=True, cwd=ROOT)
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"the {runs} runs did not end within {e.timeout:.0f} s ({LIMIT:.0f} s on an idle machine, stretched "
                     f"to this one's pace): a run hangs")

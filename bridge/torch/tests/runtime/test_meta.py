@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
@@ -19,8 +20,8 @@ pytestmark = pytest.mark.needs_device
 
 def run(code):
     src = f"import sys, torch, diopi_torch\ndiopi_torch.load({LIB!r})\n" + textwrap.dedent(code)
-    proc = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, cwd=ROOT, timeout=600,
-                          env={**os.environ, "DIOPI_IMPL_LIB": ""})
+    proc = forked.run([sys.executable, "-c", src], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                      env={**os.environ, "DIOPI_IMPL_LIB": ""}, preload=forked.TORCH)
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout[-3000:] + proc.stderr[-3000:]
 
 

@@ -11,6 +11,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import EXT, ROOT
 
 SIM_LIB = os.path.join(ROOT, "build", "sim", "lib", "libdiopi_impl.so")
@@ -22,7 +23,7 @@ def run(body, **env):
     full = {k: v for k, v in os.environ.items() if not k.startswith("DIOPI_SIM_")}
     full.update(env, DIOPI_IMPL_LIB=SIM_LIB)
     code = "import json, torch, diopi_torch\ndiopi_torch.load()\n" + textwrap.dedent(body)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=full, timeout=300)
+    proc = forked.run([sys.executable, "-c", code], capture_output=True, text=True, env=full, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 

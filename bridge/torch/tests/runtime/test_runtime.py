@@ -13,6 +13,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT, build_planted
 
 pytestmark = pytest.mark.needs_device
@@ -20,8 +21,8 @@ pytestmark = pytest.mark.needs_device
 
 def run(code, lib=LIB, **env):
     src = f"import torch, diopi_torch\ndiopi_torch.load({lib!r})\n" + textwrap.dedent(code)
-    proc = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, cwd=ROOT, timeout=600,
-                          env={**os.environ, "DIOPI_IMPL_LIB": "", **env})
+    proc = forked.run([sys.executable, "-c", src], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                      env={**os.environ, "DIOPI_IMPL_LIB": "", **env}, preload=forked.TORCH)
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc
 
@@ -109,9 +110,9 @@ def test_save_load_state_dicts_and_pickle(tmp_path):
         print("ok")
     """)
     # The checkpoint is an ordinary one: a process without diopi_torch reads it onto the CPU.
-    proc = subprocess.run([sys.executable, "-c", f"import torch; s = torch.load({str(path)!r}, map_location='cpu', weights_only=True); "
-                           "print(s['model']['weight'].shape, s['opt']['state'][0]['step'].device)"],
-                          capture_output=True, text=True, timeout=300)
+    proc = forked.run([sys.executable, "-c", f"import torch; s = torch.load({str(path)!r}, map_location='cpu', weights_only=True); "
+                       "print(s['model']['weight'].shape, s['opt']['state'][0]['step'].device)"],
+                      capture_output=True, text=True, timeout=300, preload=forked.TORCH)
     assert proc.returncode == 0 and "torch.Size([3, 4]) cpu" in proc.stdout, proc.stdout + proc.stderr
 
 
@@ -316,7 +317,7 @@ def test_conv1d_runs_through_the_2d_functions_and_others_fall_back_counted():
 
 def test_a_hooks_library_of_the_first_form_still_loads(tmp_path_factory):
     hooks = _build(tmp_path_factory, "legacy_hooks.c", "legacy", link_impl=False)
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+    proc = forked.run([sys.executable, "-c", textwrap.dedent(f"""
         import ctypes, torch, diopi_torch
         info = diopi_torch.load({LIB!r}, hooks={hooks!r})
         assert info["runtime"] == "legacy hooks" and info["devices"] == 1, info
@@ -326,7 +327,7 @@ def test_a_hooks_library_of_the_first_form_still_loads(tmp_path_factory):
         assert torch.equal(x.cpu(), torch.arange(4.) * 3) and lib.legacy_mallocs() > before
         s = torch.diopi.Stream(); e = torch.diopi.Event(); e.record(s); e.synchronize()   # one stream, events emulated
         print("ok")
-    """)], capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": ""})
+    """)], capture_output=True, text=True, cwd=ROOT, timeout=300, env={**os.environ, "DIOPI_IMPL_LIB": ""}, preload=forked.TORCH)
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
 
 

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+import forked
 from device_paths import LIB, ROOT
 
 pytestmark = pytest.mark.needs_device
@@ -13,9 +14,9 @@ pytestmark = pytest.mark.needs_device
 
 def test_autocompare_names_the_planted_call(planted, tmp_path):
     out = tmp_path / "out.json"
-    proc = subprocess.run([sys.executable, "-m", "diopi_torch.suite", "--impl_lib", planted, "--models", "llama",
-                           "--autocompare", "--autocompare_dir", str(tmp_path / "ac"), "--json", str(out)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    proc = forked.run([sys.executable, "-m", "diopi_torch.suite", "--impl_lib", planted, "--models", "llama",
+                       "--autocompare", "--autocompare_dir", str(tmp_path / "ac"), "--json", str(out)],
+                      capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 1, proc.stdout + proc.stderr  # the model no longer matches eager CPU
     (row,) = json.loads(out.read_text())["models"]
     found = row["autocompare"]
@@ -26,9 +27,9 @@ def test_autocompare_names_the_planted_call(planted, tmp_path):
     assert case["diopi_call"]["args"]["out"]["shape"] == found["shapes"][0]
     # The saved case replays on its own: it fails against the planted library, passes against impl/torch.
     replay = [sys.executable, "-m", "diopi_torch.tools.replay", case["inputs"], "--impl_lib"]
-    assert subprocess.run(replay + [planted], capture_output=True, cwd=ROOT, timeout=300).returncode == 1
-    good = subprocess.run(replay + [LIB], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+    assert forked.run(replay + [planted], capture_output=True, cwd=ROOT, timeout=300).returncode == 1
+    good = forked.run(replay + [LIB], capture_output=True, text=True,
+                      cwd=ROOT, timeout=300)
     assert good.returncode == 0, good.stdout + good.stderr
     # And as a case of the conformance harness, replayed through the C ABI by run_test.
     harness = os.path.join(ROOT, "diopi_test", "python")
@@ -48,9 +49,9 @@ def test_autocompare_names_the_planted_call(planted, tmp_path):
 
 def test_correct_library_has_no_differing_call(tmp_path):
     out = tmp_path / "out.json"
-    proc = subprocess.run([sys.executable, "-m", "diopi_torch.suite", "--models", "llama", "--autocompare",
-                           "--autocompare_dir", str(tmp_path / "ac"), "--json", str(out)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    proc = forked.run([sys.executable, "-m", "diopi_torch.suite", "--models", "llama", "--autocompare",
+                       "--autocompare_dir", str(tmp_path / "ac"), "--json", str(out)],
+                      capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     (row,) = json.loads(out.read_text())["models"]
     assert "autocompare" not in row and row["forward_match"] and row["step_match"]

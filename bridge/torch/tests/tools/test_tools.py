@@ -14,6 +14,7 @@ import textwrap
 
 import pytest
 
+import forked
 from device_paths import LIB as TORCH_LIB
 from device_paths import ROOT
 
@@ -29,8 +30,8 @@ pytestmark = pytest.mark.needs_device
 def session(planted, tmp_path_factory):
     """tools_session.py run once on the planted library; its output folder."""
     out = tmp_path_factory.mktemp("tools")
-    proc = subprocess.run([sys.executable, os.path.join(HERE, "tools_session.py"), planted, str(out)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=600)
+    proc = forked.run([sys.executable, os.path.join(HERE, "tools_session.py"), planted, str(out)], capture_output=True,
+                      text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return out
 
@@ -108,7 +109,7 @@ def test_named_fallback_makes_the_model_match_eager(session):
 
 
 def test_named_fallback_names_are_checked():
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+    proc = forked.run([sys.executable, "-c", textwrap.dedent("""
         from diopi_torch.tools import named
         assert named.resolve(["aten::softmax"]) == {"_softmax"}           # the underscored form softmax calls
         assert {"add.Tensor", "add.Scalar", "add_.Tensor"} <= named.resolve(["add"])            # overloads and the in-place form
@@ -124,8 +125,8 @@ def test_named_fallback_names_are_checked():
         """)], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     env = dict(os.environ, DIOPI_IMPL_LIB=TORCH_LIB, DIOPI_FALLBACK_OPS="gelu,slu")
-    proc = subprocess.run([sys.executable, "-c", "import diopi_torch; diopi_torch.load()"], capture_output=True, text=True, cwd=ROOT, env=env,
-                          timeout=300)
+    proc = forked.run([sys.executable, "-c", "import diopi_torch; diopi_torch.load()"], capture_output=True, text=True, cwd=ROOT, env=env,
+                      timeout=300)
     assert proc.returncode == 1 and "DIOPI_FALLBACK_OPS: unknown operator 'slu'" in proc.stderr and \
         "did you mean 'silu'" in proc.stderr, proc.stderr
 
@@ -141,7 +142,7 @@ def test_environment_variables_turn_the_log_and_the_fallback_on(tmp_path):
         assert st["gelu"]["reasons"] == {"named": 1} and st["silu"]["diopi"] == 1, st
         """)
     env = dict(os.environ, DIOPI_IMPL_LIB=TORCH_LIB, DIOPI_LOG_CALLS=str(log), DIOPI_FALLBACK_OPS="gelu")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    proc = forked.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = log.read_text().splitlines()  # written at exit
     assert any("aten::gelu -> cpu(float32[3,4]{4,1}" in x and "= fallback (named)" in x for x in lines), lines
@@ -205,8 +206,8 @@ def test_replay_without_torch_in_the_process(session):
 
 def test_precision_analysis_sorts_the_differences(session, tmp_path):
     out = tmp_path / "precision.json"
-    proc = subprocess.run([sys.executable, "-m", "diopi_torch.tools.precision", str(session / "capture"), "--impl_lib", TORCH_LIB,
-                           "--json", str(out)], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    proc = forked.run([sys.executable, "-m", "diopi_torch.tools.precision", str(session / "capture"), "--impl_lib", TORCH_LIB,
+                       "--json", str(out)], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     rows = json.loads(out.read_text())["rows"]
     assert len(rows) == 40 and all(r["status"] == "compared" for r in rows)
@@ -218,8 +219,8 @@ def test_precision_analysis_sorts_the_differences(session, tmp_path):
     assert proc.stdout.splitlines()[2].startswith(top[0]["case"])
     # Against eager CPU's outputs instead, impl/torch has no call of any size to show.
     ref_out = tmp_path / "reference.json"
-    ref = subprocess.run([sys.executable, "-m", "diopi_torch.tools.precision", str(session / "capture"), "--impl_lib", TORCH_LIB,
-                          "--against", "reference", "--json", str(ref_out)], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    ref = forked.run([sys.executable, "-m", "diopi_torch.tools.precision", str(session / "capture"), "--impl_lib", TORCH_LIB,
+                      "--against", "reference", "--json", str(ref_out)], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert ref.returncode == 0, ref.stdout + ref.stderr
     ref_rows = json.loads(ref_out.read_text())["rows"]
     assert len(ref_rows) == 40 and max(r["scaled"] for r in ref_rows) < 1e-5, ref_rows[:2]
