@@ -131,24 +131,26 @@ module, script = job["module"], job["script"]
 if module:  # python -m: argv[0] becomes the module's file, sys.path[0] the working directory
     sys.argv[:] = ["-m"] + job["args"]
     sys.path[0] = os.getcwd()
-elif script:  # python script.py: argv[0] is the script as given, sys.path[0] its folder
-    job_given = job["given"]
-    sys.argv[:] = [job_given] + job["args"]
-    sys.path[0] = os.path.dirname(script)
 else:
-    sys.argv[:] = ["-c"] + job["args"]
     main = types.ModuleType("__main__")
     main.__builtins__ = builtins
     sys.modules["__main__"] = main
-    code = compile(job["code"], "<string>", "exec")
+    if script:  # python script.py: argv[0] the script as given, __file__ and sys.path[0] absolute
+        sys.argv[:] = [job["given"]] + job["args"]
+        sys.path[0] = os.path.dirname(script)
+        main.__file__, main.__cached__ = script, None
+        main.__loader__ = __import__("importlib.machinery").machinery.SourceFileLoader("__main__", script)
+        with open(script, "rb") as f:
+            code = compile(f.read(), script, "exec")
+    else:
+        sys.argv[:] = ["-c"] + job["args"]
+        code = compile(job["code"], "<string>", "exec")
 del job, fds, target, fd
 try:
     if autoload:
         torch._import_device_backends()  # what this run's `import torch` would have done
     if module:
         runpy._run_module_as_main(module, alter_argv=True)
-    elif script:
-        runpy.run_path(job_given, run_name="__main__")  # relative to the working directory, as given
     else:
         exec(code, main.__dict__)
 except SystemExit:
