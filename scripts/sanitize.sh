@@ -23,7 +23,8 @@ export LD_PRELOAD=$asan
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:log_path=$logs/asan
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan
 rc=0
-(cd "$root/diopi_test/python" && python3 main.py --mode run_test --jobs "$(nproc)" --timeout 60 \
+# DIOPI_JOBS as for the build: inside scripts/test.sh's lanes OMP_NUM_THREADS=1 makes `nproc` say 1.
+(cd "$root/diopi_test/python" && python3 main.py --mode run_test --jobs "${DIOPI_JOBS:-$(nproc)}" --timeout 60 \
   --impl_lib "$build/lib/libdiopi_impl.so" --report_dir "$root/reports/$vendor-sanitize" "$@") || rc=$?
 # The compile route on the instrumented library: every suite model's compiled step, its generated C
 # built before the first run. (libstdc++ preloaded too: Python does not link it, and ASan's

@@ -174,8 +174,10 @@ vendor_lane() {
 # Lane 2 beside it: impl/cpu built with AddressSanitizer and UndefinedBehaviorSanitizer, every case replayed on it
 # and the compiled suite run on it. Most stages of both lanes keep about one core busy (measured: the sanitizer
 # stage used 1.2 cores, the simulator's replay 1.06, a model suite one), so side by side they fill the two cores.
+# The sanitizer build and replay are told the job count (as the builds above): with one worker, the replay
+# left a core idle whenever the other lane ended first.
 together "impl/cpu and impl/sim, two lanes" \
   -- "lane: models, fuzz, simulator" vendor_lane \
-  -- "lane: sanitizers impl/cpu" stage "sanitizers impl/cpu" bash "$root/scripts/sanitize.sh" cpu
+  -- "lane: sanitizers impl/cpu" stage "sanitizers impl/cpu" env DIOPI_JOBS="$jobs" bash "$root/scripts/sanitize.sh" cpu
 echo "timing (a lane's stages are listed before the lane's own line):"
 sed 's/^/  /' "$scratch/timings"
