@@ -15,9 +15,19 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 
 from conformance import paths  # noqa: E402  (the harness, on sys.path above)
 
+# The forking runner of the device's tests (see its doc): gen_data imports torch, which a fork finds done.
+_DEVICE_TESTS = os.path.join(os.path.dirname(os.path.dirname(PYTHON_DIR)), "bridge", "torch", "tests")
+if _DEVICE_TESTS not in sys.path:
+    sys.path.insert(0, _DEVICE_TESTS)
+import forked  # noqa: E402
+
 
 def run_main(*args, env=None, timeout=600):
-    """Runs main.py in a subprocess; returns CompletedProcess."""
+    """Runs main.py in a subprocess; returns CompletedProcess. gen_data's runs (the mode that imports torch) are
+    forked from an interpreter that imported it; the other modes, which a vendor runs without torch, are not."""
+    if "gen_data" in args:
+        return forked.run([sys.executable, MAIN, *args], capture_output=True, text=True, cwd=PYTHON_DIR, env=env,
+                          timeout=timeout, preload=forked.TORCH)
     return subprocess.run([sys.executable, MAIN, *args], capture_output=True, text=True, cwd=PYTHON_DIR, env=env, timeout=timeout)
 
 
