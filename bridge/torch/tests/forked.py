@@ -26,6 +26,7 @@ torch must be absent.
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import socket
 import struct
@@ -46,7 +47,7 @@ import transformers.models.llama.modeling_llama
 """
 
 _ZYGOTE = r"""
-import builtins, gc, json, os, runpy, signal, socket, struct, sys, traceback, types
+import builtins, gc, importlib.machinery, json, os, runpy, signal, socket, struct, sys, types
 listener = socket.socket(fileno=int(sys.argv.pop(1)))
 parent = os.getppid()
 exec(sys.argv.pop(1))  # the imports
@@ -139,7 +140,7 @@ else:
         sys.argv[:] = [job["given"]] + job["args"]
         sys.path[0] = os.path.dirname(script)
         main.__file__, main.__cached__ = script, None
-        main.__loader__ = __import__("importlib.machinery").machinery.SourceFileLoader("__main__", script)
+        main.__loader__ = importlib.machinery.SourceFileLoader("__main__", script)
         with open(script, "rb") as f:
             code = compile(f.read(), script, "exec")
     else:
@@ -171,6 +172,10 @@ def _late(name):
     return name.startswith("DIOPI_") or name in _LATE
 
 
+def _early(env):
+    return {k: v for k, v in env.items() if not _late(k)}
+
+
 def _autoload(env):
     return bool(env.get("DIOPI_IMPL_LIB")) and env.get("TORCH_DEVICE_BACKEND_AUTOLOAD", "1").lower() not in (
         "0", "false", "off", "no")
@@ -180,7 +185,7 @@ class _Zygote:
     def __init__(self, preload):
         self.dir = tempfile.mkdtemp(prefix="diopi-zygote-")
         self.path = os.path.join(self.dir, "socket")
-        self.env = {k: v for k, v in os.environ.items() if not _late(k)}
+        self.env = _early(os.environ)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(self.path)
         listener.listen(16)
@@ -214,6 +219,14 @@ _zygotes = {}
 _lock = threading.Lock()
 
 
+def _same_early(env, preload):
+    """Whether `env` agrees with the zygote's (the one running, else the one that would start now) in every
+    variable read before the fork; checked before a zygote is started for nothing."""
+    z = _zygotes.get(preload)
+    base = z.env if z is not None and z.alive() else _early(os.environ)
+    return _early(env) == base
+
+
 def _get(preload):
     with _lock:
         z = _zygotes.get(preload)
@@ -244,7 +257,7 @@ def _forkable(args, kwargs):
 
 
 class Popen(subprocess.Popen):
-    """subprocess.Popen; a `python -c` command is forked from the zygote (see the module's doc)."""
+    """subprocess.Popen; a `python -c`, `-m` or script command is forked from the zygote (see the module's doc)."""
 
     def __init__(self, args, preload=MODELS, **kwargs):
         self._fork = _forkable(args, kwargs)
@@ -256,10 +269,7 @@ class Popen(subprocess.Popen):
                        creationflags, shell, p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite,
                        restore_signals, gid, gids, uid, umask, start_new_session, process_group):
         env = dict(os.environ if env is None else env)
-        zygote = _get(self._preload) if self._fork is not None else None
-        if zygote is not None and any(env.get(k) != zygote.env.get(k) for k in set(env) | set(zygote.env)
-                                      if not _late(k)):
-            zygote = None
+        zygote = _get(self._preload) if self._fork is not None and _same_early(env, self._preload) else None
         if zygote is None:
             return super()._execute_child(args, executable, preexec_fn, close_fds, pass_fds, cwd, env, startupinfo,
                                           creationflags, shell, p2cread, p2cwrite, c2pread, c2pwrite, errread,
@@ -273,7 +283,7 @@ class Popen(subprocess.Popen):
                "given": what, "args": rest, "env": env,
                "cwd": os.path.abspath(os.fsdecode(cwd)) if cwd is not None else os.getcwd(),
                "autoload": _autoload(env)}
-        payload = __import__("json").dumps(job).encode()
+        payload = json.dumps(job).encode()
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             conn.connect(zygote.path)
