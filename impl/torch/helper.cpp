@@ -49,11 +49,15 @@ at::Tensor optTensor(diopiConstTensorHandle_t h) {
     // the test runtime's "device" is host memory.
     diopiDevice_t device = diopi_host;
     if (diopiGetTensorDevice) diopiGetTensorDevice(h, &device);
-    at::Device where = (device == diopi_device && at::hasCUDA()) ? at::Device(at::kCUDA) : at::Device(at::kCPU);
-    auto options = at::TensorOptions().dtype(toATen(dtype)).device(where);
-    // from_blob wraps without copying; the caller keeps ownership.
-    return at::from_blob(const_cast<void*>(data), at::IntArrayRef(shape.data, shape.len), at::IntArrayRef(stride.data, stride.len),
-                         [](void*) {}, options);
+    static const bool cuda = at::hasCUDA();
+    at::Device where = (device == diopi_device && cuda) ? at::Device(at::kCUDA) : at::Device(at::kCPU);
+    // Wraps without copying and without a deleter: the caller keeps ownership, and a deleter would cost a heap
+    // context per tensor on every call. The device is given, so ATen does not ask where the pointer lives.
+    return at::for_blob(const_cast<void*>(data), at::IntArrayRef(shape.data, shape.len))
+        .strides(at::IntArrayRef(stride.data, stride.len))
+        .options(at::TensorOptions().dtype(toATen(dtype)).device(where))
+        .target_device(where)
+        .make_tensor();
 }
 
 at::Tensor tensor(diopiConstTensorHandle_t h, const char* name) {
