@@ -254,13 +254,6 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> convolutionBackwardOverrideable(
     return {back(gi), back(gw), back(gb)};
 }
 
-// Attention on this device takes PyTorch's math path, which decomposes into
-// matmuls, softmax and elementwise operators that DIOPI functions serve.
-int64_t fusedSdpChoice(const at::Tensor&, const at::Tensor&, const at::Tensor&, const std::optional<at::Tensor>&, double, bool,
-                       std::optional<double>, bool) {
-    return static_cast<int64_t>(sdp::SDPBackend::math);
-}
-
 // `t.data = x`, module.to() and load_state_dict(assign=...) ask whether one
 // tensor's storage may be swapped into the other (a shallow copy) with this
 // operator. PyTorch's default answers yes for two dense tensors only on the
@@ -294,7 +287,6 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("_copy_from", copyFrom);
     m.impl("_copy_from_and_resize", copyFromAndResize);
     m.impl("_local_scalar_dense", localScalarDense);
-    m.impl("_fused_sdp_choice", fusedSdpChoice);
     m.impl("_has_compatible_shallow_copy_type", hasCompatibleShallowCopyType);
     m.impl("convolution_overrideable", convolutionOverrideable);
     m.impl("convolution_backward_overrideable", convolutionBackwardOverrideable);

@@ -1,0 +1,109 @@
+"""Eager scaled_dot_product_attention on the device: one diopiFlashAttention
+call forward and one diopiFlashAttentionBackward call backward where the
+header's functions compute the call (csrc/aten/attention.cpp), PyTorch's math
+path elsewhere; both compared with eager CPU, outputs and gradients."""
+import os
+import sys
+import textwrap
+
+import pytest
+
+import forked
+from device_paths import CPU_LIB, LIB, ROOT
+
+pytestmark = pytest.mark.needs_device
+
+COMMON = """
+import torch, torch.nn.functional as F
+
+def attention(shape_q, heads_k, seq_k, dtype=torch.float32, **kw):
+    b, hq, sq, d = shape_q
+    g = torch.Generator().manual_seed(sq * 131 + heads_k)
+    q = torch.randn(b, sq, hq, d, generator=g).to(dtype).transpose(1, 2)   # as models lay q out: heads after the sequence
+    k = torch.randn(b, seq_k, heads_k, d, generator=g).to(dtype).transpose(1, 2)
+    v = torch.randn(b, seq_k, heads_k, d, generator=g).to(dtype).transpose(1, 2)
+    grad = torch.randn(b, hq, sq, d, generator=g).to(dtype)
+    results = []
+    for dev in ("cpu", "diopi"):
+        leaves = [t.detach().to(dev).requires_grad_() for t in (q, k, v)]
+        mask = kw.get("attn_mask")
+        args = dict(kw, attn_mask=mask.to(dev)) if mask is not None else kw
+        diopi_torch.reset_stats()
+        out = F.scaled_dot_product_attention(*leaves, **args)
+        out.backward(grad.to(dev))
+        fns = {}
+        for c in diopi_torch.stats().values():
+            for fn, n in c["functions"].items():
+                fns[fn] = fns.get(fn, 0) + n
+        results.append((out, [t.grad for t in leaves], fns))
+    (o, gs, _), (od, gds, fns) = results
+    tol = 1e-5 if dtype == torch.float32 else 2e-2
+    for want, got in zip([o] + gs, [od] + gds):
+        assert got.device.type == "diopi" and got.shape == want.shape and got.dtype == want.dtype
+        err = (got.cpu().float() - want.float()).abs().max().item()
+        assert err <= tol * max(1.0, want.abs().max().item()), (shape_q, heads_k, seq_k, kw, err)
+    return od, gds, fns
+"""
+
+
+def run(code, lib=LIB):
+    src = f"import torch, diopi_torch\ndiopi_torch.load({lib!r})\n" + COMMON + textwrap.dedent(code)
+    proc = forked.run([sys.executable, "-c", src], capture_output=True, text=True, cwd=ROOT, timeout=600,
+                      env={**os.environ, "DIOPI_IMPL_LIB": ""}, preload=forked.TORCH)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout[-3000:] + proc.stderr[-3000:]
+
+
+@pytest.mark.parametrize("lib", [LIB, CPU_LIB], ids=["impl-torch", "impl-cpu"])
+def test_attention_is_one_call_each_way(lib):
+    if not os.path.exists(lib):
+        pytest.skip(f"{lib} is not built (scripts/build_impl.sh)")
+    run("""
+        cases = [((2, 4, 8, 16), 4, 8, {}), ((2, 4, 8, 16), 4, 8, {"is_causal": True}),
+                 ((2, 4, 8, 16), 2, 8, {"is_causal": True, "enable_gqa": True}),  # grouped-query attention
+                 ((2, 4, 5, 16), 4, 9, {}), ((1, 2, 6, 8), 2, 6, {"scale": 0.3}), ((1, 2, 1, 8), 2, 7, {})]
+        for shape_q, hk, sk, kw in cases:
+            out, grads, fns = attention(shape_q, hk, sk, **kw)
+            assert fns.get("diopiFlashAttention") == 1 and fns.get("diopiFlashAttentionBackward") == 1, (kw, fns)
+            assert not any(f in fns for f in ("diopiSoftmax", "diopiBmm", "diopiMatmul")), (kw, fns)
+            # laid out as the query (a model's q: heads after the sequence), gradients as their inputs
+            assert out.stride() == (shape_q[2] * shape_q[1] * shape_q[3], shape_q[3], shape_q[1] * shape_q[3], 1), out.stride()
+        out, grads, fns = attention((2, 4, 8, 16), 4, 8, dtype=torch.bfloat16, is_causal=True)
+        assert fns.get("diopiFlashAttention") == 1, fns
+        print("ok")
+    """, lib)
+
+
+def test_attention_outside_the_header_takes_the_math_path():
+    run("""
+        bool_mask = torch.rand(8, 8, generator=torch.Generator().manual_seed(1)) > 0.3
+        bool_mask[:, 0] = True
+        for shape_q, hk, sk, kw in [((2, 4, 8, 16), 4, 8, {"attn_mask": bool_mask}),
+                                    ((2, 4, 8, 16), 4, 8, {"attn_mask": torch.randn(8, 8)}),
+                                    ((2, 4, 5, 16), 4, 8, {"is_causal": True}),  # ATen's causal mask is top-left aligned, DIOPI's bottom-right
+                                    ((2, 4, 8, 16), 2, 8, {})]:  # fewer key heads without enable_gqa: the math path's error
+            try:
+                out, grads, fns = attention(shape_q, hk, sk, **kw)
+            except RuntimeError as e:
+                assert hk != shape_q[1] and "enable_gqa" not in kw, e
+                continue
+            assert "diopiFlashAttention" not in fns and fns.get("diopiSoftmax") == 1, (kw, fns)
+        # dropout: the math path (random numbers differ from the CPU's, so only where the calls go is compared)
+        q = torch.randn(2, 4, 8, 16, device="diopi", requires_grad=True)
+        diopi_torch.reset_stats()
+        F.scaled_dot_product_attention(q, q, q, dropout_p=0.5).sum().backward()
+        fns = {fn for c in diopi_torch.stats().values() for fn in c["functions"]}
+        assert "diopiFlashAttention" not in fns and "diopiDropout" in fns, fns
+        print("ok")
+    """)
+
+
+def test_attention_named_to_the_cpu_is_computed_there():
+    run("""
+        with diopi_torch.fallback(ops=["diopiFlashAttention", "diopiFlashAttentionBackward"]):
+            out, grads, fns = attention((2, 4, 8, 16), 4, 8, is_causal=True)
+        st = diopi_torch.stats()
+        assert "diopiFlashAttention" not in fns and "diopiFlashAttentionBackward" not in fns, fns
+        assert st["_scaled_dot_product_fused_attention_overrideable"]["fallback"] == 1, st
+        assert st["_scaled_dot_product_fused_attention_overrideable_backward"]["fallback"] == 1, st
+        print("ok")
+    """)
