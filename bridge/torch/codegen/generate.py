@@ -79,7 +79,7 @@ HAND_WRITTEN_META = {"convolution", "convolution_backward", "add.Scalar", "mul.S
                      "embedding_dense_backward", "native_layer_norm", "native_layer_norm_backward", "native_batch_norm",
                      "native_batch_norm_backward", "select_backward", "slice_backward", "arange", "arange.start",
                      "arange.start_step", "constant_pad_nd", "logical_not", "masked_fill.Scalar", "masked_fill.Tensor",
-                     "where.self_out", "native_dropout"}
+                     "where.self_out", "native_dropout", "floor_divide"}
 
 # Operators whose arguments live on different devices by definition.
 CROSS_DEVICE = {"copy_", "_to_copy", "_copy_from", "_copy_from_and_resize"}

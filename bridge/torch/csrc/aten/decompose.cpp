@@ -6,7 +6,10 @@
 //    their cells): decomposed into elementwise operators the device serves,
 //    with the workspace layout CUDA's kernels use, so autograd's formulas
 //    (derivatives.yaml) take the backward kernels below;
-//  - histc of an integer tensor (CUDA counts integers, the CPU refuses them);
+//  - histc of an integer tensor (CUDA counts integers, the CPU refuses them),
+//    counted with the device's own operators;
+//  - native_dropout_backward, which has CPU and CUDA kernels but no
+//    decomposition: the gradient times the kept mask and the scale;
 //  - matrix products with an output dtype (mm/bmm/addmm/baddbmm .dtype);
 //  - the statistics kernels of nn.SyncBatchNorm (batch_norm_stats, ...);
 //  - record_stream, which the device's caching allocator serves.
@@ -88,44 +91,37 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor, at::Tensor> gruCellBa
     return {gradInput, gradHidden, gradHx, gradInput.sum(0), gradHidden.sum(0)};
 }
 
-// ---------------------------------------------------------------- histc
+// ---------------------------------------------------------------- histc of integers
 
-// CUDA's histc of an integer tensor, counted on the host: the result has the
-// input's dtype; min == max takes the data's range (widened by one on each
-// side when that is empty too); values outside [min, max] are not counted;
-// bins are computed in integer arithmetic, the top edge belonging to the last bin.
-template <class T>
-at::Tensor histcIntegral(const at::Tensor& host, int64_t bins, const at::Scalar& min, const at::Scalar& max) {
-    int64_t lo = static_cast<T>(min.to<int64_t>()), hi = static_cast<T>(max.to<int64_t>());
-    at::Tensor values = host.contiguous().to(at::kLong);
-    const int64_t* v = values.const_data_ptr<int64_t>();
-    const int64_t count = values.numel();
-    if (lo == hi && count > 0) {
-        lo = *std::min_element(v, v + count);
-        hi = *std::max_element(v, v + count);
+// torch.histc of integers as CUDA counts them: the range [min, max] (from the data when both are equal, widened by
+// one on each side when that is empty too); values outside it are not counted; a value's bin is computed in integer
+// arithmetic, the top edge belonging to the last bin. Computed on the device: each value's bin, values outside the
+// range sent to a spare bin past the last, the counts accumulated by index_put_ and the spare bin cut off.
+at::Tensor histcKernel(const at::Tensor& self, int64_t bins, const at::Scalar& min, const at::Scalar& max) {
+    if (!at::isIntegralType(self.scalar_type(), /*includeBool=*/false))
+        return fallback<at::_ops::histc>("no mapping entry", self, bins, min, max);
+    TORCH_CHECK(bins > 0, "bins must be > 0");
+    int64_t lo = 0, hi = 0;
+    AT_DISPATCH_INTEGRAL_TYPES(self.scalar_type(), "histc", [&] {  // the range in the input's own type, as CUDA takes it
+        lo = static_cast<scalar_t>(min.to<int64_t>());
+        hi = static_cast<scalar_t>(max.to<int64_t>());
+    });
+    at::Tensor values = self.reshape(-1).to(at::kLong);
+    if (lo == hi && values.numel() > 0) {  // the range from the data: read back to the host, as CUDA's histc does
+        lo = values.min().item<int64_t>();
+        hi = values.max().item<int64_t>();
     }
     if (lo == hi) {
         lo -= 1;
         hi += 1;
     }
     TORCH_CHECK(lo < hi, "max must be larger than min");
-    std::vector<int64_t> counts(bins, 0);
-    for (int64_t k = 0; k < count; ++k) {
-        if (v[k] < lo || v[k] > hi) continue;
-        int64_t bin = (v[k] - lo) * bins / (hi - lo);
-        counts[bin == bins ? bins - 1 : bin] += 1;
-    }
-    return at::tensor(counts, at::kLong).to(host.scalar_type());
-}
-
-at::Tensor histcKernel(const at::Tensor& self, int64_t bins, const at::Scalar& min, const at::Scalar& max) {
-    if (!at::isIntegralType(self.scalar_type(), /*includeBool=*/false))
-        return fallback<at::_ops::histc>("no mapping entry", self, bins, min, max);
-    noteFallback("histc", "integer input, which the CPU's histc refuses: counted on the host");
-    TORCH_CHECK(bins > 0, "bins must be > 0");
-    at::Tensor host = self.cpu(), out;
-    AT_DISPATCH_INTEGRAL_TYPES(self.scalar_type(), "histc", [&] { out = histcIntegral<scalar_t>(host, bins, min, max); });
-    return out.to(self.device());
+    at::Tensor inside = at::bitwise_and(values.ge(lo), values.le(hi));
+    at::Tensor bin = values.sub(lo).mul(bins).floor_divide(hi - lo).clamp(0, bins - 1);
+    bin = at::where(inside, bin, at::scalar_tensor(bins, bin.options()));
+    at::Tensor counts = at::zeros({bins + 1}, values.options());
+    counts.index_put_({bin}, at::ones_like(bin), /*accumulate=*/true);
+    return counts.narrow(0, 0, bins).to(self.scalar_type());
 }
 
 at::Tensor& histcOut(const at::Tensor& self, int64_t bins, const at::Scalar& min, const at::Scalar& max, at::Tensor& out) {
@@ -135,6 +131,13 @@ at::Tensor& histcOut(const at::Tensor& self, int64_t bins, const at::Scalar& min
     at::native::resize_output(out, r.sizes());
     out.copy_(r);
     return out;
+}
+
+// ---------------------------------------------------------------- dropout's backward
+
+// The CPU's formula, in its order: the gradient times the mask (bool, promoted) times the scale.
+at::Tensor nativeDropoutBackward(const at::Tensor& grad, const at::Tensor& mask, double scale) {
+    return grad.mul(mask).mul(scale);
 }
 
 // ---------------------------------------------------------------- products with an output dtype
@@ -292,6 +295,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("_thnn_fused_gru_cell_backward", gruCellBackward);
     m.impl("histc", histcKernel);
     m.impl("histc.out", histcOut);
+    m.impl("native_dropout_backward", nativeDropoutBackward);
     m.impl("mm.dtype", mmDtype);
     m.impl("bmm.dtype", bmmDtype);
     m.impl("addmm.dtype", addmmDtype);

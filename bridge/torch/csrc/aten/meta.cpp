@@ -119,6 +119,10 @@ at::Tensor relu(const at::Tensor& self) {
     TORCH_CHECK(self.scalar_type() != at::kBool, "Boolean inputs not supported for relu");
     return at::meta::clamp_min(self, 0);
 }
+// floor_divide is division rounded toward minus infinity, div.Tensor_mode's "floor" (a Python number as divisor too).
+at::Tensor floor_divide(const at::Tensor& self, const at::Tensor& other) {
+    return at::meta::div(self, other, "floor");
+}
 
 namespace {
 

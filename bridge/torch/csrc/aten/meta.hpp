@@ -27,6 +27,7 @@ at::Tensor rsub_Scalar(const at::Tensor& self, const at::Scalar& other, const at
 at::Tensor sum(const at::Tensor& self, std::optional<at::ScalarType> dtype);
 at::Tensor mean(const at::Tensor& self, std::optional<at::ScalarType> dtype);
 at::Tensor relu(const at::Tensor& self);
+at::Tensor floor_divide(const at::Tensor& self, const at::Tensor& other);
 
 // Factories: an empty meta tensor as ATen's composite kernel makes it before filling it.
 using OptDtype = std::optional<at::ScalarType>;
