@@ -66,7 +66,8 @@ bool traced(const Tensor& t) {
 int64_t sdpChoice(const Tensor& q, const Tensor& k, const Tensor& v, const std::optional<Tensor>& mask, double dropout, bool causal,
                   std::optional<double> scale, bool gqa) {
     (void)scale;
-    const bool fused = !traced(q) && fusedServes(q, k, v, mask, dropout, causal, gqa);
+    // torch.nn.attention.sdpa_kernel([SDPBackend.MATH]) turns the fused kernels off, as it does on CUDA.
+    const bool fused = at::globalContext().userEnabledOverrideableSDP() && !traced(q) && fusedServes(q, k, v, mask, dropout, causal, gqa);
     return static_cast<int64_t>(fused ? sdp::SDPBackend::overrideable : sdp::SDPBackend::math);
 }
 

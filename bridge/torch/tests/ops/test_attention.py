@@ -87,6 +87,11 @@ def test_attention_outside_the_header_takes_the_math_path():
                 assert hk != shape_q[1] and "enable_gqa" not in kw, e
                 continue
             assert "diopiFlashAttention" not in fns and fns.get("diopiSoftmax") == 1, (kw, fns)
+        # the fused kernels turned off as on CUDA
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        with sdpa_kernel([SDPBackend.MATH]):
+            out, grads, fns = attention((2, 4, 8, 16), 4, 8, is_causal=True)
+        assert "diopiFlashAttention" not in fns and fns.get("diopiSoftmax") == 1, fns
         # dropout: the math path (random numbers differ from the CPU's, so only where the calls go is compared)
         q = torch.randn(2, 4, 8, 16, device="diopi", requires_grad=True)
         diopi_torch.reset_stats()

@@ -101,8 +101,10 @@ with diopi_torch.op_capture(os.path.join(out, "capture"), ops=["silu", "rsqrt", 
     step(dev, db)
 report["capture"] = cap.summary()
 report["capture_text"] = str(cap)
-# softmax -> _softmax, which the device reaches inside ATen's composite _safe_softmax (attention).
-with diopi_torch.op_capture(os.path.join(out, "capture_softmax"), ops=["softmax"], max_calls=10) as cap:
+# softmax -> _softmax, which the device reaches inside ATen's composite _safe_softmax: attention on PyTorch's
+# math path (the device's own choice is one fused call).
+from torch.nn.attention import SDPBackend, sdpa_kernel
+with sdpa_kernel([SDPBackend.MATH]), diopi_torch.op_capture(os.path.join(out, "capture_softmax"), ops=["softmax"], max_calls=10) as cap:
     step(dev, db)
 report["capture_softmax"] = cap.summary()
 
