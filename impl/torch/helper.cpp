@@ -1,9 +1,13 @@
 #include "helper.hpp"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/ExpandUtils.h>
+#include <ATen/ScalarOps.h>
+#include <ATen/native/TypeProperties.h>
 
 #include "diopi_support/aten_dtypes.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 
@@ -120,8 +124,9 @@ at::IntArrayRef ints(diopiSize_t s) {
     return at::IntArrayRef(s.data, static_cast<size_t>(s.len));
 }
 
-void assign(diopiTensorHandle_t out, const at::Tensor& src, const char* name) {
-    at::Tensor o = tensor(out, name);
+void assign(diopiTensorHandle_t out, const at::Tensor& src, const char* name) { assign(tensor(out, name), src, name); }
+
+void assign(const at::Tensor& o, const at::Tensor& src, const char* name) {
     if (o.sizes() != src.sizes()) {
         // Shapes must agree exactly: outputs are never resized by a library.
         std::ostringstream msg;
@@ -130,6 +135,89 @@ void assign(diopiTensorHandle_t out, const at::Tensor& src, const char* name) {
     }
     o.copy_(src);
 }
+
+namespace {
+
+// The byte range [lo, hi) the elements of a non-empty strided tensor can occupy.
+struct ByteRange {
+    std::uintptr_t lo, hi;
+};
+
+std::optional<ByteRange> byteRange(const at::Tensor& t) {
+    if (!t.defined() || t.numel() == 0) return std::nullopt;
+    int64_t below = 0, above = 0;  // element offsets reachable from the first element, downwards and upwards
+    for (int64_t d = 0; d < t.dim(); ++d) {
+        int64_t reach = t.stride(d) * (t.size(d) - 1);
+        (reach < 0 ? below : above) += reach;
+    }
+    auto first = reinterpret_cast<std::uintptr_t>(t.const_data_ptr());
+    auto item = static_cast<int64_t>(t.itemsize());
+    return ByteRange{first + below * item, first + (above + 1) * item};
+}
+
+// The strides ATen gives a tensor it allocates without a layout to follow (size-1 dims included).
+bool rowMajor(const at::Tensor& t) {
+    int64_t expected = 1;
+    for (int64_t d = t.dim() - 1; d >= 0; --d) {
+        if (t.stride(d) != expected) return false;
+        expected *= std::max<int64_t>(t.size(d), 1);
+    }
+    return true;
+}
+
+}  // namespace
+
+bool mayOverlap(const at::Tensor& a, const at::Tensor& b) {
+    if (!a.defined() || !b.defined()) return false;
+    // Only strided tensors have a byte range to compare; anything else is taken to overlap.
+    if (a.layout() != at::kStrided || b.layout() != at::kStrided) return true;
+    auto ra = byteRange(a), rb = byteRange(b);
+    return ra && rb && ra->lo < rb->hi && rb->lo < ra->hi;
+}
+
+at::Tensor directOut(const at::Tensor& out, at::IntArrayRef shape, at::ScalarType dtype, TensorRefs inputs) {
+    if (out.scalar_type() != dtype || out.sizes() != shape || out.layout() != at::kStrided || !rowMajor(out)) return at::Tensor();
+    for (const at::Tensor& in : inputs)
+        if (mayOverlap(out, in)) return at::Tensor();
+    return out;
+}
+
+at::Tensor directOut(diopiTensorHandle_t out, at::IntArrayRef shape, at::ScalarType dtype, TensorRefs inputs, const char* name) {
+    return directOut(tensor(out, name), shape, dtype, inputs);
+}
+
+at::Tensor elementwiseOut(diopiTensorHandle_t out, at::ScalarType dtype, TensorRefs inputs, const char* name) {
+    at::DimVector shape;
+    bool first = true;
+    for (const at::Tensor& in : inputs) {
+        if (!in.is_contiguous()) return at::Tensor();
+        // infer_size_dimvector raises the error ATen's own broadcasting raises for incompatible shapes.
+        shape = first ? at::DimVector(in.sizes()) : at::infer_size_dimvector(shape, in.sizes());
+        first = false;
+    }
+    return directOut(tensor(out, name), shape, dtype, inputs);
+}
+
+at::ScalarType resultType(const at::Tensor& a, const at::Tensor& b) {
+    if (a.scalar_type() == b.scalar_type()) return a.scalar_type();
+    at::native::ResultTypeState state;
+    state = at::native::update_result_type_state(a, state);
+    state = at::native::update_result_type_state(b, state);
+    return at::native::result_type(state);
+}
+
+at::ScalarType resultType(const at::Tensor& a, const at::Scalar& b) {
+    at::native::ResultTypeState state;
+    state = at::native::update_result_type_state(a, state);
+    state = at::native::update_result_type_state(b, state);
+    return at::native::result_type(state);
+}
+
+at::ScalarType floatResult(at::ScalarType type) {
+    return at::isIntegralType(type, /*includeBool=*/true) ? at::typeMetaToScalarType(at::get_default_dtype()) : type;
+}
+
+at::Tensor wrappedScalar(const at::Scalar& s) { return at::native::wrapped_scalar_tensor(s); }
 
 diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src) {
     diopiTensorHandle_t h = nullptr;

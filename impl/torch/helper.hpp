@@ -7,6 +7,7 @@
 #include <diopi/functions.h>
 #include <diopi/functions_ext.h>
 
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -44,6 +45,44 @@ at::ScalarType scalarDtype(const diopiScalar_t* s);
 
 /// Writes `src` into the caller's output tensor (casting to its dtype).
 void assign(diopiTensorHandle_t out, const at::Tensor& src, const char* name = "out");
+/// As above, for an output already wrapped with tensor().
+void assign(const at::Tensor& out, const at::Tensor& src, const char* name = "out");
+
+// ---- Writing a result straight into the caller's output
+// `assign(out, at::op(a, b))` lets ATen allocate a result and then copies it: a second dispatch, allocation and
+// copy per call. When the caller's output can take the result as it is, `at::op_out(o, a, b)` writes it there
+// directly, with the same kernel and so the same numbers. directOut() decides when that is safe.
+
+/// Tensors an operator reads (a braced list of lvalues, or a vector of reference_wrappers).
+using TensorRefs = c10::ArrayRef<std::reference_wrapper<const at::Tensor>>;
+
+/// Whether `a` and `b` may share memory: their byte ranges (first element plus the extent implied by sizes,
+/// strides and item size) intersect. An undefined or empty tensor touches nothing.
+bool mayOverlap(const at::Tensor& a, const at::Tensor& b);
+
+/// The caller's output `out` when an ATen `_out` kernel may write the result straight into it, else an undefined
+/// tensor (then compute the result and assign() it, as before). Direct only when `out` has exactly `shape` and
+/// `dtype` (an `_out` kernel would resize a mis-shaped output, which a library never does to the caller's, and
+/// cast a result of another dtype), has the row-major strides ATen gives a result it allocates itself (kernels
+/// that assume them, and layout-dependent choices, see the same tensor either way), and shares no memory with
+/// any of `inputs` (ATen's kernels refuse or mis-compute partial overlap; the temporary and copy never do).
+at::Tensor directOut(const at::Tensor& out, at::IntArrayRef shape, at::ScalarType dtype, TensorRefs inputs);
+at::Tensor directOut(diopiTensorHandle_t out, at::IntArrayRef shape, at::ScalarType dtype, TensorRefs inputs, const char* name = "out");
+
+/// directOut() for an elementwise (TensorIterator) result of `inputs`: the shape is their broadcast shape (ATen's
+/// own error when they do not broadcast), and only when every input is contiguous. ATen then gives its own
+/// result row-major strides too, and its kernel walks the same loops with the same vectorisation, which decides
+/// the last bits of transcendental functions.
+at::Tensor elementwiseOut(diopiTensorHandle_t out, at::ScalarType dtype, TensorRefs inputs, const char* name = "out");
+
+/// ATen's result dtype (type promotion) of a binary operator on `a` and `b`.
+at::ScalarType resultType(const at::Tensor& a, const at::Tensor& b);
+at::ScalarType resultType(const at::Tensor& a, const at::Scalar& b);
+/// The result dtype of an operator that computes integer and bool inputs in the default floating dtype
+/// (true division, exp, sigmoid, ...).
+at::ScalarType floatResult(at::ScalarType type);
+/// A scalar operand as ATen passes it to the tensor kernel of `op(Tensor, Scalar)` (a wrapped number).
+at::Tensor wrappedScalar(const at::Scalar& s);
 /// Allocates a context-owned tensor like `src` and copies `src` into it.
 diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src);
 

@@ -38,7 +38,11 @@ diopiError_t diopiReluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
 // ---- sigmoid
 diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::sigmoid(tensor(input, "input")));
+    at::Tensor x = tensor(input, "input");
+    if (at::Tensor o = elementwiseOut(out, floatResult(x.scalar_type()), {x}); o.defined())
+        at::sigmoid_out(o, x);
+    else
+        assign(out, at::sigmoid(x));
     DIOPI_IMPL_END
 }
 
@@ -51,7 +55,11 @@ diopiError_t diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHandle_t input
 diopiError_t diopiSigmoidBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                   diopiConstTensorHandle_t output) {
     DIOPI_IMPL_BEGIN
-    assign(grad_input, at::sigmoid_backward(tensor(grad_output, "grad_output"), tensor(output, "output")), "grad_input");
+    at::Tensor g = tensor(grad_output, "grad_output"), y = tensor(output, "output");
+    if (at::Tensor o = elementwiseOut(grad_input, resultType(g, y), {g, y}, "grad_input"); o.defined())
+        at::sigmoid_backward_out(o, g, y);
+    else
+        assign(grad_input, at::sigmoid_backward(g, y), "grad_input");
     DIOPI_IMPL_END
 }
 
@@ -59,7 +67,11 @@ diopiError_t diopiSigmoidBackward(diopiContextHandle_t ctx, diopiTensorHandle_t 
 diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                diopiConstTensorHandle_t output) {
     DIOPI_IMPL_BEGIN
-    assign(grad_input, at::tanh_backward(tensor(grad_output, "grad_output"), tensor(output, "output")), "grad_input");
+    at::Tensor g = tensor(grad_output, "grad_output"), y = tensor(output, "output");
+    if (at::Tensor o = elementwiseOut(grad_input, resultType(g, y), {g, y}, "grad_input"); o.defined())
+        at::tanh_backward_out(o, g, y);
+    else
+        assign(grad_input, at::tanh_backward(g, y), "grad_input");
     DIOPI_IMPL_END
 }
 
@@ -139,9 +151,16 @@ diopiError_t diopiThresholdBackward(diopiContextHandle_t ctx, diopiTensorHandle_
 diopiError_t diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const char* approximate) {
     DIOPI_IMPL_BEGIN
     at::Tensor x = tensor(input, "input");
-    at::Tensor y = at::gelu(x, geluApproximate(approximate));
+    c10::string_view approx = geluApproximate(approximate);
     // ATen's vectorised float32/bfloat16 erf kernel returns NaN at +inf; its scalar path and float64 give +inf.
-    if (at::isFloatingType(x.scalar_type())) y = at::where(at::isposinf(x), x, y);
+    bool fixInf = at::isFloatingType(x.scalar_type());
+    if (at::Tensor o = elementwiseOut(out, x.scalar_type(), {x}); o.defined()) {
+        at::gelu_out(o, x, approx);
+        if (fixInf) at::where_out(o, at::isposinf(x), x, o);
+        return;
+    }
+    at::Tensor y = at::gelu(x, approx);
+    if (fixInf) y = at::where(at::isposinf(x), x, y);
     assign(out, y);
     DIOPI_IMPL_END
 }
@@ -149,8 +168,12 @@ diopiError_t diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiC
 diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                diopiConstTensorHandle_t input, const char* approximate) {
     DIOPI_IMPL_BEGIN
-    assign(grad_input, at::gelu_backward(tensor(grad_output, "grad_output"), tensor(input, "input"), geluApproximate(approximate)),
-           "grad_input");
+    at::Tensor g = tensor(grad_output, "grad_output"), x = tensor(input, "input");
+    c10::string_view approx = geluApproximate(approximate);
+    if (at::Tensor o = elementwiseOut(grad_input, resultType(g, x), {g, x}, "grad_input"); o.defined())
+        at::gelu_backward_out(o, g, x, approx);
+    else
+        assign(grad_input, at::gelu_backward(g, x, approx), "grad_input");
     DIOPI_IMPL_END
 }
 
@@ -185,7 +208,11 @@ diopiError_t diopiLeakyReluBackward(diopiContextHandle_t ctx, diopiTensorHandle_
 // ---- silu: x * sigmoid(x)
 diopiError_t diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::silu(tensor(input, "input")));
+    at::Tensor x = tensor(input, "input");
+    if (at::Tensor o = elementwiseOut(out, x.scalar_type(), {x}); o.defined())
+        at::silu_out(o, x);
+    else
+        assign(out, at::silu(x));
     DIOPI_IMPL_END
 }
 
@@ -199,7 +226,11 @@ diopiError_t diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
 diopiError_t diopiSiluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
                                diopiConstTensorHandle_t input) {
     DIOPI_IMPL_BEGIN
-    assign(grad_input, at::silu_backward(tensor(grad_output, "grad_output"), tensor(input, "input")), "grad_input");
+    at::Tensor g = tensor(grad_output, "grad_output"), x = tensor(input, "input");
+    if (at::Tensor o = elementwiseOut(grad_input, resultType(g, x), {g, x}, "grad_input"); o.defined())
+        at::silu_backward_out(o, g, x);
+    else
+        assign(grad_input, at::silu_backward(g, x), "grad_input");
     DIOPI_IMPL_END
 }
 

@@ -15,6 +15,9 @@ std::optional<c10::string_view> roundMode(diopiRoundMode_t mode) {
     }
 }
 
+// True division computes integer and bool operands in the default floating dtype; a rounding mode keeps them.
+at::ScalarType divResult(at::ScalarType common, const std::optional<c10::string_view>& mode) { return mode ? common : floatResult(common); }
+
 at::Scalar alphaOr1(const diopiScalar_t* alpha) { return alpha ? scalar(alpha, "alpha") : at::Scalar(1); }
 
 at::Scalar valueOr1(const diopiScalar_t* value) { return value ? scalar(value, "value") : at::Scalar(1); }
@@ -41,7 +44,11 @@ extern "C" {
 diopiError_t diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
                       const diopiScalar_t* alpha) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::add(tensor(input, "input"), tensor(other, "other"), alphaOr1(alpha)));
+    at::Tensor a = tensor(input, "input"), b = tensor(other, "other");
+    if (at::Tensor o = elementwiseOut(out, resultType(a, b), {a, b}); o.defined())
+        at::add_out(o, a, b, alphaOr1(alpha));
+    else
+        assign(out, at::add(a, b, alphaOr1(alpha)));
     DIOPI_IMPL_END
 }
 
@@ -54,7 +61,12 @@ diopiError_t diopiAddInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, di
 diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other,
                             const diopiScalar_t* alpha) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::add(tensor(input, "input"), scalar(other, "other"), alphaOr1(alpha)));
+    at::Tensor a = tensor(input, "input");
+    at::Scalar b = scalar(other, "other");
+    if (at::Tensor o = elementwiseOut(out, resultType(a, b), {a}); o.defined())
+        at::add_out(o, a, wrappedScalar(b), alphaOr1(alpha));
+    else
+        assign(out, at::add(a, b, alphaOr1(alpha)));
     DIOPI_IMPL_END
 }
 
@@ -67,7 +79,11 @@ diopiError_t diopiAddInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t inp
 diopiError_t diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
                       const diopiScalar_t* alpha) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::sub(tensor(input, "input"), tensor(other, "other"), alphaOr1(alpha)));
+    at::Tensor a = tensor(input, "input"), b = tensor(other, "other");
+    if (at::Tensor o = elementwiseOut(out, resultType(a, b), {a, b}); o.defined())
+        at::sub_out(o, a, b, alphaOr1(alpha));
+    else
+        assign(out, at::sub(a, b, alphaOr1(alpha)));
     DIOPI_IMPL_END
 }
 
@@ -80,7 +96,12 @@ diopiError_t diopiSubInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, di
 diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other,
                             const diopiScalar_t* alpha) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::sub(tensor(input, "input"), scalar(other, "other"), alphaOr1(alpha)));
+    at::Tensor a = tensor(input, "input");
+    at::Scalar b = scalar(other, "other");
+    if (at::Tensor o = elementwiseOut(out, resultType(a, b), {a}); o.defined())
+        at::sub_out(o, a, wrappedScalar(b), alphaOr1(alpha));
+    else
+        assign(out, at::sub(a, b, alphaOr1(alpha)));
     DIOPI_IMPL_END
 }
 
@@ -92,7 +113,11 @@ diopiError_t diopiSubInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t inp
 
 diopiError_t diopiMul(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::mul(tensor(input, "input"), tensor(other, "other")));
+    at::Tensor a = tensor(input, "input"), b = tensor(other, "other");
+    if (at::Tensor o = elementwiseOut(out, resultType(a, b), {a, b}); o.defined())
+        at::mul_out(o, a, b);
+    else
+        assign(out, at::mul(a, b));
     DIOPI_IMPL_END
 }
 
@@ -104,7 +129,12 @@ diopiError_t diopiMulInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, di
 
 diopiError_t diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::mul(tensor(input, "input"), scalar(other, "other")));
+    at::Tensor a = tensor(input, "input");
+    at::Scalar b = scalar(other, "other");
+    if (at::Tensor o = elementwiseOut(out, resultType(a, b), {a}); o.defined())
+        at::mul_out(o, a, wrappedScalar(b));
+    else
+        assign(out, at::mul(a, b));
     DIOPI_IMPL_END
 }
 
@@ -117,7 +147,12 @@ diopiError_t diopiMulInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t inp
 diopiError_t diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
                       diopiRoundMode_t rounding_mode) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::div(tensor(input, "input"), tensor(other, "other"), roundMode(rounding_mode)));
+    at::Tensor a = tensor(input, "input"), b = tensor(other, "other");
+    auto mode = roundMode(rounding_mode);
+    if (at::Tensor o = elementwiseOut(out, divResult(resultType(a, b), mode), {a, b}); o.defined())
+        at::div_out(o, a, b, mode);
+    else
+        assign(out, at::div(a, b, mode));
     DIOPI_IMPL_END
 }
 
@@ -130,7 +165,13 @@ diopiError_t diopiDivInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, di
 diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* other,
                             diopiRoundMode_t rounding_mode) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::div(tensor(input, "input"), scalar(other, "other"), roundMode(rounding_mode)));
+    at::Tensor a = tensor(input, "input");
+    at::Scalar b = scalar(other, "other");
+    auto mode = roundMode(rounding_mode);
+    if (at::Tensor o = elementwiseOut(out, divResult(resultType(a, b), mode), {a}); o.defined())
+        at::div_out(o, a, wrappedScalar(b), mode);
+    else
+        assign(out, at::div(a, b, mode));
     DIOPI_IMPL_END
 }
 
@@ -150,7 +191,12 @@ diopiError_t diopiPowScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, c
 
 diopiError_t diopiPow(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, const diopiScalar_t* exponent) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::pow(tensor(input, "input"), scalar(exponent, "exponent")));
+    at::Tensor a = tensor(input, "input");
+    at::Scalar e = scalar(exponent, "exponent");
+    if (at::Tensor o = elementwiseOut(out, resultType(a, e), {a}); o.defined())
+        at::pow_out(o, a, e);
+    else
+        assign(out, at::pow(a, e));
     DIOPI_IMPL_END
 }
 
@@ -162,7 +208,11 @@ diopiError_t diopiPowInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, co
 
 diopiError_t diopiPowTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiConstTensorHandle_t exponent) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::pow(tensor(input, "input"), tensor(exponent, "exponent")));
+    at::Tensor a = tensor(input, "input"), e = tensor(exponent, "exponent");
+    if (at::Tensor o = elementwiseOut(out, resultType(a, e), {a, e}); o.defined())
+        at::pow_out(o, a, e);
+    else
+        assign(out, at::pow(a, e));
     DIOPI_IMPL_END
 }
 

@@ -35,7 +35,11 @@ at::Tensor floatingInplace(diopiTensorHandle_t input, const char* op) {
 #define DIOPI_FLOATING_UNARY(Name, op)                                                                                  \
     diopiError_t diopi##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {      \
         DIOPI_IMPL_BEGIN                                                                                                \
-        assign(out, at::op(floatingInput(out, input)));                                                                 \
+        at::Tensor x = floatingInput(out, input);                                                                       \
+        if (at::Tensor o = elementwiseOut(out, floatResult(x.scalar_type()), {x}); o.defined())                        \
+            at::op##_out(o, x);                                                                                         \
+        else                                                                                                            \
+            assign(out, at::op(x));                                                                                     \
         DIOPI_IMPL_END                                                                                                  \
     }                                                                                                                   \
     diopiError_t diopi##Name##Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {                               \
@@ -62,7 +66,11 @@ diopiError_t diopiAbsInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
 
 diopiError_t diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::neg(tensor(input, "input")));
+    at::Tensor x = tensor(input, "input");
+    if (at::Tensor o = elementwiseOut(out, x.scalar_type(), {x}); o.defined())
+        at::neg_out(o, x);
+    else
+        assign(out, at::neg(x));
     DIOPI_IMPL_END
 }
 

@@ -226,7 +226,11 @@ diopiError_t diopiMaskedFillInpScalar(diopiContextHandle_t ctx, diopiTensorHandl
 diopiError_t diopiWhere(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t condition, diopiConstTensorHandle_t input,
                         diopiConstTensorHandle_t other) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::where(boolMask(condition, "condition"), tensor(input, "input"), tensor(other, "other")));
+    at::Tensor c = boolMask(condition, "condition"), a = tensor(input, "input"), b = tensor(other, "other");
+    if (at::Tensor o = elementwiseOut(out, resultType(a, b), {c, a, b}); o.defined())
+        at::where_out(o, c, a, b);
+    else
+        assign(out, at::where(c, a, b));
     DIOPI_IMPL_END
 }
 

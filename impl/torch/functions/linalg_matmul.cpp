@@ -37,6 +37,13 @@ diopiError_t diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiCon
     DIOPI_IMPL_BEGIN
     at::Tensor a = tensor(input, "input"), b = tensor(mat2, "mat2");
     bool f = viaFloat({a, b});
+    // Without the float32 detour the product is ATen's own, which can be written into the output directly.
+    if (!f && a.dim() == 2 && b.dim() == 2 && a.scalar_type() == b.scalar_type()) {
+        if (at::Tensor o = directOut(out, {a.size(0), b.size(1)}, a.scalar_type(), {a, b}); o.defined()) {
+            at::mm_out(o, a, b);
+            return;
+        }
+    }
     assign(out, at::mm(wide(a, f), wide(b, f)));
     DIOPI_IMPL_END
 }
@@ -45,6 +52,12 @@ diopiError_t diopiBmm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiCo
     DIOPI_IMPL_BEGIN
     at::Tensor a = tensor(input, "input"), b = tensor(mat2, "mat2");
     bool f = viaFloat({a, b});
+    if (!f && a.dim() == 3 && b.dim() == 3 && a.scalar_type() == b.scalar_type()) {
+        if (at::Tensor o = directOut(out, {a.size(0), a.size(1), b.size(2)}, a.scalar_type(), {a, b}); o.defined()) {
+            at::bmm_out(o, a, b);
+            return;
+        }
+    }
     assign(out, at::bmm(wide(a, f), wide(b, f)));
     DIOPI_IMPL_END
 }
@@ -56,6 +69,12 @@ diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopi
     at::Scalar b = beta ? scalar(beta, "beta") : at::Scalar(1), a = alpha ? scalar(alpha, "alpha") : at::Scalar(1);
     at::Tensor c = tensor(input, "input"), m1 = tensor(mat1, "mat1"), m2 = tensor(mat2, "mat2");
     bool f = viaFloat({c, m1, m2});
+    if (!f && m1.dim() == 2 && m2.dim() == 2 && c.scalar_type() == m1.scalar_type() && m1.scalar_type() == m2.scalar_type()) {
+        if (at::Tensor o = directOut(out, {m1.size(0), m2.size(1)}, m1.scalar_type(), {c, m1, m2}); o.defined()) {
+            at::addmm_out(o, c, m1, m2, b, a);
+            return;
+        }
+    }
     assign(out, at::addmm(wide(c, f), wide(m1, f), wide(m2, f), b, a));
     DIOPI_IMPL_END
 }
@@ -66,6 +85,12 @@ diopiError_t diopiBaddbmm(diopiContextHandle_t ctx, diopiTensorHandle_t out, dio
     DIOPI_IMPL_BEGIN
     at::Tensor c = tensor(input, "input"), b1 = tensor(batch1, "batch1"), b2 = tensor(batch2, "batch2");
     bool f = viaFloat({c, b1, b2});
+    if (!f && b1.dim() == 3 && b2.dim() == 3 && c.scalar_type() == b1.scalar_type() && b1.scalar_type() == b2.scalar_type()) {
+        if (at::Tensor o = directOut(out, {b1.size(0), b1.size(1), b2.size(2)}, b1.scalar_type(), {c, b1, b2}); o.defined()) {
+            at::baddbmm_out(o, c, b1, b2, beta, alpha);
+            return;
+        }
+    }
     assign(out, at::baddbmm(wide(c, f), wide(b1, f), wide(b2, f), beta, alpha));
     DIOPI_IMPL_END
 }

@@ -136,7 +136,11 @@ diopiError_t diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t in
     diopiError_t diopi##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input,                           \
                              diopiConstTensorHandle_t other) {                                                                             \
         DIOPI_IMPL_BEGIN                                                                                                                    \
-        assign(out, at::op(tensor(input, "input"), tensor(other, "other")));                                                                \
+        at::Tensor a = tensor(input, "input"), b = tensor(other, "other");                                                                 \
+        if (at::Tensor o = elementwiseOut(out, at::kBool, {a, b}); o.defined())                                                            \
+            at::op##_out(o, a, b);                                                                                                          \
+        else                                                                                                                                \
+            assign(out, at::op(a, b));                                                                                                      \
         DIOPI_IMPL_END                                                                                                                      \
     }                                                                                                                                       \
     diopiError_t diopi##Name##Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input, diopiConstTensorHandle_t other) {                   \
@@ -147,7 +151,12 @@ diopiError_t diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t in
     diopiError_t diopi##Name##Scalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input,                   \
                                      const diopiScalar_t* other) {                                                                         \
         DIOPI_IMPL_BEGIN                                                                                                                    \
-        assign(out, at::op(tensor(input, "input"), scalar(other, "other")));                                                                \
+        at::Tensor a = tensor(input, "input");                                                                                              \
+        at::Scalar b = scalar(other, "other");                                                                                              \
+        if (at::Tensor o = elementwiseOut(out, at::kBool, {a}); o.defined())                                                               \
+            at::op##_out(o, a, b);                                                                                                          \
+        else                                                                                                                                \
+            assign(out, at::op(a, b));                                                                                                      \
         DIOPI_IMPL_END                                                                                                                      \
     }                                                                                                                                       \
     diopiError_t diopi##Name##InpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input, const diopiScalar_t* other) {                 \

@@ -3,6 +3,7 @@
 #include "helper.hpp"
 
 #include <algorithm>
+#include <bitset>
 #include <cmath>
 
 using namespace impl::aten;
@@ -45,6 +46,28 @@ at::Tensor unsqueezeDims(at::Tensor t, const std::vector<int64_t>& dims, int64_t
     return t;
 }
 
+// The shape ATen gives a reduction of `in` over `dims` (every dim for an empty list); nothing when `dims` is
+// invalid (out of range, repeated), for which ATen raises its own error on the usual path.
+std::optional<at::DimVector> reductionShape(const at::Tensor& in, at::IntArrayRef dims, bool keepdim) {
+    int64_t ndim = in.dim(), range = std::max<int64_t>(ndim, 1);
+    if (ndim > 64) return std::nullopt;
+    std::bitset<64> reduced;
+    if (dims.empty()) reduced.set();
+    for (int64_t d : dims) {
+        int64_t w = d < 0 ? d + range : d;
+        if (w < 0 || w >= range || reduced.test(static_cast<size_t>(w))) return std::nullopt;
+        reduced.set(static_cast<size_t>(w));
+    }
+    at::DimVector shape;
+    for (int64_t d = 0; d < ndim; ++d) {
+        if (!reduced.test(static_cast<size_t>(d)))
+            shape.push_back(in.size(d));
+        else if (keepdim)
+            shape.push_back(1);
+    }
+    return shape;
+}
+
 // ATen's argmax/argmin refuse bool, which the header lists: false < true, as in uint8.
 at::Tensor orderable(const at::Tensor& t) { return t.scalar_type() == at::kBool ? t.to(at::kByte) : t; }
 
@@ -56,14 +79,28 @@ extern "C" {
 diopiError_t diopiSum(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t dim) {
     DIOPI_IMPL_BEGIN
     at::Tensor in = tensor(input, "input"), o = tensor(out, "out");
-    assign(out, at::sum(in, ints(dim), keepdimFrom(o, in), o.scalar_type()));
+    bool keep = keepdimFrom(o, in);
+    if (auto shape = reductionShape(in, ints(dim), keep)) {
+        if (at::Tensor d = directOut(o, *shape, o.scalar_type(), {in}); d.defined()) {
+            at::sum_out(d, in, ints(dim), keep, o.scalar_type());
+            return;
+        }
+    }
+    assign(o, at::sum(in, ints(dim), keep, o.scalar_type()));
     DIOPI_IMPL_END
 }
 
 diopiError_t diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t input, diopiSize_t dim) {
     DIOPI_IMPL_BEGIN
     at::Tensor in = tensor(input, "input"), o = tensor(out, "out");
-    assign(out, at::mean(in, ints(dim), keepdimFrom(o, in), o.scalar_type()));
+    bool keep = keepdimFrom(o, in);
+    if (auto shape = reductionShape(in, ints(dim), keep)) {
+        if (at::Tensor d = directOut(o, *shape, o.scalar_type(), {in}); d.defined()) {
+            at::mean_out(d, in, ints(dim), keep, o.scalar_type());
+            return;
+        }
+    }
+    assign(o, at::mean(in, ints(dim), keep, o.scalar_type()));
     DIOPI_IMPL_END
 }
 

@@ -6,11 +6,47 @@
 
 using namespace impl::aten;
 
+namespace {
+
+// The shape at::cat gives `ts` joined along `dim` when every tensor has dtype `dtype` (then so does the result);
+// nothing otherwise, or when ATen would refuse them. As in ATen, 1-d empty tensors are skipped.
+std::optional<at::DimVector> catShape(const std::vector<at::Tensor>& ts, int64_t dim, at::ScalarType dtype) {
+    const at::Tensor* first = nullptr;
+    for (const auto& t : ts) {
+        if (t.scalar_type() != dtype) return std::nullopt;
+        if (!first && !(t.dim() == 1 && t.size(0) == 0)) first = &t;
+    }
+    if (!first || first->dim() == 0) return std::nullopt;
+    int64_t ndim = first->dim(), d = dim < 0 ? dim + ndim : dim;
+    if (d < 0 || d >= ndim) return std::nullopt;
+    at::DimVector shape(first->sizes());
+    shape[static_cast<size_t>(d)] = 0;
+    for (const auto& t : ts) {
+        if (t.dim() == 1 && t.size(0) == 0) continue;
+        if (t.dim() != ndim) return std::nullopt;
+        for (int64_t i = 0; i < ndim; ++i)
+            if (i != d && t.size(i) != shape[static_cast<size_t>(i)]) return std::nullopt;
+        shape[static_cast<size_t>(d)] += t.size(d);
+    }
+    return shape;
+}
+
+}  // namespace
+
 extern "C" {
 
 diopiError_t diopiCat(diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t* tensors, int64_t num_inputs, int64_t dim) {
     DIOPI_IMPL_BEGIN
-    assign(out, at::cat(impl::aten::tensors(tensors, num_inputs, "tensors"), dim));
+    std::vector<at::Tensor> ts = impl::aten::tensors(tensors, num_inputs, "tensors");
+    at::Tensor o = tensor(out, "out");
+    if (auto shape = catShape(ts, dim, o.scalar_type())) {
+        std::vector<std::reference_wrapper<const at::Tensor>> inputs(ts.begin(), ts.end());
+        if (at::Tensor d = directOut(o, *shape, o.scalar_type(), inputs); d.defined()) {
+            at::cat_out(d, ts, dim);
+            return;
+        }
+    }
+    assign(o, at::cat(ts, dim));
     DIOPI_IMPL_END
 }
 
