@@ -12,6 +12,7 @@ plus the inputs and the CPU results) that can be replayed.
 from __future__ import annotations
 
 import json
+import math
 import os
 
 import torch
@@ -19,7 +20,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten, tree_map
 
 from .. import _C, capture
-from ..ops import mapping, schemas
+from ..ops import fused, mapping, schemas
 
 
 def _on_device(x):
@@ -32,6 +33,29 @@ def _to_cpu(x):
     if isinstance(x, torch.device) and x.type == _C.BACKEND:
         return torch.device("cpu")
     return x
+
+
+def _fused_attention(q, k, v, attn_bias=None, dropout_p=0.0, is_causal=False, return_debug_mask=False, *, scale=None):
+    """The device's fused attention (csrc/aten/attention.cpp) as eager CPU computes it: the compile route's own
+    formula (ops/fused.py), on (B, S, H, D) views as the header's flash attention takes them."""
+    s = scale if scale is not None else 1.0 / math.sqrt(q.shape[-1])
+    out, lse = fused.flash_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), s, is_causal)
+    return out.transpose(1, 2), lse, None, None, q.shape[2], k.shape[2], None, None, None
+
+
+def _fused_attention_backward(grad_out, q, k, v, attn_bias, grad_input_mask, out, logsumexp, cum_seq_q, cum_seq_k, max_q, max_k,
+                              dropout_p, is_causal, philox_seed, philox_offset, *, scale=None):
+    s = scale if scale is not None else 1.0 / math.sqrt(q.shape[-1])
+    t = [x.transpose(1, 2) for x in (grad_out, q, k, v, out)]
+    dq, dk, dv = fused.flash_attention_backward(t[0], t[1], t[2], t[3], t[4], logsumexp, s, is_causal)
+    return dq.transpose(1, 2), dk.transpose(1, 2), dv.transpose(1, 2), None
+
+
+# Operators PyTorch defines for out-of-tree devices only, with no CPU kernel to recompute them: their CPU reference.
+_CPU_REFERENCE = {
+    torch.ops.aten._scaled_dot_product_fused_attention_overrideable.default: _fused_attention,
+    torch.ops.aten._scaled_dot_product_fused_attention_overrideable_backward.default: _fused_attention_backward,
+}
 
 
 def _describe(x):
@@ -88,7 +112,7 @@ class AutoCompare(TorchDispatchMode):
         if _C.call_seq() == seq:
             return out  # served by a view, a copy or the CPU fallback: nothing of the library's to judge
         aten, diopi = _C.last_call()
-        ref = func(*cpu_args, **cpu_kwargs)
+        ref = _CPU_REFERENCE.get(func, func)(*cpu_args, **cpu_kwargs)
         pairs = list(zip(tree_flatten(out)[0], tree_flatten(ref)[0]))
         for i, a in enumerate(func._schema.arguments):  # written arguments (in-place, out=)
             if a.alias_info is not None and a.alias_info.is_write:
