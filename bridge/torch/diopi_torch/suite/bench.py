@@ -183,9 +183,10 @@ def bench_calls(rounds=15, n=1500, shape=(8, 8)):
 
 def bench_compile(models, repeats=21):
     """Forward+backward time per model: eager CPU, eager diopi, compiled (torch.compile(backend="diopi")
-    without fusion) and compiled with fusion; one thread, the four variants alternating, medians.
-    Timing starts after compilation, once the compiled libraries are attached; a recompilation
-    during timing is reported."""
+    without fusion), compiled with fusion, and PyTorch's own compiler on the CPU
+    (torch.compile(backend="inductor") of the eager CPU model, the same step); one thread, the five
+    variants alternating, medians. Timing starts after compilation, once the compiled libraries are
+    attached; a recompilation during timing is reported."""
     import statistics
 
     import torch
@@ -203,13 +204,14 @@ def bench_compile(models, repeats=21):
             device_stats.reset_stats()
             m = build(model)
             batch = inputs(model, m)
-            variants = {"cpu": ("cpu", None), "diopi": ("diopi", None), "compiled": ("diopi", {"fusion": False}),
-                        "fused": ("diopi", {"fusion": True})}
+            variants = {"cpu": ("cpu", None, None), "diopi": ("diopi", None, None),
+                        "compiled": ("diopi", graph_mod.NAME, {"fusion": False}),
+                        "fused": ("diopi", graph_mod.NAME, {"fusion": True}), "inductor": ("cpu", "inductor", None)}
             steps, t_compile = {}, {}
-            for name, (device, options) in variants.items():
+            for name, (device, backend, options) in variants.items():
                 mm = copy.deepcopy(m).to(device)
                 b = {k: v.to(device) for k, v in batch.items()}
-                fwd = torch.compile(mm, backend=graph_mod.NAME, options=options) if options is not None else mm
+                fwd = torch.compile(mm, backend=backend, options=options) if backend is not None else mm
 
                 def once(fwd=fwd, b=b):
                     if isinstance(getattr(fwd, "_orig_mod", fwd), torch.nn.Sequential):
@@ -235,8 +237,8 @@ def bench_compile(models, repeats=21):
             med = {k: statistics.median(ts) * 1e3 for k, ts in times.items()}
             g = device_stats.stats().get(device_stats.GRAPH_KEY, {})
             rows.append({"name": model.name, "cpu_ms": med["cpu"], "diopi_ms": med["diopi"], "compiled_ms": med["compiled"],
-                         "fused_ms": med["fused"], "compile_s_compiled": t_compile["compiled"],
-                         "compile_s_fused": t_compile["fused"], "recompiled_during_timing":
+                         "fused_ms": med["fused"], "inductor_ms": med["inductor"], "compile_s_compiled": t_compile["compiled"],
+                         "compile_s_fused": t_compile["fused"], "compile_s_inductor": t_compile["inductor"], "recompiled_during_timing":
                          counters["stats"]["unique_graphs"] - frames, "fused_patterns": g.get("fused", {}),
                          "cache": g.get("cache", {})})
     finally:

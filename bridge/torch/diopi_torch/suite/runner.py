@@ -418,23 +418,26 @@ def main(argv=None):
         import math
         rows_c = bench_compile(models)
         result["bench_compile"] = rows_c
-        print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'compiled':>9} {'+fused':>8} {'diopi/cpu':>9} "
-              f"{'eager/comp':>10} {'comp/fused':>10} {'compile s':>9}   (float32, forward+backward, one thread, "
-              "median of 21, alternating)")
+        print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'compiled':>9} {'+fused':>8} {'inductor':>9} {'diopi/cpu':>9} "
+              f"{'eager/comp':>10} {'comp/fused':>10} {'fused/ind':>9} {'compile s':>9} {'inductor s':>10}   (float32, "
+              "forward+backward, one thread, median of 21, alternating; inductor: torch.compile of eager CPU)")
         for b in rows_c:
             print(f"{b['name'][:10]:<10} {b['cpu_ms']:>8.2f} {b['diopi_ms']:>9.2f} {b['compiled_ms']:>9.2f} "
-                  f"{b['fused_ms']:>8.2f} {b['diopi_ms'] / b['cpu_ms']:>8.2f}x {b['diopi_ms'] / b['compiled_ms']:>9.2f}x "
-                  f"{b['compiled_ms'] / b['fused_ms']:>9.2f}x {b['compile_s_compiled']:>9.1f}"
+                  f"{b['fused_ms']:>8.2f} {b['inductor_ms']:>9.2f} {b['diopi_ms'] / b['cpu_ms']:>8.2f}x "
+                  f"{b['diopi_ms'] / b['compiled_ms']:>9.2f}x {b['compiled_ms'] / b['fused_ms']:>9.2f}x "
+                  f"{b['fused_ms'] / b['inductor_ms']:>8.2f}x {b['compile_s_compiled']:>9.1f} {b['compile_s_inductor']:>10.1f}"
                   + (f"  (recompiled {b['recompiled_during_timing']} during timing)" if b["recompiled_during_timing"] else ""))
 
         def geo(key_a, key_b):
             return math.exp(sum(math.log(b[key_a] / b[key_b]) for b in rows_c) / len(rows_c))
         result["bench_compile_geomean"] = {"eager_over_compiled": geo("diopi_ms", "compiled_ms"),
                                            "compiled_over_cpu": geo("compiled_ms", "cpu_ms"),
-                                           "compiled_over_fused": geo("compiled_ms", "fused_ms")}
+                                           "compiled_over_fused": geo("compiled_ms", "fused_ms"),
+                                           "fused_over_inductor": geo("fused_ms", "inductor_ms")}
         g = result["bench_compile_geomean"]
         print(f"geometric mean: eager diopi / compiled {g['eager_over_compiled']:.2f}x; compiled / eager CPU "
-              f"{g['compiled_over_cpu']:.2f}x; compiled / compiled+fused {g['compiled_over_fused']:.2f}x")
+              f"{g['compiled_over_cpu']:.2f}x; compiled / compiled+fused {g['compiled_over_fused']:.2f}x; "
+              f"compiled+fused / inductor {g['fused_over_inductor']:.2f}x")
     elif args.bench:
         import math
         # float32, and bfloat16 under autocast when the bf16 recipe was asked for
