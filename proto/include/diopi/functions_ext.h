@@ -308,6 +308,7 @@ DIOPI_API diopiError_t diopiFlashAttentionBackward(diopiContextHandle_t ctx, dio
  *        input_layout.
  *
  * Some backends reject ALiBi slopes or sliding windows and derive the causal pattern solely from attention_mask.
+ * A query whose keys are all excluded gets a zero output row (and zero gradients), as PyTorch's math path gives.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] attention_out result, laid out like q. Dtypes: bfloat16, float16.
  * @param[out] dropout_mask packed dropout keep bits; callee allocates it through diopiRequireTensor and stores the

@@ -4,12 +4,13 @@
 // math path.
 //
 // PyTorch asks the device which backend serves a call (_fused_sdp_choice);
-// this answers "overrideable" when the library exports both functions and the
-// call is one they compute: no mask, no dropout, 4-d inputs with one head
-// size, key heads equal to or dividing the query heads (grouped-query
-// attention), and, when causal, as many queries as keys (ATen aligns its
-// causal mask top-left, DIOPI's functions bottom-right; the two agree only on
-// square scores). Everything else takes the math path, as before.
+// this answers "overrideable" when the library exports the functions and the
+// call is one they compute: no mask (diopiFlashAttention) or a boolean one
+// (diopiCustomizedFlashAttention), no dropout, 4-d inputs with one head size,
+// key heads equal to or dividing the query heads (grouped-query attention),
+// and, when causal, as many queries as keys (ATen aligns its causal mask
+// top-left, DIOPI's functions bottom-right; the two agree only on square
+// scores). Everything else takes the math path, as before.
 //
 // The fused operator _scaled_dot_product_fused_attention_overrideable and its
 // backward then run here; autograd's formula for them is PyTorch's own. A
@@ -30,17 +31,28 @@ namespace {
 
 using at::Tensor;
 
-bool libraryHasFlash() {
+bool exported(std::initializer_list<const char*> names) {
     try {
-        return symbol("diopiFlashAttention") != nullptr && symbol("diopiFlashAttentionBackward") != nullptr;
+        for (const char* n : names)
+            if (symbol(n) == nullptr) return false;
+        return true;
     } catch (const std::exception&) {  // no library loaded yet: the math path raises the device's own error
         return false;
     }
 }
 
+// Whether the header's functions compute this call. `mask` is none, or the boolean mask the user gives
+// scaled_dot_product_attention (true: the pair takes part), which diopiCustomizedFlashAttention takes; by the time
+// the fused operator runs, ATen has made it additive (0 where taken, -inf elsewhere): `made` accepts that form.
+// Additive masks of the user's own have no header function (they take the math path).
 bool fusedServes(const Tensor& q, const Tensor& k, const Tensor& v, const std::optional<Tensor>& mask, double dropout, bool causal,
-                 bool gqa) {
-    if (mask.has_value() && mask->defined()) return false;
+                 bool gqa, bool made) {
+    const bool masked = mask.has_value() && mask->defined();
+    if (masked) {
+        const auto mt = mask->scalar_type();
+        if (made ? !at::isFloatingType(mt) : mt != at::kBool) return false;
+        if (mask->dim() > 4 || causal) return false;
+    }
     if (dropout != 0.0) return false;
     if (q.dim() != 4 || k.dim() != 4 || v.dim() != 4) return false;
     const auto dt = q.scalar_type();
@@ -53,7 +65,8 @@ bool fusedServes(const Tensor& q, const Tensor& k, const Tensor& v, const std::o
     const int64_t hq = q.size(1), hk = k.size(1);
     if (hq != hk && !(gqa && hk > 0 && hq % hk == 0)) return false;
     if (causal && q.size(2) != k.size(2)) return false;
-    return libraryHasFlash();
+    return masked ? exported({"diopiCustomizedFlashAttention", "diopiCustomizedFlashAttentionBackward"})
+                  : exported({"diopiFlashAttention", "diopiFlashAttentionBackward"});
 }
 
 // A graph being traced (fake or functional tensors) keeps the math path: there attention is the compile route's
@@ -67,7 +80,8 @@ int64_t sdpChoice(const Tensor& q, const Tensor& k, const Tensor& v, const std::
                   std::optional<double> scale, bool gqa) {
     (void)scale;
     // torch.nn.attention.sdpa_kernel([SDPBackend.MATH]) turns the fused kernels off, as it does on CUDA.
-    const bool fused = at::globalContext().userEnabledOverrideableSDP() && !traced(q) && fusedServes(q, k, v, mask, dropout, causal, gqa);
+    const bool fused = at::globalContext().userEnabledOverrideableSDP() && !traced(q) &&
+                       fusedServes(q, k, v, mask, dropout, causal, gqa, /*made=*/false);
     return static_cast<int64_t>(fused ? sdp::SDPBackend::overrideable : sdp::SDPBackend::math);
 }
 
@@ -76,9 +90,22 @@ double scaleOf(const Tensor& q, std::optional<double> scale) { return scale.has_
 // (B, H, S, D) -> (B, S, H, D) and back: DIOPI's flash attention takes heads after the sequence.
 Tensor bshd(const Tensor& t) { return t.transpose(1, 2); }
 
+// The pairs left out, as the header's mask marks them, from ATen's additive form of a boolean mask; its last two
+// dims spelled out to the (queries, keys) block (the header's masks broadcast over batch and heads only).
+Tensor excludedOf(const Tensor& bias, int64_t sq, int64_t sk) {
+    if (!bias.defined()) return bias;
+    Tensor e = bias.eq(-INFINITY);
+    while (e.dim() < 2) e = e.unsqueeze(0);
+    std::vector<int64_t> sizes = e.sizes().vec();
+    sizes[sizes.size() - 2] = sq;
+    sizes.back() = sk;
+    return e.expand(sizes);
+}
+
 // ---------------------------------------------------------------- by parts, for a library that declines
 
-Tensor partsScores(const Tensor& q, const Tensor& k, double scale, bool causal, int64_t groups) {
+Tensor partsScores(const Tensor& q, const Tensor& k, const Tensor& excluded, double scale, bool causal) {
+    const int64_t groups = q.size(1) / k.size(1);
     Tensor kk = groups > 1 ? k.repeat_interleave(groups, 1) : k;
     Tensor scores = at::matmul(q.to(at::kFloat), kk.to(at::kFloat).transpose(-1, -2)).mul(scale);
     if (causal) {
@@ -86,23 +113,34 @@ Tensor partsScores(const Tensor& q, const Tensor& k, double scale, bool causal, 
         Tensor keep = at::ones({s, s}, q.options().dtype(at::kBool)).tril();
         scores = scores.masked_fill(keep.logical_not(), -INFINITY);
     }
+    if (excluded.defined()) scores = scores.masked_fill(excluded, -INFINITY);
     return scores;
 }
 
-std::tuple<Tensor, Tensor> partsForward(const Tensor& q, const Tensor& k, const Tensor& v, double scale, bool causal) {
-    const int64_t groups = q.size(1) / k.size(1);
-    Tensor scores = partsScores(q, k, scale, causal, groups);
+// Probabilities from scores; a row with no key taken gets zeros (as PyTorch's math path gives), not NaN.
+Tensor partsProbs(const Tensor& scores, Tensor* lseOut) {
     Tensor lse = at::logsumexp(scores, -1);
-    Tensor vv = groups > 1 ? v.repeat_interleave(groups, 1) : v;
-    Tensor out = at::matmul(at::exp(scores - lse.unsqueeze(-1)), vv.to(at::kFloat)).to(q.scalar_type());
+    if (lseOut) *lseOut = lse;
+    Tensor safe = at::where(lse.eq(-INFINITY), at::zeros_like(lse), lse);
+    return at::exp(scores - safe.unsqueeze(-1));
+}
+
+Tensor repeatHeads(const Tensor& t, int64_t groups) { return groups > 1 ? t.repeat_interleave(groups, 1) : t; }
+
+std::tuple<Tensor, Tensor> partsForward(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& excluded, double scale,
+                                        bool causal) {
+    const int64_t groups = q.size(1) / k.size(1);
+    Tensor lse;
+    Tensor p = partsProbs(partsScores(q, k, excluded, scale, causal), &lse);
+    Tensor out = at::matmul(p, repeatHeads(v, groups).to(at::kFloat)).to(q.scalar_type());
     return {out, lse};
 }
 
 std::tuple<Tensor, Tensor, Tensor> partsBackward(const Tensor& dout, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& out,
-                                                 const Tensor& lse, double scale, bool causal) {
+                                                 const Tensor& excluded, double scale, bool causal) {
     const int64_t groups = q.size(1) / k.size(1);
-    Tensor p = at::exp(partsScores(q, k, scale, causal, groups) - lse.unsqueeze(-1));
-    Tensor kk = groups > 1 ? k.repeat_interleave(groups, 1) : k, vv = groups > 1 ? v.repeat_interleave(groups, 1) : v;
+    Tensor p = partsProbs(partsScores(q, k, excluded, scale, causal), nullptr);
+    Tensor kk = repeatHeads(k, groups), vv = repeatHeads(v, groups);
     Tensor dof = dout.to(at::kFloat);
     Tensor dv = at::matmul(p.transpose(-1, -2), dof);
     Tensor dp = at::matmul(dof, vv.to(at::kFloat).transpose(-1, -2));
@@ -116,76 +154,148 @@ std::tuple<Tensor, Tensor, Tensor> partsBackward(const Tensor& dout, const Tenso
     return {dq.to(q.scalar_type()), dk.to(k.scalar_type()), dv.to(v.scalar_type())};
 }
 
+Tensor cpuOf(const Tensor& t) { return t.defined() ? t.cpu() : t; }
+
 // ---------------------------------------------------------------- the fused operator and its backward
+//
+// Without a mask: diopiFlashAttention, whose row log-sum-exp is the operator's logsumexp. With one:
+// diopiCustomizedFlashAttention, whose softmax statistics are the library's own (their shapes are its business):
+// they travel to the backward in the operator's cum_seq_q, cum_seq_k and philox_seed outputs, which PyTorch keeps
+// for the backward and reads for nothing else on dense inputs; logsumexp is then left undefined.
 
 using FusedResult = std::tuple<Tensor, Tensor, Tensor, Tensor, c10::SymInt, c10::SymInt, Tensor, Tensor, Tensor>;
 
 FusedResult fusedForward(const Tensor& q, const Tensor& k, const Tensor& v, const std::optional<Tensor>& bias, double dropout, bool causal,
                          bool returnDebugMask, std::optional<double> scale) {
     auto guard = DeviceCheck::scope("_scaled_dot_product_fused_attention_overrideable", q, k, v, bias);
-    TORCH_CHECK(fusedServes(q, k, v, bias, dropout, causal, /*gqa=*/true),
+    TORCH_CHECK(fusedServes(q, k, v, bias, dropout, causal, /*gqa=*/true, /*made=*/true),
                 "_scaled_dot_product_fused_attention_overrideable on the diopi device takes 4-d inputs of one float dtype and head size, "
-                "no attn_bias, no dropout, and square scores when causal; use torch.nn.functional.scaled_dot_product_attention");
+                "at most ATen's additive form of a boolean mask, no dropout, and square scores when causal; use "
+                "torch.nn.functional.scaled_dot_product_attention");
     TORCH_CHECK(!returnDebugMask, "_scaled_dot_product_fused_attention_overrideable: return_debug_mask is not supported");
     const double sc = scaleOf(q, scale);
     const int64_t b = q.size(0), h = q.size(1), sq = q.size(2), sk = k.size(2);
+    const Tensor excluded = bias.has_value() ? excludedOf(*bias, sq, sk) : Tensor();
     // Laid out as the query is, as PyTorch's meta function for this operator lays it out.
-    Tensor out = at::empty_like(q);
-    Tensor lse = at::empty({b, h, sq}, q.options().dtype(at::kFloat));
-    static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable", "diopiFlashAttention", "csrc/aten/attention.cpp",
-                             "attention_out,softmax_lse,gen,q,k,v,alibi_slopes,p_dropout,softmax_scale,is_causal,window_size_left,"
-                             "window_size_right"};
-    static const auto fn = reinterpret_cast<decltype(&::diopiFlashAttention)>(symbol("diopiFlashAttention"));
-    Call call(info);
-    diopiError_t status = call.run(fn, call.ctx(), call.out(bshd(out)), call.out(lse), call.generator(None()), call.in(bshd(q)),
-                                   call.in(bshd(k)), call.in(bshd(v)), call.in(None()), 0.0f, static_cast<float>(sc), causal, int32_t(-1),
-                                   int32_t(-1));
-    if (call.named()) {  // named to run on the CPU (diopi_torch.fallback): computed there, as that tool promises
-        noteFallback(info.aten, "named");
-        auto [o, l] = partsForward(q.cpu(), k.cpu(), v.cpu(), sc, causal);
-        out.copy_(o);
-        lse.copy_(l);
-    } else if (Call::fallbackReason(status)) {  // declined by the library: from the device's other operators
-        std::tie(out, lse) = partsForward(q, k, v, sc, causal);
+    Tensor out = at::empty_like(q), lse, stat1, stat2, stat3;
+    if (!excluded.defined()) {
+        lse = at::empty({b, h, sq}, q.options().dtype(at::kFloat));
+        static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable", "diopiFlashAttention", "csrc/aten/attention.cpp",
+                                 "attention_out,softmax_lse,gen,q,k,v,alibi_slopes,p_dropout,softmax_scale,is_causal,window_size_left,"
+                                 "window_size_right"};
+        static const auto fn = reinterpret_cast<decltype(&::diopiFlashAttention)>(symbol("diopiFlashAttention"));
+        Call call(info);
+        diopiError_t status = call.run(fn, call.ctx(), call.out(bshd(out)), call.out(lse), call.generator(None()), call.in(bshd(q)),
+                                       call.in(bshd(k)), call.in(bshd(v)), call.in(None()), 0.0f, static_cast<float>(sc), causal,
+                                       int32_t(-1), int32_t(-1));
+        if (call.named()) {  // named to run on the CPU (diopi_torch.fallback): computed there, as that tool promises
+            noteFallback(info.aten, "named");
+            auto [o, l] = partsForward(q.cpu(), k.cpu(), v.cpu(), Tensor(), sc, causal);
+            out.copy_(o);
+            lse.copy_(l);
+        } else if (Call::fallbackReason(status)) {  // declined by the library: from the device's other operators
+            std::tie(out, lse) = partsForward(q, k, v, Tensor(), sc, causal);
+        } else {
+            call.check(status);
+            countDiopi(info);
+        }
     } else {
-        call.check(status);
-        countDiopi(info);
+        static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable", "diopiCustomizedFlashAttention",
+                                 "csrc/aten/attention.cpp",
+                                 "attention_out,dropout_mask,softmax_max,softmax_sum,softmax_out,gen,q,k,v,alibi_slopes,attention_mask,"
+                                 "p_dropout,softmax_scale,is_causal,window_size_left,window_size_right,head_num,input_layout"};
+        static const auto fn = reinterpret_cast<decltype(&::diopiCustomizedFlashAttention)>(symbol("diopiCustomizedFlashAttention"));
+        Call call(info);
+        diopiTensorHandle_t keep = nullptr, mx = nullptr, sum = nullptr, extra = nullptr;
+        diopiError_t status = call.run(fn, call.ctx(), call.out(out), &keep, &mx, &sum, &extra, call.generator(None()), call.in(q),
+                                       call.in(k), call.in(v), call.in(None()), call.in(excluded), 0.0f, static_cast<float>(sc), false,
+                                       int32_t(-1), int32_t(-1), static_cast<int32_t>(h), call.string("BNSD"));
+        if (call.named()) {
+            noteFallback(info.aten, "named");
+            auto [o, l] = partsForward(q.cpu(), k.cpu(), v.cpu(), excluded.cpu(), sc, false);
+            out.copy_(o);
+            lse = l.to(q.device());
+        } else if (Call::fallbackReason(status)) {
+            std::tie(out, lse) = partsForward(q, k, v, excluded, sc, false);
+        } else {
+            call.check(status);
+            countDiopi(info);
+            stat1 = call.owned(mx);
+            stat2 = call.owned(sum);
+            stat3 = extra ? call.owned(extra) : at::empty({0}, q.options().dtype(at::kFloat));
+        }
     }
-    return {out, lse, Tensor(), Tensor(), c10::SymInt(sq), c10::SymInt(sk), Tensor(), Tensor(), Tensor()};
+    return {out, lse, stat1, stat2, c10::SymInt(sq), c10::SymInt(sk), stat3, Tensor(), Tensor()};
 }
 
 std::tuple<Tensor, Tensor, Tensor, Tensor> fusedBackward(const Tensor& dout, const Tensor& q, const Tensor& k, const Tensor& v,
                                                          const Tensor& bias, std::array<bool, 4> mask, const Tensor& out, const Tensor& lse,
-                                                         const Tensor&, const Tensor&, c10::SymInt, c10::SymInt, double dropout, bool causal,
-                                                         const Tensor&, const Tensor&, std::optional<double> scale) {
+                                                         const Tensor& stat1, const Tensor& stat2, c10::SymInt, c10::SymInt, double dropout,
+                                                         bool causal, const Tensor& stat3, const Tensor&, std::optional<double> scale) {
     auto guard = DeviceCheck::scope("_scaled_dot_product_fused_attention_overrideable_backward", dout, q, k, v, out, lse);
-    TORCH_CHECK(!bias.defined() && dropout == 0.0,
-                "_scaled_dot_product_fused_attention_overrideable_backward on the diopi device takes no attn_bias and no dropout");
+    TORCH_CHECK(dropout == 0.0, "_scaled_dot_product_fused_attention_overrideable_backward on the diopi device takes no dropout");
     if (!mask[0] && !mask[1] && !mask[2]) return {Tensor(), Tensor(), Tensor(), Tensor()};
     const double sc = scaleOf(q, scale);
+    const Tensor excluded = excludedOf(bias, q.size(2), k.size(2));
     // Each gradient laid out as its input: a leaf's gradient is then kept as is, not copied to the leaf's layout.
     Tensor dq = at::empty_like(q), dk = at::empty_like(k), dv = at::empty_like(v);
-    static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable_backward", "diopiFlashAttentionBackward",
-                             "csrc/aten/attention.cpp",
-                             "grad_q,grad_k,grad_v,grad_output,gen,q,k,v,alibi_slopes,attention_out,softmax_lse,p_dropout,softmax_scale,"
-                             "is_causal,window_size_left,window_size_right"};
-    static const auto fn = reinterpret_cast<decltype(&::diopiFlashAttentionBackward)>(symbol("diopiFlashAttentionBackward"));
-    Call call(info);
-    diopiError_t status =
-        call.run(fn, call.ctx(), call.out(bshd(dq)), call.out(bshd(dk)), call.out(bshd(dv)), call.in(bshd(dout)), call.generator(None()),
-                 call.in(bshd(q)), call.in(bshd(k)), call.in(bshd(v)), call.in(None()), call.in(bshd(out)), call.in(lse), 0.0f,
-                 static_cast<float>(sc), causal, int32_t(-1), int32_t(-1));
-    if (call.named()) {
-        noteFallback(info.aten, "named");
-        auto [a, b, c] = partsBackward(dout.cpu(), q.cpu(), k.cpu(), v.cpu(), out.cpu(), lse.cpu(), sc, causal);
-        dq.copy_(a);
-        dk.copy_(b);
-        dv.copy_(c);
-    } else if (Call::fallbackReason(status)) {
-        std::tie(dq, dk, dv) = partsBackward(dout, q, k, v, out, lse, sc, causal);
+    auto byParts = [&](bool onHost) {
+        if (onHost) {
+            auto [a, b, c] = partsBackward(dout.cpu(), q.cpu(), k.cpu(), v.cpu(), out.cpu(), cpuOf(excluded), sc, causal);
+            dq.copy_(a);
+            dk.copy_(b);
+            dv.copy_(c);
+        } else {
+            std::tie(dq, dk, dv) = partsBackward(dout, q, k, v, out, excluded, sc, causal);
+        }
+    };
+    if (!excluded.defined()) {
+        static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable_backward", "diopiFlashAttentionBackward",
+                                 "csrc/aten/attention.cpp",
+                                 "grad_q,grad_k,grad_v,grad_output,gen,q,k,v,alibi_slopes,attention_out,softmax_lse,p_dropout,softmax_scale,"
+                                 "is_causal,window_size_left,window_size_right"};
+        static const auto fn = reinterpret_cast<decltype(&::diopiFlashAttentionBackward)>(symbol("diopiFlashAttentionBackward"));
+        Call call(info);
+        diopiError_t status = call.run(fn, call.ctx(), call.out(bshd(dq)), call.out(bshd(dk)), call.out(bshd(dv)), call.in(bshd(dout)),
+                                       call.generator(None()), call.in(bshd(q)), call.in(bshd(k)), call.in(bshd(v)), call.in(None()),
+                                       call.in(bshd(out)), call.in(lse), 0.0f, static_cast<float>(sc), causal, int32_t(-1), int32_t(-1));
+        if (call.named()) {
+            noteFallback(info.aten, "named");
+            byParts(true);
+        } else if (Call::fallbackReason(status)) {
+            byParts(false);
+        } else {
+            call.check(status);
+            countDiopi(info);
+        }
+    } else if (!stat1.defined()) {  // the forward went by parts (no statistics of the library's): so does the backward
+        static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable_backward", "diopiCustomizedFlashAttentionBackward",
+                                 "csrc/aten/attention.cpp", ""};
+        const bool onHost = tools::named(info);
+        if (onHost) noteFallback(info.aten, "named");
+        byParts(onHost);
     } else {
-        call.check(status);
-        countDiopi(info);
+        static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable_backward", "diopiCustomizedFlashAttentionBackward",
+                                 "csrc/aten/attention.cpp",
+                                 "grad_q,grad_k,grad_v,grad_output,q,k,v,alibi_slopes,attention_out,attention_mask,dropout_mask,softmax_max,"
+                                 "softmax_sum,softmax_out,p_dropout,softmax_scale,is_causal,window_size_left,window_size_right,head_num,"
+                                 "input_layout"};
+        static const auto fn =
+            reinterpret_cast<decltype(&::diopiCustomizedFlashAttentionBackward)>(symbol("diopiCustomizedFlashAttentionBackward"));
+        Call call(info);
+        diopiError_t status = call.run(fn, call.ctx(), call.out(dq), call.out(dk), call.out(dv), call.in(dout), call.in(q), call.in(k),
+                                       call.in(v), call.in(None()), call.in(out), call.in(excluded), call.in(None()), call.in(stat1),
+                                       call.in(stat2), call.in(stat3), 0.0f, static_cast<float>(sc), false, int32_t(-1), int32_t(-1),
+                                       static_cast<int32_t>(q.size(1)), call.string("BNSD"));
+        if (call.named()) {
+            noteFallback(info.aten, "named");
+            byParts(true);
+        } else if (Call::fallbackReason(status)) {
+            byParts(false);
+        } else {
+            call.check(status);
+            countDiopi(info);
+        }
     }
     return {mask[0] ? dq : Tensor(), mask[1] ? dk : Tensor(), mask[2] ? dv : Tensor(), Tensor()};
 }

@@ -363,6 +363,8 @@ void logLine(const char* aten, const std::string& target, const std::string& arg
 
 }  // namespace
 
+bool named(const OpInfo& info) { return (active() & kNamed) && isNamed(info); }
+
 diopiError_t run(Call& call, unsigned mask, std::optional<at::StepCallbacks> step, const Arg* args, size_t n,
                  diopiError_t (*invoke)(void*), void* closure) {
     const OpInfo& info = call.info();

@@ -33,6 +33,9 @@ extern std::atomic<unsigned> gActive;
 /// The tools switched on now (kTimer | kLog | kNamed | kDeviceTrace).
 inline unsigned active() { return gActive.load(std::memory_order_relaxed); }
 
+/// Whether fallback(ops=...) names this call's operator or function now (what Call::run declines for it).
+bool named(const OpInfo& info);
+
 /// One argument of a DIOPI call, as the tools read it.
 struct Arg {
     enum Kind : uint8_t {

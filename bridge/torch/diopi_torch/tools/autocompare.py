@@ -35,10 +35,24 @@ def _to_cpu(x):
     return x
 
 
+def _masked_attention(q, k, v, attn_bias, scale, grad_out=None):
+    """Attention with ATen's additive mask by PyTorch's math path on the CPU; with `grad_out`, its gradients."""
+    leaves = [t.detach().requires_grad_(grad_out is not None) for t in (q, k, v)]
+    with torch.enable_grad():
+        out = torch.ops.aten._scaled_dot_product_attention_math(*leaves, attn_bias, 0.0, False, None, scale=scale,
+                                                                enable_gqa=q.shape[1] != k.shape[1])[0]
+        if grad_out is None:
+            return out.detach()
+        return torch.autograd.grad(out, leaves, grad_out)
+
+
 def _fused_attention(q, k, v, attn_bias=None, dropout_p=0.0, is_causal=False, return_debug_mask=False, *, scale=None):
-    """The device's fused attention (csrc/aten/attention.cpp) as eager CPU computes it: the compile route's own
-    formula (ops/fused.py), on (B, S, H, D) views as the header's flash attention takes them."""
+    """The device's fused attention (csrc/aten/attention.cpp) as eager CPU computes it: without a mask the compile
+    route's own formula (ops/fused.py, on (B, S, H, D) views as the header's flash attention takes them), with one
+    PyTorch's math path. The library's own softmax statistics (a masked call's) have no reference (None)."""
     s = scale if scale is not None else 1.0 / math.sqrt(q.shape[-1])
+    if attn_bias is not None:
+        return _masked_attention(q, k, v, attn_bias, s), None, None, None, q.shape[2], k.shape[2], None, None, None
     out, lse = fused.flash_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), s, is_causal)
     return out.transpose(1, 2), lse, None, None, q.shape[2], k.shape[2], None, None, None
 
@@ -46,6 +60,8 @@ def _fused_attention(q, k, v, attn_bias=None, dropout_p=0.0, is_causal=False, re
 def _fused_attention_backward(grad_out, q, k, v, attn_bias, grad_input_mask, out, logsumexp, cum_seq_q, cum_seq_k, max_q, max_k,
                               dropout_p, is_causal, philox_seed, philox_offset, *, scale=None):
     s = scale if scale is not None else 1.0 / math.sqrt(q.shape[-1])
+    if attn_bias is not None:
+        return (*_masked_attention(q, k, v, attn_bias, s, grad_out), None)
     t = [x.transpose(1, 2) for x in (grad_out, q, k, v, out)]
     dq, dk, dv = fused.flash_attention_backward(t[0], t[1], t[2], t[3], t[4], logsumexp, s, is_causal)
     return dq.transpose(1, 2), dk.transpose(1, 2), dv.transpose(1, 2), None

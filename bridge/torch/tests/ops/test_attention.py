@@ -1,7 +1,8 @@
 """Eager scaled_dot_product_attention on the device: one diopiFlashAttention
-call forward and one diopiFlashAttentionBackward call backward where the
-header's functions compute the call (csrc/aten/attention.cpp), PyTorch's math
-path elsewhere; both compared with eager CPU, outputs and gradients."""
+call forward and one diopiFlashAttentionBackward call backward (their
+customized relatives with a boolean mask) where the header's functions
+compute the call (csrc/aten/attention.cpp), PyTorch's math path elsewhere;
+both compared with eager CPU, outputs and gradients."""
 import os
 import sys
 import textwrap
@@ -69,16 +70,26 @@ def test_attention_is_one_call_each_way(lib):
             assert out.stride() == (shape_q[2] * shape_q[1] * shape_q[3], shape_q[3], shape_q[1] * shape_q[3], 1), out.stride()
         out, grads, fns = attention((2, 4, 8, 16), 4, 8, dtype=torch.bfloat16, is_causal=True)
         assert fns.get("diopiFlashAttention") == 1, fns
+        # a boolean mask (True: the pair takes part): the header's customized flash attention, whose mask marks
+        # the pairs left out; a query row with every key masked gets zeros, as PyTorch's math path gives
+        g = torch.Generator().manual_seed(5)
+        for shape_q, hk, sk, shape_m, kw in [((2, 4, 8, 16), 4, 8, (8, 8), {}), ((2, 4, 8, 16), 4, 8, (2, 1, 1, 8), {}),
+                                             ((2, 4, 8, 16), 2, 8, (2, 1, 8, 8), {"enable_gqa": True}),
+                                             ((2, 4, 5, 16), 4, 9, (5, 9), {}), ((1, 2, 6, 8), 2, 6, (6, 6), {"fully_masked_row": 2})]:
+            mask = torch.rand(*shape_m, generator=g) > 0.4
+            mask[..., 0] = True
+            if kw.pop("fully_masked_row", None) is not None:
+                mask[2] = False
+            out, grads, fns = attention(shape_q, hk, sk, attn_mask=mask, **kw)
+            assert fns.get("diopiCustomizedFlashAttention") == 1 and fns.get("diopiCustomizedFlashAttentionBackward") == 1, fns
+            assert "diopiSoftmax" not in fns and "diopiFlashAttention" not in fns, fns
         print("ok")
     """, lib)
 
 
 def test_attention_outside_the_header_takes_the_math_path():
     run("""
-        bool_mask = torch.rand(8, 8, generator=torch.Generator().manual_seed(1)) > 0.3
-        bool_mask[:, 0] = True
-        for shape_q, hk, sk, kw in [((2, 4, 8, 16), 4, 8, {"attn_mask": bool_mask}),
-                                    ((2, 4, 8, 16), 4, 8, {"attn_mask": torch.randn(8, 8)}),
+        for shape_q, hk, sk, kw in [((2, 4, 8, 16), 4, 8, {"attn_mask": torch.randn(8, 8)}),  # additive: no header function
                                     ((2, 4, 5, 16), 4, 8, {"is_causal": True}),  # ATen's causal mask is top-left aligned, DIOPI's bottom-right
                                     ((2, 4, 8, 16), 2, 8, {})]:  # fewer key heads without enable_gqa: the math path's error
             try:
@@ -104,11 +115,16 @@ def test_attention_outside_the_header_takes_the_math_path():
 
 def test_attention_named_to_the_cpu_is_computed_there():
     run("""
-        with diopi_torch.fallback(ops=["diopiFlashAttention", "diopiFlashAttentionBackward"]):
-            out, grads, fns = attention((2, 4, 8, 16), 4, 8, is_causal=True)
-        st = diopi_torch.stats()
-        assert "diopiFlashAttention" not in fns and "diopiFlashAttentionBackward" not in fns, fns
-        assert st["_scaled_dot_product_fused_attention_overrideable"]["fallback"] == 1, st
-        assert st["_scaled_dot_product_fused_attention_overrideable_backward"]["fallback"] == 1, st
+        names = ["diopiFlashAttention", "diopiFlashAttentionBackward", "diopiCustomizedFlashAttention",
+                 "diopiCustomizedFlashAttentionBackward"]
+        mask = torch.rand(8, 8, generator=torch.Generator().manual_seed(2)) > 0.4
+        mask[:, 0] = True
+        for kw in ({"is_causal": True}, {"attn_mask": mask}):
+            with diopi_torch.fallback(ops=names):
+                out, grads, fns = attention((2, 4, 8, 16), 4, 8, **kw)
+            st = diopi_torch.stats()
+            assert not any(n in fns for n in names), fns
+            assert st["_scaled_dot_product_fused_attention_overrideable"]["fallback"] == 1, st
+            assert st["_scaled_dot_product_fused_attention_overrideable_backward"]["fallback"] == 1, st
         print("ok")
     """)
