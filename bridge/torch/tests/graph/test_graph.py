@@ -152,3 +152,37 @@ def test_inference_graphs(tmp_path):
     for name, r in out.items():
         assert r["graphs"] == {"inference": 1} and r["fallback"] == 0, (name, r)
         assert r["diff"] <= 1e-4, (name, r)  # evaluation batch norm and a fused llama, against eager CPU
+
+
+DROPOUT = """
+    import json, sys, torch, diopi_torch
+    from diopi_torch import graph
+    graph.register()
+    diopi_torch.load(sys.argv[1])
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(16, 16).to("diopi")
+    drop = torch.nn.Dropout(0.5).train()
+    step = torch.compile(lambda x: drop(lin(x)), backend="diopi")
+    x = torch.randn(8, 16, device="diopi", requires_grad=True)
+    y = step(x)
+    w = torch.randn(8, 16, device="diopi")
+    (y * w).sum().backward()
+    h = lin(x).detach()
+    # dropout's backward is the upstream gradient where an element was kept, times 1 / (1 - p)
+    grad_h = torch.where(y.detach() != 0, w * 2.0, torch.zeros_like(w))
+    want = grad_h @ lin.weight.detach()
+    st = diopi_torch.stats()["graph"]
+    print(json.dumps({"diff": (x.grad - want).abs().max().cpu().item(), "kept": (y != 0).float().mean().cpu().item(),
+                      "nonzero_h": bool((h != 0).all().cpu().item()), "fallback": st["fallback_nodes"],
+                      "reasons": st["fallback_reasons"], "partitions": st["partitions"]}))
+"""
+
+
+def test_training_dropout_compiles_without_a_fallback_node(tmp_path):
+    # Dropout's backward has no DIOPI function; the route decomposes it (aten_to_diopi.yaml `decompose:`) instead
+    # of leaving a node to the eager device in every layer, which split each backward graph into many partitions.
+    out = result(run(DROPOUT, LIB, DIOPI_GRAPH_CACHE=str(tmp_path)))
+    assert out["fallback"] == 0, out["reasons"]
+    assert out["partitions"] == 2, out  # one forward, one backward
+    assert out["nonzero_h"] and 0.2 < out["kept"] < 0.8, out  # dropout dropped some and kept some
+    assert out["diff"] < 1e-5, out
