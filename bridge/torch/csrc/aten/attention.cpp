@@ -163,6 +163,22 @@ Tensor cpuOf(const Tensor& t) { return t.defined() ? t.cpu() : t; }
 // they travel to the backward in the operator's cum_seq_q, cum_seq_k and philox_seed outputs, which PyTorch keeps
 // for the backward and reads for nothing else on dense inputs; logsumexp is then left undefined.
 
+// Where a vendor call's results come from, after the call: a call named to run on the CPU
+// (diopi_torch.fallback) is computed there, as that tool promises; one the library declines is computed from the
+// device's other operators; otherwise the library's results stand (its status checked, the call counted).
+enum class Route { Host, Device, Library };
+
+Route routeOf(Call& call, const OpInfo& info, diopiError_t status) {
+    if (call.named()) {
+        noteFallback(info.aten, "named");
+        return Route::Host;
+    }
+    if (Call::fallbackReason(status)) return Route::Device;
+    call.check(status);
+    countDiopi(info);
+    return Route::Library;
+}
+
 using FusedResult = std::tuple<Tensor, Tensor, Tensor, Tensor, c10::SymInt, c10::SymInt, Tensor, Tensor, Tensor>;
 
 FusedResult fusedForward(const Tensor& q, const Tensor& k, const Tensor& v, const std::optional<Tensor>& bias, double dropout, bool causal,
@@ -188,16 +204,13 @@ FusedResult fusedForward(const Tensor& q, const Tensor& k, const Tensor& v, cons
         diopiError_t status = call.run(fn, call.ctx(), call.out(bshd(out)), call.out(lse), call.generator(None()), call.in(bshd(q)),
                                        call.in(bshd(k)), call.in(bshd(v)), call.in(None()), 0.0f, static_cast<float>(sc), causal,
                                        int32_t(-1), int32_t(-1));
-        if (call.named()) {  // named to run on the CPU (diopi_torch.fallback): computed there, as that tool promises
-            noteFallback(info.aten, "named");
+        const Route route = routeOf(call, info, status);
+        if (route == Route::Host) {
             auto [o, l] = partsForward(q.cpu(), k.cpu(), v.cpu(), Tensor(), sc, causal);
             out.copy_(o);
             lse.copy_(l);
-        } else if (Call::fallbackReason(status)) {  // declined by the library: from the device's other operators
+        } else if (route == Route::Device) {
             std::tie(out, lse) = partsForward(q, k, v, Tensor(), sc, causal);
-        } else {
-            call.check(status);
-            countDiopi(info);
         }
     } else {
         static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable", "diopiCustomizedFlashAttention",
@@ -210,16 +223,14 @@ FusedResult fusedForward(const Tensor& q, const Tensor& k, const Tensor& v, cons
         diopiError_t status = call.run(fn, call.ctx(), call.out(out), &keep, &mx, &sum, &extra, call.generator(None()), call.in(q),
                                        call.in(k), call.in(v), call.in(None()), call.in(excluded), 0.0f, static_cast<float>(sc), false,
                                        int32_t(-1), int32_t(-1), static_cast<int32_t>(h), call.string("BNSD"));
-        if (call.named()) {
-            noteFallback(info.aten, "named");
+        const Route route = routeOf(call, info, status);
+        if (route == Route::Host) {
             auto [o, l] = partsForward(q.cpu(), k.cpu(), v.cpu(), excluded.cpu(), sc, false);
             out.copy_(o);
             lse = l.to(q.device());
-        } else if (Call::fallbackReason(status)) {
+        } else if (route == Route::Device) {
             std::tie(out, lse) = partsForward(q, k, v, excluded, sc, false);
         } else {
-            call.check(status);
-            countDiopi(info);
             stat1 = call.owned(mx);
             stat2 = call.owned(sum);
             stat3 = extra ? call.owned(extra) : at::empty({0}, q.options().dtype(at::kFloat));
@@ -259,15 +270,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> fusedBackward(const Tensor& dout, con
         diopiError_t status = call.run(fn, call.ctx(), call.out(bshd(dq)), call.out(bshd(dk)), call.out(bshd(dv)), call.in(bshd(dout)),
                                        call.generator(None()), call.in(bshd(q)), call.in(bshd(k)), call.in(bshd(v)), call.in(None()),
                                        call.in(bshd(out)), call.in(lse), 0.0f, static_cast<float>(sc), causal, int32_t(-1), int32_t(-1));
-        if (call.named()) {
-            noteFallback(info.aten, "named");
-            byParts(true);
-        } else if (Call::fallbackReason(status)) {
-            byParts(false);
-        } else {
-            call.check(status);
-            countDiopi(info);
-        }
+        const Route route = routeOf(call, info, status);
+        if (route != Route::Library) byParts(route == Route::Host);
     } else if (!stat1.defined()) {  // the forward went by parts (no statistics of the library's): so does the backward
         static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable_backward", "diopiCustomizedFlashAttentionBackward",
                                  "csrc/aten/attention.cpp", ""};
@@ -287,15 +291,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> fusedBackward(const Tensor& dout, con
                                        call.in(v), call.in(None()), call.in(out), call.in(excluded), call.in(None()), call.in(stat1),
                                        call.in(stat2), call.in(stat3), 0.0f, static_cast<float>(sc), false, int32_t(-1), int32_t(-1),
                                        static_cast<int32_t>(q.size(1)), call.string("BNSD"));
-        if (call.named()) {
-            noteFallback(info.aten, "named");
-            byParts(true);
-        } else if (Call::fallbackReason(status)) {
-            byParts(false);
-        } else {
-            call.check(status);
-            countDiopi(info);
-        }
+        const Route route = routeOf(call, info, status);
+        if (route != Route::Library) byParts(route == Route::Host);
     }
     return {mask[0] ? dq : Tensor(), mask[1] ? dk : Tensor(), mask[2] ? dv : Tensor(), Tensor()};
 }
