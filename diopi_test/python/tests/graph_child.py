@@ -3,7 +3,7 @@ test's own process): compiles a small graph through the library's
 diopi/graph.h compiler, runs it, runs the same nodes one call at a time, and
 prints both results as JSON.
 
-    python graph_child.py LIB CASE      CASE: chain | declined | symbols | absent
+    python graph_child.py LIB CASE      CASE: chain | declined | symbols | literals | absent
 """
 import json
 import sys
@@ -13,6 +13,7 @@ import numpy as np
 from conformance import binding
 
 F32 = 9  # diopi_dtype_float32, checked against the header model below
+GRAPH_VERSION = 1100  # the graph.h this file builds graphs for, checked against the header model below
 
 
 class Builder:
@@ -51,12 +52,17 @@ class Builder:
                     a.scalar.stype, a.scalar.fval = 10, value  # float64 scalar
                 elif kind == "int":
                     a.kind, a.i = 4, value
+                elif kind in ("ints", "sym_ints"):  # literal / symbolic integer array (graph.h 1.1)
+                    a.kind, a.len = (6 if kind == "ints" else 9), len(value)
+                    a.ints = self._keep(ffi.new("int64_t[]", value))
+                elif kind == "sym_int":
+                    a.kind, a.i = 10, value
                 elif kind == "none":
                     a.kind = 0
             ns[i].function = self._keep(ffi.new("char[]", fn.encode()))
             ns[i].num_args, ns[i].args = len(args), self._keep(arr)
         g = ffi.new("diopiGraph_t*")
-        g.version, g.size = 1000, ffi.sizeof("diopiGraph_t")
+        g.version, g.size = GRAPH_VERSION, ffi.sizeof("diopiGraph_t")
         g.name = self._keep(ffi.new("char[]", b"test"))
         g.num_tensors, g.tensors = len(self.tensors), self._keep(ts)
         g.num_nodes, g.nodes = len(self.nodes), self._keep(ns)
@@ -85,6 +91,7 @@ def read(lib, t, shape):
 def main(path, case):
     import diopi_header
     assert diopi_header.dtypes()["float32"] == F32 and diopi_header.dtypes()["float64"] == 10
+    assert diopi_header.macros()["DIOPI_GRAPH_VERSION"] == GRAPH_VERSION
     lib = binding.Library(path)
     get = lib.function("diopiGetGraphCompiler")
     if case == "absent":
@@ -94,6 +101,9 @@ def main(path, case):
     ffi = lib.ffi
     if case == "symbols":
         print(json.dumps(symbols(lib, gc)))
+        return
+    if case == "literals":
+        print(json.dumps(literals(lib, gc)))
         return
     rng = np.random.default_rng(0)
     x, y, w = rng.standard_normal((5, 300)), rng.standard_normal((300,)), rng.standard_normal((5, 300))
@@ -191,6 +201,44 @@ def symbols(lib, gc):
         lib.rt.dt_context_sync(ctx)
         out["runs"].append({"rc": rc, "error": lib.last_error(), "call_rcs": calls, "graph": read(lib, o, x.shape).tolist(),
                             "calls": read(lib, ref, x.shape).tolist()})
+    gc.destroy(exe[0])
+    return out
+
+
+def literals(lib, gc):
+    """Integer arguments: a literal negative dim (sum over dim -1), and integers that are symbols (softmax over
+    dim s1, sum over dims [s1]), on a graph over [s0, 300] run with s0 = 4, s1 = 1, against the calls."""
+    ffi = lib.ffi
+    b = Builder(lib)
+    tx = b.tensor(0, (-1, 300), 0)
+    o_sum, o_soft, o_sym = b.tensor(1, (-1,), 0), b.tensor(1, (-1, 300), 1), b.tensor(1, (-1,), 2)
+    b.node("diopiSum", ("tensor", o_sum), ("tensor", tx), ("ints", [-1]))
+    b.node("diopiSoftmax", ("tensor", o_soft), ("tensor", tx), ("sym_int", 1))
+    b.node("diopiSum", ("tensor", o_sym), ("tensor", tx), ("sym_ints", [-2]))
+    g = b.graph(1, 3, {})
+    g.num_symbols = 2
+    ctx = lib.rt.dt_context_create()
+    exe, declined, nd = ffi.new("diopiGraphExecutableHandle_t*"), ffi.new("int32_t[]", 3), ffi.new("int32_t*")
+    rc = gc.compile(ctx, g, exe, declined, nd)
+    out = {"compile_rc": rc, "declined": [declined[i] for i in range(nd[0])], "error": lib.last_error()}
+    if rc != 0 or exe[0] == ffi.NULL:
+        return out
+    x = np.random.default_rng(2).standard_normal((4, 300))
+    xi = host_tensor(lib, x)
+    outs = [host_tensor(lib, np.zeros(s)) for s in ((4,), (4, 300), (4,))]
+    rc = gc.run(ctx, exe[0], ffi.new("diopiConstTensorHandle_t[]", [xi]), ffi.new("diopiTensorHandle_t[]", outs),
+                ffi.new("int64_t[]", [4, 1]))
+    lib.rt.dt_context_sync(ctx)
+    out.update(run_rc=rc, run_error=lib.last_error())
+    out["graph"] = [read(lib, t, s).tolist() for t, s in zip(outs, ((4,), (4, 300), (4,)))]
+    refs = [host_tensor(lib, np.zeros(s)) for s in ((4,), (4, 300), (4,))]
+    dims = ffi.new("int64_t[]", [1])
+    size = ffi.new("diopiSize_t*")
+    size.data, size.len = dims, 1
+    out["call_rcs"] = [lib.function("diopiSum")(ctx, refs[0], xi, size[0]), lib.function("diopiSoftmax")(ctx, refs[1], xi, 1),
+                       lib.function("diopiSum")(ctx, refs[2], xi, size[0])]
+    lib.rt.dt_context_sync(ctx)
+    out["calls"] = [read(lib, t, s).tolist() for t, s in zip(refs, ((4,), (4, 300), (4,)))]
     gc.destroy(exe[0])
     return out
 

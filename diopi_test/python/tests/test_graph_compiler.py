@@ -62,3 +62,15 @@ def test_one_compilation_serves_every_size_of_a_symbol():
         want = np.array(run["calls"])
         assert np.all(want > 0)  # exp of a softmax: the reference ran
         np.testing.assert_allclose(np.array(run["graph"]), want, rtol=1e-5, atol=1e-6)
+
+
+def test_integer_arguments_literal_and_symbolic():
+    # graph.h 1.1: a plain integer array is literal (a dim of -1 is declined by no one), symbols only where a kind says
+    r = _child("literals")
+    assert r["compile_rc"] == 0 and not r["declined"], r
+    assert r["run_rc"] == 0, r["run_error"]
+    assert r["call_rcs"] == [0, 0, 0]
+    for got, want in zip(r["graph"], r["calls"]):
+        got, want = np.array(got), np.array(want)
+        assert np.abs(want).max() > 0
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

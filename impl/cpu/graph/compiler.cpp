@@ -296,10 +296,15 @@ struct Builder {
                     for (int e = 0; ok && e < a.len; ++e)
                         ok = a.ints[e] >= -1 && a.ints[e] < (int64_t)ex.tensors.size() &&
                              (a.ints[e] < 0 || T((int)a.ints[e]).t.role != diopi_graph_tensor_view);
-                } else if (a.kind == diopi_graph_arg_int_array) {
-                    for (int e = 0; ok && e < a.len; ++e) ok = a.ints[e] >= 0 || want != 'z';
+                } else if (a.kind == diopi_graph_arg_int_array || a.kind == diopi_graph_arg_symbolic_int_array) {
+                    ok = want != 't' && want != 'l';
+                } else if (a.kind == diopi_graph_arg_symbolic_int) {
+                    ok = (want == 'i' || want == 'N') && a.i >= 0 && a.i < g.num_symbols;
                 } else if (a.kind == diopi_graph_arg_generator) {
                     ok = false;  // random nodes stay with the framework's generator state
+                } else {
+                    ok = a.kind == diopi_graph_arg_none || a.kind == diopi_graph_arg_scalar || a.kind == diopi_graph_arg_int ||
+                         a.kind == diopi_graph_arg_float || a.kind == diopi_graph_arg_string;  // a kind of a later version: declined
                 }
             }
             if (!ok) {
@@ -504,8 +509,14 @@ diopiError_t runGraph(diopiContextHandle_t ctx, diopiGraphExecutableHandle_t ex,
                         if (c.kinds[k] == 'N') { arrays[k] = {a.i}; sl.p = arrays[k].data(); }
                         break;
                     case diopi_graph_arg_float: sl.d = doubles[k] = a.f; if (c.kinds[k] == 'F') sl.p = &doubles[k]; break;
+                    case diopi_graph_arg_symbolic_int:
+                        CPU_CHECK(symbols, "a symbolic argument without symbols");
+                        sl.i = symbols[a.i];
+                        if (c.kinds[k] == 'N') { arrays[k] = {sl.i}; sl.p = arrays[k].data(); }
+                        break;
                     case diopi_graph_arg_int_array:
-                        arrays[k] = resolve(c.ints[k]);
+                    case diopi_graph_arg_symbolic_int_array:
+                        arrays[k] = a.kind == diopi_graph_arg_int_array ? c.ints[k] : resolve(c.ints[k]);
                         sl.z = diopiSize_t{arrays[k].data(), (int64_t)arrays[k].size()};
                         sl.p = arrays[k].data();
                         break;

@@ -43,7 +43,10 @@
  * fills the `version` and `size` of ::diopiGraph_t with the values it was
  * built with, a provider fills those of ::diopiGraphCompiler_t, and neither
  * reads a field at or beyond the other's `size`. A table field that is NULL
- * is not provided.
+ * is not provided. Argument kinds are only added, too: a provider declines a
+ * node with a kind it does not know (1.1 added the symbolic integer kinds and
+ * made every value of a plain integer array literal, so a `dim` of -1 can be
+ * said; in 1.0 a negative array value read as a symbol).
  */
 #ifndef DIOPI_GRAPH_H_
 #define DIOPI_GRAPH_H_
@@ -55,10 +58,10 @@ extern "C" {
 #endif
 
 #define DIOPI_GRAPH_VER_MAJOR 1
-#define DIOPI_GRAPH_VER_MINOR 0
+#define DIOPI_GRAPH_VER_MINOR 1
 #define DIOPI_GRAPH_VER_PATCH 0
 /** Version of the graph interface (form and table) this header declares: MAJOR*1000 + MINOR*100 + PATCH. */
-#define DIOPI_GRAPH_VERSION 1000
+#define DIOPI_GRAPH_VERSION 1100
 
 /** A compiled graph, owned by the provider until destroy(). */
 typedef struct diopiGraphExecutable* diopiGraphExecutableHandle_t;
@@ -121,12 +124,16 @@ typedef enum {
     diopi_graph_arg_int = 4,
     /** A floating value, in `f` (also a `const double*` parameter pointing at one value). */
     diopi_graph_arg_float = 5,
-    /** An integer array (a ::diopiSize_t or `const int64_t*` array): `len` values in `ints`. */
+    /** An integer array (a ::diopiSize_t or `const int64_t*` array): `len` values in `ints`, each literal (a negative `dim` is a negative dim). */
     diopi_graph_arg_int_array = 6,
     /** A string, in `s`. */
     diopi_graph_arg_string = 7,
     /** The generator of the run's device (random operators): the provider uses the default one. */
     diopi_graph_arg_generator = 8,
+    /** An integer array that follows the graph's symbolic sizes (a view's target shape): `len` values in `ints`, a value `v < 0` standing for the value of symbol `-v - 1`, as in tensor shapes (since 1.1). */
+    diopi_graph_arg_symbolic_int_array = 9,
+    /** An integer that is the value of symbol `i` (since 1.1). */
+    diopi_graph_arg_symbolic_int = 10,
 } diopiGraphArgKind_t;
 
 /** One argument of a node, in the order of the function's parameters after the context. */
@@ -135,13 +142,13 @@ typedef struct {
     int32_t kind;
     /** Element count of `ints` (arrays and tensor lists). */
     int32_t len;
-    /** Integer value, or tensor index. */
+    /** Integer value, tensor index, or symbol index (diopi_graph_arg_symbolic_int). */
     int64_t i;
     /** Floating value. */
     double f;
     /** Scalar value. */
     diopiScalar_t scalar;
-    /** Array values (sizes may be symbolic, as in ::diopiGraphTensor_t), or tensor indices. */
+    /** Array values (literal, or symbolic for diopi_graph_arg_symbolic_int_array), or tensor indices. */
     const int64_t* ints;
     /** String value. */
     const char* s;
