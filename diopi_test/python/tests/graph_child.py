@@ -3,7 +3,7 @@ test's own process): compiles a small graph through the library's
 diopi/graph.h compiler, runs it, runs the same nodes one call at a time, and
 prints both results as JSON.
 
-    python graph_child.py LIB CASE      CASE: chain | declined | symbols | literals | absent
+    python graph_child.py LIB CASE      CASE: chain | declined | symbols | literals | pointers | absent
 """
 import json
 import sys
@@ -57,6 +57,10 @@ class Builder:
                     a.ints = self._keep(ffi.new("int64_t[]", value))
                 elif kind == "sym_int":
                     a.kind, a.i = 10, value
+                elif kind == "float":
+                    a.kind, a.f = 5, value
+                elif kind == "generator":
+                    a.kind = 8
                 elif kind == "none":
                     a.kind = 0
             ns[i].function = self._keep(ffi.new("char[]", fn.encode()))
@@ -104,6 +108,9 @@ def main(path, case):
         return
     if case == "literals":
         print(json.dumps(literals(lib, gc)))
+        return
+    if case == "pointers":
+        print(json.dumps(pointers(lib, gc)))
         return
     rng = np.random.default_rng(0)
     x, y, w = rng.standard_normal((5, 300)), rng.standard_normal((300,)), rng.standard_normal((5, 300))
@@ -239,6 +246,66 @@ def literals(lib, gc):
                        lib.function("diopiSum")(ctx, refs[2], xi, size[0])]
     lib.rt.dt_context_sync(ctx)
     out["calls"] = [read(lib, t, s).tolist() for t, s in zip(refs, ((4,), (4, 300), (4,)))]
+    gc.destroy(exe[0])
+    return out
+
+
+def pointers(lib, gc):
+    """A size given by pointer (convolution backward's bias_sizes) and a generator of a node that draws nothing
+    (attention with p_dropout 0) are served; the same attention with dropout is declined, as random nodes stay
+    with the framework's generator."""
+    ffi = lib.ffi
+    rng = np.random.default_rng(3)
+    shapes = {"go": (1, 3, 3, 3), "x": (1, 2, 5, 5), "w": (3, 2, 3, 3), "q": (1, 4, 2, 8), "k": (1, 4, 2, 8), "v": (1, 4, 2, 8)}
+    data = {k: rng.standard_normal(s) for k, s in shapes.items()}
+    out_shapes = [(1, 2, 5, 5), (3, 2, 3, 3), (3,), (1, 4, 2, 8), (1, 2, 4)]
+
+    def build(p_dropout):
+        b = Builder(lib)
+        t = {k: b.tensor(0, s, i) for i, (k, s) in enumerate(shapes.items())}
+        o = [b.tensor(1, s, i) for i, s in enumerate(out_shapes)]
+        b.node("diopiConvolution2dBackward", ("tensor", o[0]), ("tensor", o[1]), ("tensor", o[2]), ("tensor", t["go"]),
+               ("tensor", t["x"]), ("tensor", t["w"]), ("ints", [3]), ("ints", [1, 1]), ("ints", [0, 0]), ("ints", [1, 1]),
+               ("int", 1))
+        b.node("diopiFlashAttention", ("tensor", o[3]), ("tensor", o[4]), ("generator", None), ("tensor", t["q"]),
+               ("tensor", t["k"]), ("tensor", t["v"]), ("none", None), ("float", p_dropout), ("float", 0.35), ("int", 0),
+               ("int", -1), ("int", -1))
+        return b, b.graph(len(shapes), len(out_shapes), {})
+
+    ctx = lib.rt.dt_context_create()
+    out = {}
+    b2, g2 = build(0.5)
+    exe, declined, nd = ffi.new("diopiGraphExecutableHandle_t*"), ffi.new("int32_t[]", 2), ffi.new("int32_t*")
+    out["dropout_rc"] = gc.compile(ctx, g2, exe, declined, nd)
+    out["dropout_declined"] = [declined[i] for i in range(nd[0])]
+    b, g = build(0.0)
+    exe, declined, nd = ffi.new("diopiGraphExecutableHandle_t*"), ffi.new("int32_t[]", 2), ffi.new("int32_t*")
+    rc = gc.compile(ctx, g, exe, declined, nd)
+    out.update(compile_rc=rc, declined=[declined[i] for i in range(nd[0])], error=lib.last_error())
+    if rc != 0 or exe[0] == ffi.NULL:
+        return out
+    ins = [host_tensor(lib, data[k]) for k in shapes]
+    outs = [host_tensor(lib, np.zeros(s)) for s in out_shapes]
+    rc = gc.run(ctx, exe[0], ffi.new("diopiConstTensorHandle_t[]", ins), ffi.new("diopiTensorHandle_t[]", outs), ffi.NULL)
+    lib.rt.dt_context_sync(ctx)
+    out.update(run_rc=rc, run_error=lib.last_error())
+    out["graph"] = [read(lib, t, s).tolist() for t, s in zip(outs, out_shapes)]
+    refs = [host_tensor(lib, np.zeros(s)) for s in out_shapes]
+    keep = []
+
+    def size(values):
+        arr = ffi.new("int64_t[]", values)
+        sz = ffi.new("diopiSize_t*")
+        sz.data, sz.len = arr, len(values)
+        keep.extend([arr, sz])
+        return sz
+    go, x, w, q, k, v = ins
+    out["call_rcs"] = [
+        lib.function("diopiConvolution2dBackward")(ctx, refs[0], refs[1], refs[2], go, x, w, size([3]), size([1, 1])[0],
+                                                   size([0, 0])[0], size([1, 1])[0], 1),
+        lib.function("diopiFlashAttention")(ctx, refs[3], refs[4], ffi.NULL, q, k, v, ffi.NULL, 0.0, 0.35, False, -1, -1)]
+    lib.rt.dt_context_sync(ctx)
+    out["calls"] = [read(lib, t, s).tolist() for t, s in zip(refs, out_shapes)]
     gc.destroy(exe[0])
     return out
 

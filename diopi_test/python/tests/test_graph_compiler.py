@@ -74,3 +74,15 @@ def test_integer_arguments_literal_and_symbolic():
         got, want = np.array(got), np.array(want)
         assert np.abs(want).max() > 0
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_a_size_by_pointer_and_an_unused_generator_are_served_dropout_is_declined():
+    r = _child("pointers")
+    assert r["dropout_rc"] == 0 and r["dropout_declined"] == [1], r  # attention with dropout: the framework's
+    assert r["compile_rc"] == 0 and not r["declined"], r
+    assert r["run_rc"] == 0, r["run_error"]
+    assert r["call_rcs"] == [0, 0]
+    for got, want in zip(r["graph"], r["calls"]):
+        got, want = np.array(got), np.array(want)
+        assert np.abs(want).max() > 0
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

@@ -301,7 +301,10 @@ struct Builder {
                 } else if (a.kind == diopi_graph_arg_symbolic_int) {
                     ok = (want == 'i' || want == 'N') && a.i >= 0 && a.i < g.num_symbols;
                 } else if (a.kind == diopi_graph_arg_generator) {
-                    ok = false;  // random nodes stay with the framework's generator state
+                    // Random nodes stay with the framework's generator state; a node whose dropout probability is a
+                    // literal 0 (attention without dropout) draws nothing and runs with no generator.
+                    const int d = it->second.dropout;
+                    ok = d >= 0 && d < n.num_args && n.args[d].kind == diopi_graph_arg_float && n.args[d].f == 0.0;
                 } else {
                     ok = a.kind == diopi_graph_arg_none || a.kind == diopi_graph_arg_scalar || a.kind == diopi_graph_arg_int ||
                          a.kind == diopi_graph_arg_float || a.kind == diopi_graph_arg_string;  // a kind of a later version: declined
@@ -490,6 +493,7 @@ diopiError_t runGraph(diopiContextHandle_t ctx, diopiGraphExecutableHandle_t ex,
             lists.assign(c.args.size(), {});
             scalars.assign(c.args.size(), diopiScalar_t{});
             std::vector<std::vector<int64_t>> arrays(c.args.size());
+            std::vector<diopiSize_t> sizes(c.args.size());
             std::vector<double> doubles(c.args.size());
             std::unique_ptr<bool[]> bools(new bool[c.args.size() + 1]);
             for (size_t k = 0; k < c.args.size(); ++k) {
@@ -517,8 +521,8 @@ diopiError_t runGraph(diopiContextHandle_t ctx, diopiGraphExecutableHandle_t ex,
                     case diopi_graph_arg_int_array:
                     case diopi_graph_arg_symbolic_int_array:
                         arrays[k] = a.kind == diopi_graph_arg_int_array ? c.ints[k] : resolve(c.ints[k]);
-                        sl.z = diopiSize_t{arrays[k].data(), (int64_t)arrays[k].size()};
-                        sl.p = arrays[k].data();
+                        sl.z = sizes[k] = diopiSize_t{arrays[k].data(), (int64_t)arrays[k].size()};
+                        sl.p = c.kinds[k] == 'S' ? static_cast<void*>(&sizes[k]) : static_cast<void*>(arrays[k].data());
                         break;
                     case diopi_graph_arg_string: sl.p = const_cast<char*>(c.strings[k].c_str()); break;
                     default: break;

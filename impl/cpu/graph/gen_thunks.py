@@ -13,12 +13,16 @@ from diopi_header import thunks as header_thunks
 # Header parameter kinds a graph node can express (graph.h's argument kinds); the slot
 # member and cast of each come from the header model.
 KINDS = ("tensor_in", "tensor_out", "tensor_array_in", "scalar", "string", "generator", "int_ptr", "bool_ptr",
-         "double_ptr", "size", "int", "bool", "float", "enum_round", "enum_reduction", "enum_memory_format", "enum_dtype")
+         "double_ptr", "size", "size_ptr", "int", "bool", "float", "enum_round", "enum_reduction", "enum_memory_format",
+         "enum_dtype")
 # The members of Slot (thunks.hpp): no bool member, so a bool is read from `i`.
 SLOT_MEMBERS = "pzid"
 
 # Letters of ThunkInfo::kinds where the member alone does not say how to prepare the value.
-LETTER = {"tensor_in": "t", "tensor_out": "t", "tensor_array_in": "l", "bool_ptr": "B", "int_ptr": "N", "double_ptr": "F"}
+LETTER = {"tensor_in": "t", "tensor_out": "t", "tensor_array_in": "l", "bool_ptr": "B", "int_ptr": "N", "double_ptr": "F",
+          "size_ptr": "S"}
+# A floating parameter that is a dropout probability: at 0 the function draws nothing from its generator.
+DROPOUT_PARAMS = ("p_dropout",)
 
 
 def main(out):
@@ -28,12 +32,13 @@ def main(out):
     for t in header_thunks.thunks(kinds=KINDS, members=SLOT_MEMBERS):
         fn = t.function
         kinds = "".join(LETTER.get(x.kind, x.member) for x in t.args)
+        dropout = next((i for i, x in enumerate(t.args) if x.kind == "float" and x.param.name in DROPOUT_PARAMS), -1)
         args = [x.cast for x in t.args]
         sig = ", ".join(["diopiContextHandle_t"] + [x.param.ctype for x in t.args])
         lines.append(f"diopiError_t t_{fn.name}(GenericFn f, diopiContextHandle_t ctx, const Slot* a) {{")
         lines.append(f"    return reinterpret_cast<diopiError_t (*)({sig})>(f)({', '.join(['ctx'] + args)});")
         lines.append("}")
-        table.append(f'        {{"{fn.name}", {{t_{fn.name}, "{kinds}"}}}},')
+        table.append(f'        {{"{fn.name}", {{t_{fn.name}, "{kinds}", {dropout}}}}},')
     lines += ["}  // namespace", "", "const std::unordered_map<std::string, ThunkInfo>& thunks() {",
               "    static const std::unordered_map<std::string, ThunkInfo> table = {"] + table + [
               "    };", "    return table;", "}", "", "}  // namespace impl::cpu::graph", ""]

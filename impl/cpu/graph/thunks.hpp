@@ -22,10 +22,11 @@ using Thunk = diopiError_t (*)(GenericFn f, diopiContextHandle_t ctx, const Slot
 
 /// A thunk and the slot member of each parameter after the context
 /// ('t' tensor, 'l' tensor list, 'p' other pointer, 'z' size, 'i' integer or bool, 'd' floating,
-/// 'B' / 'N' / 'F' a pointer to one bool / int64 / double).
+/// 'B' / 'N' / 'F' a pointer to one bool / int64 / double, 'S' a pointer to a diopiSize_t).
 struct ThunkInfo {
     Thunk thunk;
     const char* kinds;
+    int dropout;  // index of a dropout-probability parameter (-1: none): at 0 the generator is not drawn from
 };
 
 const std::unordered_map<std::string, ThunkInfo>& thunks();
