@@ -5,8 +5,9 @@
 //
 // PyTorch asks the device which backend serves a call (_fused_sdp_choice);
 // this answers "overrideable" when the library exports the functions and the
-// call is one they compute: no mask (diopiFlashAttention) or a boolean one
-// (diopiCustomizedFlashAttention), no dropout, 4-d inputs with one head size,
+// call is one they compute: no mask and no dropout (diopiFlashAttention), or a
+// boolean mask or dropout (diopiCustomizedFlashAttention, whose keep mask the
+// backward is given), 4-d inputs with one head size,
 // key heads equal to or dividing the query heads (grouped-query attention),
 // and, when causal, as many queries as keys (ATen aligns its causal mask
 // top-left, DIOPI's functions bottom-right; the two agree only on square
@@ -53,7 +54,7 @@ bool fusedServes(const Tensor& q, const Tensor& k, const Tensor& v, const std::o
         if (made ? !at::isFloatingType(mt) : mt != at::kBool) return false;
         if (mask->dim() > 4 || causal) return false;
     }
-    if (dropout != 0.0) return false;
+    if (!(dropout >= 0.0 && dropout < 1.0)) return false;
     if (q.dim() != 4 || k.dim() != 4 || v.dim() != 4) return false;
     const auto dt = q.scalar_type();
     if (k.scalar_type() != dt || v.scalar_type() != dt) return false;
@@ -65,8 +66,8 @@ bool fusedServes(const Tensor& q, const Tensor& k, const Tensor& v, const std::o
     const int64_t hq = q.size(1), hk = k.size(1);
     if (hq != hk && !(gqa && hk > 0 && hq % hk == 0)) return false;
     if (causal && q.size(2) != k.size(2)) return false;
-    return masked ? exported({"diopiCustomizedFlashAttention", "diopiCustomizedFlashAttentionBackward"})
-                  : exported({"diopiFlashAttention", "diopiFlashAttentionBackward"});
+    return masked || dropout > 0.0 ? exported({"diopiCustomizedFlashAttention", "diopiCustomizedFlashAttentionBackward"})
+                                   : exported({"diopiFlashAttention", "diopiFlashAttentionBackward"});
 }
 
 // A graph being traced (fake or functional tensors) keeps the math path: there attention is the compile route's
@@ -127,24 +128,36 @@ Tensor partsProbs(const Tensor& scores, Tensor* lseOut) {
 
 Tensor repeatHeads(const Tensor& t, int64_t groups) { return groups > 1 ? t.repeat_interleave(groups, 1) : t; }
 
+// Dropout by parts: `keep` (B, H, Sq, Sk) bool marks the probabilities kept, each scaled by 1 / (1 - dropout).
+Tensor dropped(const Tensor& p, const Tensor& keep, double dropout) {
+    return keep.defined() ? p * keep.to(p.scalar_type()) * (1.0 / (1.0 - dropout)) : p;
+}
+
+// A keep mask drawn from the device's generator, for a forward computed by parts.
+Tensor drawKeep(const Tensor& q, const Tensor& k, double dropout) {
+    if (dropout <= 0.0) return Tensor();
+    return at::rand({q.size(0), q.size(1), q.size(2), k.size(2)}, q.options().dtype(at::kFloat)).ge(dropout);
+}
+
 std::tuple<Tensor, Tensor> partsForward(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& excluded, double scale,
-                                        bool causal) {
+                                        bool causal, const Tensor& keep = Tensor(), double dropout = 0.0) {
     const int64_t groups = q.size(1) / k.size(1);
     Tensor lse;
-    Tensor p = partsProbs(partsScores(q, k, excluded, scale, causal), &lse);
+    Tensor p = dropped(partsProbs(partsScores(q, k, excluded, scale, causal), &lse), keep, dropout);
     Tensor out = at::matmul(p, repeatHeads(v, groups).to(at::kFloat)).to(q.scalar_type());
     return {out, lse};
 }
 
-std::tuple<Tensor, Tensor, Tensor> partsBackward(const Tensor& dout, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& out,
-                                                 const Tensor& excluded, double scale, bool causal) {
+std::tuple<Tensor, Tensor, Tensor> partsBackward(const Tensor& dout, const Tensor& q, const Tensor& k, const Tensor& v,
+                                                 const Tensor& excluded, double scale, bool causal, const Tensor& keep, double dropout) {
     const int64_t groups = q.size(1) / k.size(1);
     Tensor p = partsProbs(partsScores(q, k, excluded, scale, causal), nullptr);
     Tensor kk = repeatHeads(k, groups), vv = repeatHeads(v, groups);
     Tensor dof = dout.to(at::kFloat);
-    Tensor dv = at::matmul(p.transpose(-1, -2), dof);
-    Tensor dp = at::matmul(dof, vv.to(at::kFloat).transpose(-1, -2));
-    Tensor ds = p * (dp - (dof * out.to(at::kFloat)).sum(-1, /*keepdim=*/true));
+    Tensor dv = at::matmul(dropped(p, keep, dropout).transpose(-1, -2), dof);
+    // the gradient of the probabilities before dropout, then softmax's backward
+    Tensor dp = dropped(at::matmul(dof, vv.to(at::kFloat).transpose(-1, -2)), keep, dropout);
+    Tensor ds = p * (dp - (p * dp).sum(-1, /*keepdim=*/true));
     Tensor dq = at::matmul(ds, kk.to(at::kFloat)).mul(scale);
     Tensor dk = at::matmul(ds.transpose(-1, -2), q.to(at::kFloat)).mul(scale);
     if (groups > 1) {  // query heads sharing a key head: their gradients add up
@@ -186,15 +199,15 @@ FusedResult fusedForward(const Tensor& q, const Tensor& k, const Tensor& v, cons
     auto guard = DeviceCheck::scope("_scaled_dot_product_fused_attention_overrideable", q, k, v, bias);
     TORCH_CHECK(fusedServes(q, k, v, bias, dropout, causal, /*gqa=*/true, /*made=*/true),
                 "_scaled_dot_product_fused_attention_overrideable on the diopi device takes 4-d inputs of one float dtype and head size, "
-                "at most ATen's additive form of a boolean mask, no dropout, and square scores when causal; use "
+                "at most ATen's additive form of a boolean mask, a dropout probability below 1, and square scores when causal; use "
                 "torch.nn.functional.scaled_dot_product_attention");
     TORCH_CHECK(!returnDebugMask, "_scaled_dot_product_fused_attention_overrideable: return_debug_mask is not supported");
     const double sc = scaleOf(q, scale);
     const int64_t b = q.size(0), h = q.size(1), sq = q.size(2), sk = k.size(2);
     const Tensor excluded = bias.has_value() ? excludedOf(*bias, sq, sk) : Tensor();
     // Laid out as the query is, as PyTorch's meta function for this operator lays it out.
-    Tensor out = at::empty_like(q), lse, stat1, stat2, stat3;
-    if (!excluded.defined()) {
+    Tensor out = at::empty_like(q), lse, stat1, stat2, stat3, keep;
+    if (!excluded.defined() && dropout == 0.0) {
         lse = at::empty({b, h, sq}, q.options().dtype(at::kFloat));
         static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable", "diopiFlashAttention", "csrc/aten/attention.cpp",
                                  "attention_out,softmax_lse,gen,q,k,v,alibi_slopes,p_dropout,softmax_scale,is_causal,window_size_left,"
@@ -219,32 +232,43 @@ FusedResult fusedForward(const Tensor& q, const Tensor& k, const Tensor& v, cons
                                  "p_dropout,softmax_scale,is_causal,window_size_left,window_size_right,head_num,input_layout"};
         static const auto fn = reinterpret_cast<decltype(&::diopiCustomizedFlashAttention)>(symbol("diopiCustomizedFlashAttention"));
         Call call(info);
-        diopiTensorHandle_t keep = nullptr, mx = nullptr, sum = nullptr, extra = nullptr;
-        diopiError_t status = call.run(fn, call.ctx(), call.out(out), &keep, &mx, &sum, &extra, call.generator(None()), call.in(q),
-                                       call.in(k), call.in(v), call.in(None()), call.in(excluded), 0.0f, static_cast<float>(sc), false,
-                                       int32_t(-1), int32_t(-1), static_cast<int32_t>(h), call.string("BNSD"));
+        diopiTensorHandle_t kept = nullptr, mx = nullptr, sum = nullptr, extra = nullptr;
+        diopiError_t status = call.run(fn, call.ctx(), call.out(out), &kept, &mx, &sum, &extra, call.generator(None()), call.in(q),
+                                       call.in(k), call.in(v), call.in(None()), excluded.defined() ? call.in(excluded) : call.in(None()),
+                                       static_cast<float>(dropout), static_cast<float>(sc), causal, int32_t(-1), int32_t(-1),
+                                       static_cast<int32_t>(h), call.string("BNSD"));
         const Route route = routeOf(call, info, status);
         if (route == Route::Host) {
-            auto [o, l] = partsForward(q.cpu(), k.cpu(), v.cpu(), excluded.cpu(), sc, false);
+            Tensor hostKeep = drawKeep(q.cpu(), k.cpu(), dropout);
+            auto [o, l] = partsForward(q.cpu(), k.cpu(), v.cpu(), cpuOf(excluded), sc, causal, hostKeep, dropout);
             out.copy_(o);
             lse = l.to(q.device());
+            if (hostKeep.defined()) keep = hostKeep.to(q.device());
         } else if (route == Route::Device) {
-            std::tie(out, lse) = partsForward(q, k, v, excluded, sc, false);
+            keep = drawKeep(q, k, dropout);
+            std::tie(out, lse) = partsForward(q, k, v, excluded, sc, causal, keep, dropout);
         } else {
             stat1 = call.owned(mx);
             stat2 = call.owned(sum);
             stat3 = extra ? call.owned(extra) : at::empty({0}, q.options().dtype(at::kFloat));
+            if (dropout > 0.0) {
+                TORCH_CHECK(kept, "diopiCustomizedFlashAttention returned no dropout_mask for p_dropout ", dropout);
+                keep = call.owned(kept);
+            }
         }
     }
-    return {out, lse, stat1, stat2, c10::SymInt(sq), c10::SymInt(sk), stat3, Tensor(), Tensor()};
+    // The keep mask travels to the backward in philox_offset, as the statistics do in the outputs before it.
+    return {out, lse, stat1, stat2, c10::SymInt(sq), c10::SymInt(sk), stat3, keep, Tensor()};
 }
 
 std::tuple<Tensor, Tensor, Tensor, Tensor> fusedBackward(const Tensor& dout, const Tensor& q, const Tensor& k, const Tensor& v,
                                                          const Tensor& bias, std::array<bool, 4> mask, const Tensor& out, const Tensor& lse,
                                                          const Tensor& stat1, const Tensor& stat2, c10::SymInt, c10::SymInt, double dropout,
-                                                         bool causal, const Tensor& stat3, const Tensor&, std::optional<double> scale) {
+                                                         bool causal, const Tensor& stat3, const Tensor& keep, std::optional<double> scale) {
     auto guard = DeviceCheck::scope("_scaled_dot_product_fused_attention_overrideable_backward", dout, q, k, v, out, lse);
-    TORCH_CHECK(dropout == 0.0, "_scaled_dot_product_fused_attention_overrideable_backward on the diopi device takes no dropout");
+    TORCH_CHECK(dropout == 0.0 || keep.defined(),
+                "_scaled_dot_product_fused_attention_overrideable_backward on the diopi device needs the keep mask its forward returned "
+                "(in philox_offset) when dropout_p > 0");
     if (!mask[0] && !mask[1] && !mask[2]) return {Tensor(), Tensor(), Tensor(), Tensor()};
     const double sc = scaleOf(q, scale);
     const Tensor excluded = excludedOf(bias, q.size(2), k.size(2));
@@ -252,15 +276,15 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> fusedBackward(const Tensor& dout, con
     Tensor dq = at::empty_like(q), dk = at::empty_like(k), dv = at::empty_like(v);
     auto byParts = [&](bool onHost) {
         if (onHost) {
-            auto [a, b, c] = partsBackward(dout.cpu(), q.cpu(), k.cpu(), v.cpu(), out.cpu(), cpuOf(excluded), sc, causal);
+            auto [a, b, c] = partsBackward(dout.cpu(), q.cpu(), k.cpu(), v.cpu(), cpuOf(excluded), sc, causal, cpuOf(keep), dropout);
             dq.copy_(a);
             dk.copy_(b);
             dv.copy_(c);
         } else {
-            std::tie(dq, dk, dv) = partsBackward(dout, q, k, v, out, excluded, sc, causal);
+            std::tie(dq, dk, dv) = partsBackward(dout, q, k, v, excluded, sc, causal, keep, dropout);
         }
     };
-    if (!excluded.defined()) {
+    if (!excluded.defined() && dropout == 0.0) {
         static const OpInfo info{"_scaled_dot_product_fused_attention_overrideable_backward", "diopiFlashAttentionBackward",
                                  "csrc/aten/attention.cpp",
                                  "grad_q,grad_k,grad_v,grad_output,gen,q,k,v,alibi_slopes,attention_out,softmax_lse,p_dropout,softmax_scale,"
@@ -288,8 +312,9 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> fusedBackward(const Tensor& dout, con
             reinterpret_cast<decltype(&::diopiCustomizedFlashAttentionBackward)>(symbol("diopiCustomizedFlashAttentionBackward"));
         Call call(info);
         diopiError_t status = call.run(fn, call.ctx(), call.out(dq), call.out(dk), call.out(dv), call.in(dout), call.in(q), call.in(k),
-                                       call.in(v), call.in(None()), call.in(out), call.in(excluded), call.in(None()), call.in(stat1),
-                                       call.in(stat2), call.in(stat3), 0.0f, static_cast<float>(sc), false, int32_t(-1), int32_t(-1),
+                                       call.in(v), call.in(None()), call.in(out), excluded.defined() ? call.in(excluded) : call.in(None()),
+                                       keep.defined() ? call.in(keep) : call.in(None()), call.in(stat1), call.in(stat2), call.in(stat3),
+                                       static_cast<float>(dropout), static_cast<float>(sc), causal, int32_t(-1), int32_t(-1),
                                        static_cast<int32_t>(q.size(1)), call.string("BNSD"));
         const Route route = routeOf(call, info, status);
         if (route != Route::Library) byParts(route == Route::Host);

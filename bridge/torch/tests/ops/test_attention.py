@@ -1,6 +1,6 @@
 """Eager scaled_dot_product_attention on the device: one diopiFlashAttention
 call forward and one diopiFlashAttentionBackward call backward (their
-customized relatives with a boolean mask) where the header's functions
+customized relatives with a boolean mask or dropout) where the header's functions
 compute the call (csrc/aten/attention.cpp), PyTorch's math path elsewhere;
 both compared with eager CPU, outputs and gradients."""
 import os
@@ -103,12 +103,12 @@ def test_attention_outside_the_header_takes_the_math_path():
         with sdpa_kernel([SDPBackend.MATH]):
             out, grads, fns = attention((2, 4, 8, 16), 4, 8, is_causal=True)
         assert "diopiFlashAttention" not in fns and fns.get("diopiSoftmax") == 1, fns
-        # dropout: the math path (random numbers differ from the CPU's, so only where the calls go is compared)
-        q = torch.randn(2, 4, 8, 16, device="diopi", requires_grad=True)
+        # dropout with ATen's additive mask: the math path (its random numbers are not the CPU's: only where calls go is compared)
+        q = torch.randn(2, 4, 8, 8, device="diopi", requires_grad=True)
         diopi_torch.reset_stats()
-        F.scaled_dot_product_attention(q, q, q, dropout_p=0.5).sum().backward()
+        F.scaled_dot_product_attention(q, q, q, attn_mask=torch.randn(8, 8, device="diopi"), dropout_p=0.5).sum().backward()
         fns = {fn for c in diopi_torch.stats().values() for fn in c["functions"]}
-        assert "diopiFlashAttention" not in fns and "diopiDropout" in fns, fns
+        assert "diopiCustomizedFlashAttention" not in fns and "diopiDropout" in fns, fns
         print("ok")
     """)
 
@@ -128,3 +128,55 @@ def test_attention_named_to_the_cpu_is_computed_there():
             assert st["_scaled_dot_product_fused_attention_overrideable_backward"]["fallback"] == 1, st
         print("ok")
     """)
+
+
+# Dropout draws its own random numbers, so the device is compared with the CPU through the mask it drew: the same seed
+# gives the same draw, so attention over identity values returns the dropped probabilities themselves (zero where a
+# probability was dropped), and the step's output and gradients must be the math path's for that keep mask.
+DROPOUT = """
+    B, H, S, pd = 2, 3, 8, 0.3
+    g = torch.Generator().manual_seed(0)
+    q, k, v, w = (torch.randn(B, H, S, S, generator=g) for _ in range(4))
+    bool_mask = torch.rand(B, 1, S, S, generator=g) > 0.2
+    eye = torch.eye(S).expand(B, H, S, S).contiguous()
+    names = ["diopiCustomizedFlashAttention", "diopiCustomizedFlashAttentionBackward"]
+    for named in (False, True):
+        for kw in ({}, {"attn_mask": bool_mask}, {"is_causal": True}):
+            dkw = dict(kw, attn_mask=kw["attn_mask"].to("diopi")) if "attn_mask" in kw else kw
+            with diopi_torch.fallback(ops=names if named else []):
+                torch.manual_seed(5)
+                dropped = F.scaled_dot_product_attention(q.to("diopi"), k.to("diopi"), eye.to("diopi"), dropout_p=pd, **dkw).cpu()
+                torch.manual_seed(5)
+                leaves = [t.to("diopi").requires_grad_() for t in (q, k, v)]
+                diopi_torch.reset_stats()
+                out = F.scaled_dot_product_attention(*leaves, dropout_p=pd, **dkw)
+                (out * w.to("diopi")).sum().backward()
+            fns = {fn: n for c in diopi_torch.stats().values() for fn, n in c["functions"].items()}
+            if named:
+                assert not any(n in fns for n in names), fns
+            else:
+                assert fns.get("diopiCustomizedFlashAttention") == 1 and fns.get("diopiCustomizedFlashAttentionBackward") == 1, fns
+                assert "diopiSoftmax" not in fns and "diopiDropout" not in fns, fns
+            keep = dropped != 0
+            kept = keep.float().mean().item()
+            assert 0.25 < kept < 0.8, (kw, kept)  # some dropped, some kept
+            ref_leaves = [t.clone().requires_grad_() for t in (q, k, v)]
+            scores = ref_leaves[0] @ ref_leaves[1].transpose(-1, -2) / S ** 0.5
+            if "attn_mask" in kw:
+                scores = scores.masked_fill(~bool_mask, float("-inf"))
+            if kw.get("is_causal"):
+                scores = scores.masked_fill(~torch.ones(S, S, dtype=torch.bool).tril(), float("-inf"))
+            ref = (torch.softmax(scores, -1) * keep / (1 - pd)) @ ref_leaves[2]
+            (ref * w).sum().backward()
+            for got, want in zip([out] + [t.grad for t in leaves], [ref] + [t.grad for t in ref_leaves]):
+                err = (got.detach().cpu() - want.detach()).abs().max().item()
+                assert err < 1e-5, (named, kw, err)
+    print("ok")
+"""
+
+
+@pytest.mark.parametrize("lib", [LIB, CPU_LIB], ids=["impl-torch", "impl-cpu"])
+def test_attention_with_dropout_is_one_call_each_way_and_the_backward_uses_the_forwards_mask(lib):
+    if not os.path.exists(lib):
+        pytest.skip(f"{lib} is not built (scripts/build_impl.sh)")
+    run(DROPOUT, lib)
