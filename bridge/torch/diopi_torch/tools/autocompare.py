@@ -35,22 +35,44 @@ def _to_cpu(x):
     return x
 
 
-def _masked_attention(q, k, v, attn_bias, scale, grad_out=None):
-    """Attention with ATen's additive mask by PyTorch's math path on the CPU; with `grad_out`, its gradients."""
-    leaves = [t.detach().requires_grad_(grad_out is not None) for t in (q, k, v)]
-    with torch.enable_grad():
-        out = torch.ops.aten._scaled_dot_product_attention_math(*leaves, attn_bias, 0.0, False, None, scale=scale,
-                                                                enable_gqa=q.shape[1] != k.shape[1])[0]
-        if grad_out is None:
-            return out.detach()
-        return torch.autograd.grad(out, leaves, grad_out)
+def _masked_attention(q, k, v, attn_bias, scale):
+    """Attention with ATen's additive mask by PyTorch's math path on the CPU."""
+    return torch.ops.aten._scaled_dot_product_attention_math(q, k, v, attn_bias, 0.0, False, None, scale=scale,
+                                                             enable_gqa=q.shape[1] != k.shape[1])[0]
+
+
+def _dropped_attention(q, k, v, attn_bias, scale, is_causal, keep, p, grad_out):
+    """The gradients of attention whose probabilities were kept where `keep` is true (scaled by 1 / (1 - p)),
+    written out: autograd records nothing inside a dispatch mode's handler."""
+    groups = q.shape[1] // k.shape[1]
+    qf, kf, vf, g = (t.detach().double() for t in (q, k, v, grad_out))
+    kk, vv = (t.repeat_interleave(groups, 1) for t in (kf, vf))
+    scores = qf @ kk.transpose(-1, -2) * scale
+    if attn_bias is not None:
+        scores = scores + attn_bias.double()
+    if is_causal:
+        scores = scores.masked_fill(~torch.ones(scores.shape[-2:], dtype=torch.bool).tril(), float("-inf"))
+    probs = torch.softmax(scores, -1).nan_to_num(0.0)
+    kept = keep.double() / (1 - p)
+    dv = (probs * kept).transpose(-1, -2) @ g
+    dp = (g @ vv.transpose(-1, -2)) * kept
+    ds = probs * (dp - (probs * dp).sum(-1, keepdim=True))
+    dq = ds @ kk * scale
+    dk = ds.transpose(-1, -2) @ qf * scale
+    if groups > 1:  # query heads sharing a key head: their gradients add up
+        dk = dk.unflatten(1, (k.shape[1], groups)).sum(2)
+        dv = dv.unflatten(1, (k.shape[1], groups)).sum(2)
+    return dq.to(q.dtype), dk.to(k.dtype), dv.to(v.dtype)
 
 
 def _fused_attention(q, k, v, attn_bias=None, dropout_p=0.0, is_causal=False, return_debug_mask=False, *, scale=None):
     """The device's fused attention (csrc/aten/attention.cpp) as eager CPU computes it: without a mask the compile
     route's own formula (ops/fused.py, on (B, S, H, D) views as the header's flash attention takes them), with one
-    PyTorch's math path. The library's own softmax statistics (a masked call's) have no reference (None)."""
+    PyTorch's math path. The library's own softmax statistics (a masked call's) have no reference (None), nor has a
+    call with dropout (its random draw is the vendor's; its backward is judged with the mask it drew)."""
     s = scale if scale is not None else 1.0 / math.sqrt(q.shape[-1])
+    if dropout_p > 0:
+        return (None,) * 9
     if attn_bias is not None:
         return _masked_attention(q, k, v, attn_bias, s), None, None, None, q.shape[2], k.shape[2], None, None, None
     out, lse = fused.flash_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), s, is_causal)
@@ -60,8 +82,9 @@ def _fused_attention(q, k, v, attn_bias=None, dropout_p=0.0, is_causal=False, re
 def _fused_attention_backward(grad_out, q, k, v, attn_bias, grad_input_mask, out, logsumexp, cum_seq_q, cum_seq_k, max_q, max_k,
                               dropout_p, is_causal, philox_seed, philox_offset, *, scale=None):
     s = scale if scale is not None else 1.0 / math.sqrt(q.shape[-1])
-    if attn_bias is not None:
-        return (*_masked_attention(q, k, v, attn_bias, s, grad_out), None)
+    if dropout_p > 0 or attn_bias is not None:  # a dropout's keep mask travels in philox_offset
+        keep = philox_offset if dropout_p > 0 else torch.ones((), dtype=torch.bool)
+        return (*_dropped_attention(q, k, v, attn_bias, s, is_causal, keep, dropout_p, grad_out), None)
     t = [x.transpose(1, 2) for x in (grad_out, q, k, v, out)]
     dq, dk, dv = fused.flash_attention_backward(t[0], t[1], t[2], t[3], t[4], logsumexp, s, is_causal)
     return dq.transpose(1, 2), dk.transpose(1, 2), dv.transpose(1, 2), None

@@ -180,3 +180,21 @@ def test_attention_with_dropout_is_one_call_each_way_and_the_backward_uses_the_f
     if not os.path.exists(lib):
         pytest.skip(f"{lib} is not built (scripts/build_impl.sh)")
     run(DROPOUT, lib)
+
+
+def test_autocompare_judges_attention_with_a_mask_or_dropout():
+    # Its CPU reference of the backward is written out (autograd records nothing inside a dispatch mode), and with
+    # dropout it is computed with the keep mask the forward drew.
+    run("""
+        from diopi_torch.tools.autocompare import AutoCompare
+        g = torch.Generator().manual_seed(4)
+        for kw in ({"dropout_p": 0.3}, {"dropout_p": 0.3, "is_causal": True}, {"attn_mask": torch.rand(2, 1, 8, 8, generator=g) > 0.2},
+                   {"attn_mask": torch.rand(2, 1, 8, 8, generator=g) > 0.2, "dropout_p": 0.3}):
+            q, k, v = (torch.randn(2, 4, 8, 16, generator=g).to("diopi").requires_grad_() for _ in range(3))
+            kw = dict(kw, attn_mask=kw["attn_mask"].to("diopi")) if "attn_mask" in kw else kw
+            import tempfile
+            with AutoCompare(torch.nn.Linear(2, 2), "attention", 1e-5, out_dir=tempfile.mkdtemp()) as ac:
+                F.scaled_dot_product_attention(q, k, v, **kw).sum().backward()
+            assert ac.first is None and ac.compared >= 3, (kw, ac.first, ac.compared)
+        print("ok")
+    """, CPU_LIB)
