@@ -81,7 +81,7 @@ class Builder:
 def host_tensor(lib, arr):
     ffi, rt = lib.ffi, lib.rt
     arr = np.ascontiguousarray(arr, dtype=np.float32)
-    t = rt.dt_tensor_create(ffi.new("int64_t[]", list(arr.shape) or [0]), ffi.NULL, arr.ndim, F32, 0, -1, 0)
+    t = rt.dt_tensor_create(ffi.new("int64_t[]", list(arr.shape) or [0]), ffi.NULL, arr.ndim, F32, 0, -1, 1)  # device memory (impl/sim cannot compute on host memory)
     rt.dt_tensor_write_storage(t, ffi.from_buffer(arr), arr.nbytes)
     return t
 

@@ -278,12 +278,16 @@ struct Builder {
                 st.call.name = n.function;
                 st.call.thunk = it->second.thunk;
                 st.call.kinds = it->second.kinds;
+#ifdef DIOPI_GRAPH_KERNEL_TABLE
+                st.call.fn = kernelOf(n.function);
+#else
                 st.call.fn = reinterpret_cast<GenericFn>(dlsym(RTLD_DEFAULT, n.function));
                 Dl_info self{};
                 if (!st.call.fn && dladdr(reinterpret_cast<void*>(&thunks), &self) && self.dli_fname) {
                     void* h = dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD);
                     if (h) st.call.fn = reinterpret_cast<GenericFn>(dlsym(h, n.function));
                 }
+#endif
                 ok = st.call.fn != nullptr;
             }
             for (int k = 0; ok && k < n.num_args; ++k) {
@@ -548,6 +552,11 @@ const diopiGraphCompiler_t kCompiler = {DIOPI_GRAPH_VERSION, sizeof(diopiGraphCo
 }  // namespace
 }  // namespace impl::cpu::graph
 
+#ifdef DIOPI_GRAPH_KERNEL_TABLE
+// Built into another library (impl/sim): the table is that library's to export, wrapped.
+const diopiGraphCompiler_t* impl::cpu::graph::innerCompiler() { return &kCompiler; }
+#else
 extern "C" __attribute__((visibility("default"))) const diopiGraphCompiler_t* diopiGetGraphCompiler(void) {
     return &impl::cpu::graph::kCompiler;
 }
+#endif

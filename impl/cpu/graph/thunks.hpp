@@ -2,6 +2,7 @@
 #pragma once
 
 #include <diopi/diopirt.h>
+#include <diopi/graph.h>
 
 #include <cstdint>
 #include <string>
@@ -30,5 +31,13 @@ struct ThunkInfo {
 };
 
 const std::unordered_map<std::string, ThunkInfo>& thunks();
+
+#ifdef DIOPI_GRAPH_KERNEL_TABLE
+// A library that embeds the compiler (impl/sim) resolves nodes to its kernels itself: its exported operators queue
+// work, the executable's steps must call the kernels directly. NULL: no kernel of that name.
+GenericFn kernelOf(const char* name);
+// The compiler's table, for the embedding library to wrap and export.
+const diopiGraphCompiler_t* innerCompiler();
+#endif
 
 }  // namespace impl::cpu::graph
