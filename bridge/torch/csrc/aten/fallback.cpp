@@ -3,6 +3,7 @@
 // diopi_torch.fallback(ops=...) compute on the CPU and copy results back.
 #include <cstring>
 #include <set>
+#include <unordered_map>
 
 #include "aten/bridge.hpp"
 #include "aten/counters.hpp"
@@ -12,6 +13,14 @@ namespace {
 
 thread_local const char* tFallbackReason = nullptr;
 thread_local int tMetaDepth = 0;
+thread_local const std::string* tDecomposing = nullptr;  // the operator decomposed on this thread
+thread_local const char* tDecomposedReason = nullptr;    // and why it reached the fallback
+
+// Filled at load time by the static registrations of decompose.cpp, read-only afterwards.
+std::unordered_map<std::string, c10::KernelFunction>& decompositions() {
+    static std::unordered_map<std::string, c10::KernelFunction> table;
+    return table;
+}
 
 std::string opName(const c10::OperatorHandle& op) {
     const auto& n = op.schema().operator_name();
@@ -76,9 +85,29 @@ void cpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack, const 
     tools::fallbackDone(name, reason, shapes, full, tools::now() - t0);
 }
 
+const char* decomposedReason() { return tDecomposedReason ? tDecomposedReason : "no mapping entry"; }
+
+void addDecomposition(const char* aten, c10::KernelFunction kernel) { decompositions().emplace(aten, std::move(kernel)); }
+
 void unmappedFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     const char* reason = tFallbackReason ? tFallbackReason : "no mapping entry";
     tFallbackReason = nullptr;
+    if (std::strcmp(reason, "named") != 0 && !decompositions().empty()) {
+        std::string name = opName(op);
+        auto it = decompositions().find(name);
+        if (it != decompositions().end() && tDecomposing != &it->first) {
+            checkFallbackDevices(op, *stack, name);
+            struct Restore {
+                const std::string* op;
+                const char* reason;
+                ~Restore() { tDecomposing = op, tDecomposedReason = reason; }
+            } restore{tDecomposing, tDecomposedReason};
+            tDecomposing = &it->first;
+            tDecomposedReason = reason;
+            it->second.callBoxed(op, c10::DispatchKeySet(c10::DispatchKey::PrivateUse1), stack);
+            return;
+        }
+    }
     cpuFallback(op, stack, reason);
 }
 
