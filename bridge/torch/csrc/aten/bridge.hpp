@@ -105,6 +105,14 @@ void cpuFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack, const 
 void unmappedFallback(const c10::OperatorHandle& op, torch::jit::Stack* stack);
 /// Counts a fallback a hand-written kernel takes (raises under DIOPI_FALLBACK=error).
 void noteFallback(const std::string& aten, const char* reason);
+/// An operator the fallback computes from calls the device serves before it goes to the CPU
+/// (decompose.cpp): one without a mapping entry, or whose entries decline a call (_fused_adamw_ with
+/// a grad scaler). Not taken for a fallback asked for by name, nor while the same operator is being
+/// decomposed on this thread (its own fallback, or a call it declines, goes to the CPU).
+void addDecomposition(const char* aten, c10::KernelFunction kernel);
+/// Why the fallback was taken for the operator being decomposed on this thread: a decomposition that
+/// declines a call passes it on to the CPU fallback.
+const char* decomposedReason();
 
 /// The device one operator call runs on: every tensor argument must be on it,
 /// except 0-dim host tensors (scalars) and host index tensors, which CUDA

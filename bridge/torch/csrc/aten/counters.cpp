@@ -50,6 +50,14 @@ void countFallback(const char* aten, const char* reason) {
     c.reasons[reason]++;
 }
 
+void recountFallback(const char* aten, const char* from, const char* to) {
+    std::lock_guard<std::mutex> g(gStatsMu);
+    auto& c = gStats[aten];
+    auto it = c.reasons.find(from);
+    if (it != c.reasons.end() && --it->second == 0) c.reasons.erase(it);
+    c.reasons[to]++;
+}
+
 void countView(const char* aten) {
     std::lock_guard<std::mutex> g(gStatsMu);
     gStats[aten].view++;

@@ -12,6 +12,8 @@ struct OpInfo;
 
 /// {"aten op": {"diopi", "fallback", "view", "copy", "functions": {...}, "reasons": {...}}, ...}
 std::string statsJson();
+/// Moves one fallback of `aten` from one reason to another (a call that took another way than first counted).
+void recountFallback(const char* aten, const char* from, const char* to);
 void resetStats();
 /// DIOPI_FALLBACK=error: a fallback not asked for by name raises.
 void setFallbackError(bool on);

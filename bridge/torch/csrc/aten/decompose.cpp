@@ -12,7 +12,10 @@
 //    decomposition: the gradient times the kept mask and the scale;
 //  - matrix products with an output dtype (mm/bmm/addmm/baddbmm .dtype);
 //  - the statistics kernels of nn.SyncBatchNorm (batch_norm_stats, ...);
-//  - record_stream, which the device's caching allocator serves.
+//  - record_stream, which the device's caching allocator serves;
+//  - fused Adam and AdamW where DIOPI has no function (a grad scaler's arguments, Adam's L2 decay):
+//    reached through the fallback (addDecomposition), not registered here, as the mapping serves
+//    _fused_adamw_ itself.
 // tests/ops/test_fallback_coverage.py walks every operator that can reach the
 // fallback and checks none of them lacks a way to run.
 #include <ATen/native/Resize.h>
@@ -280,6 +283,73 @@ at::Tensor batchNormBackwardElemt(const at::Tensor& gradOut, const at::Tensor& i
     if (weight.has_value() && weight->defined()) g = g * perChannel(*weight, input);
     return g.to(input.scalar_type());
 }
+
+// ---------------------------------------------------------------- fused Adam / AdamW
+
+// torch.optim's fused Adam and AdamW on this device. The mapping serves _fused_adamw_ by diopiFusedAdamW,
+// which has no grad_scale or found_inf (what GradScaler passes), and Adam's L2 decay has no DIOPI function;
+// the fallback brings those calls here. ATen's kernels (CPU and CUDA) skip the whole step when found_inf is
+// exactly 1, leaving the grads scaled too; otherwise each grad is divided by grad_scale and written back
+// into the grad before the update. Here the same, with found_inf never read on the host (on a chip it is
+// still being computed): the update runs on copies and where(found_inf == 1, old, new) picks on the device.
+// One parameter at a time, so the copies never exceed one parameter's state.
+void fusedAdam(const char* aten, bool decoupled, at::TensorList params, at::TensorList grads, at::TensorList expAvgs,
+               at::TensorList expAvgSqs, at::TensorList maxExpAvgSqs, at::TensorList steps, double lr, double beta1,
+               double beta2, double weightDecay, double eps, bool amsgrad, bool maximize,
+               const std::optional<at::Tensor>& gradScale, const std::optional<at::Tensor>& foundInf) {
+    auto guard = DeviceCheck::scope(aten, params, grads, expAvgs, expAvgSqs, maxExpAvgSqs, steps, gradScale, foundInf);
+    const size_t n = params.size();
+    TORCH_CHECK(grads.size() == n, "Expected grads.size() == n_tensors to be true, but got false.");
+    TORCH_CHECK(expAvgs.size() == n, "Expected exp_avgs.size() == n_tensors to be true, but got false.");
+    TORCH_CHECK(expAvgSqs.size() == n, "Expected exp_avg_sqs.size() == n_tensors to be true, but got false.");
+    TORCH_CHECK(maxExpAvgSqs.size() == (amsgrad ? n : 0), amsgrad ? "Expected max_exp_avg_sqs.size() == n_tensors to be true, but got false."
+                                                                  : "Expected max_exp_avg_sqs.size() == 0 to be true, but got false.");
+    TORCH_CHECK(steps.size() == n, "Expected state_steps.size() == n_tensors to be true, but got false.");
+    const bool scaled = present(gradScale), skippable = present(foundInf);
+    const at::Tensor skip = skippable ? foundInf->eq(1) : at::Tensor();
+    for (size_t i = 0; i < n; ++i) {
+        const at::Tensor unscaled = scaled ? grads[i].div(*gradScale) : grads[i];
+        // Adam's L2 decay folded into the gradient AdamW updates with; AdamW negates it under maximize, hence the sign.
+        const at::Tensor g = decoupled || weightDecay == 0 ? unscaled : unscaled.add(params[i], maximize ? -weightDecay : weightDecay);
+        std::vector<at::Tensor> state{params[i], expAvgs[i], expAvgSqs[i]};
+        if (amsgrad) state.push_back(maxExpAvgSqs[i]);
+        std::vector<at::Tensor> next = state;
+        if (skippable)
+            for (at::Tensor& t : next) t = t.clone();
+        std::vector<at::Tensor> maxSq;
+        if (amsgrad) maxSq.push_back(next[3]);
+        at::_fused_adamw_({next[0]}, {g}, {next[1]}, {next[2]}, maxSq, {steps[i]}, lr, beta1, beta2, decoupled ? weightDecay : 0.0, eps,
+                          amsgrad, maximize);
+        if (skippable)
+            for (size_t k = 0; k < state.size(); ++k) state[k].copy_(at::where(skip, state[k], next[k]));
+        if (scaled) grads[i].copy_(skippable ? at::where(skip, grads[i], unscaled) : unscaled);
+    }
+}
+
+void fusedAdamW(at::TensorList params, at::TensorList grads, at::TensorList expAvgs, at::TensorList expAvgSqs,
+                at::TensorList maxExpAvgSqs, at::TensorList steps, double lr, double beta1, double beta2, double weightDecay,
+                double eps, bool amsgrad, bool maximize, const std::optional<at::Tensor>& gradScale,
+                const std::optional<at::Tensor>& foundInf) {
+    if (!present(gradScale) && !present(foundInf))  // the mapping's own call, declined by the vendor: nothing to add here
+        return fallback<at::_ops::_fused_adamw_>(decomposedReason(), params, grads, expAvgs, expAvgSqs, maxExpAvgSqs, steps,
+                                                 lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf);
+    fusedAdam("_fused_adamw_", true, params, grads, expAvgs, expAvgSqs, maxExpAvgSqs, steps, lr, beta1, beta2, weightDecay, eps,
+              amsgrad, maximize, gradScale, foundInf);
+}
+
+void fusedAdamL2(at::TensorList params, at::TensorList grads, at::TensorList expAvgs, at::TensorList expAvgSqs,
+                 at::TensorList maxExpAvgSqs, at::TensorList steps, double lr, double beta1, double beta2, double weightDecay,
+                 double eps, bool amsgrad, bool maximize, const std::optional<at::Tensor>& gradScale,
+                 const std::optional<at::Tensor>& foundInf) {
+    fusedAdam("_fused_adam_", false, params, grads, expAvgs, expAvgSqs, maxExpAvgSqs, steps, lr, beta1, beta2, weightDecay, eps,
+              amsgrad, maximize, gradScale, foundInf);
+}
+
+const bool kFusedAdamDecomposed = [] {
+    addDecomposition("_fused_adamw_", c10::KernelFunction::makeFromUnboxedFunction(TORCH_FN(fusedAdamW)));
+    addDecomposition("_fused_adam_", c10::KernelFunction::makeFromUnboxedFunction(TORCH_FN(fusedAdamL2)));
+    return true;
+}();
 
 // ---------------------------------------------------------------- streams
 

@@ -224,3 +224,56 @@ def test_sync_batch_norm_kernels_match_batch_norm():
         assert torch.allclose(grad_in.cpu(), xc.grad, atol=1e-4), (grad_in.cpu() - xc.grad).abs().max()
         print("ok")
     """)
+
+
+def test_a_16_bit_call_the_cpu_lacks_a_kernel_for_runs_widened_to_32_bits():
+    run("""
+        import torch.nn.functional as F
+        g = torch.Generator().manual_seed(0)
+        x = torch.randn(1, 2, 4, 4, 4, generator=g)
+        scores, target = torch.randn(3, 5, generator=g), torch.tensor([0, 4, 2])
+        multi = torch.tensor([[3, 0, -1, 1, 2], [1, -1, 0, 0, 0], [4, 2, 1, -1, 0]])
+        a, b = torch.randn(3, 4, generator=g), torch.randn(5, 4, generator=g)
+        x, scores, a, b = (t.half().float() for t in (x, scores, a, b))  # float16 values: widening them is exact
+        cases = {"avg_pool3d.out": (lambda t: F.avg_pool3d(t, 2), (x,)),
+                 "multi_margin_loss": (lambda s, t: F.multi_margin_loss(s, t, reduction="none"), (scores, target)),
+                 "multilabel_margin_loss_forward": (lambda s, t: F.multilabel_margin_loss(s, t), (scores, multi)),
+                 "_cdist_forward": (torch.cdist, (a, b))}
+        diopi_torch.reset_stats()
+        for name, (f, args) in cases.items():
+            try:  # the CPU has no float16 kernel: without widening the device would raise this
+                f(*[t.half() if t.is_floating_point() else t for t in args])
+                raise AssertionError(name + " has a float16 CPU kernel now: pick another case")
+            except NotImplementedError as e:
+                assert "not implemented for 'Half'" in str(e), e
+            # the CPU in float32 and cast back, as the device computes it
+            want = f(*args).half()
+            got = f(*[(t.half() if t.is_floating_point() else t).to("diopi") for t in args])
+            assert got.dtype == torch.float16 and torch.equal(got.cpu(), want), (name, got, want)
+        # out=: the result written (and resized) into the caller's float16 tensor
+        out = torch.empty(0, dtype=torch.float16, device="diopi")
+        r = torch.ops.aten.avg_pool3d.out(x.half().to("diopi"), [2, 2, 2], out=out)
+        assert r is out and out.shape == (1, 2, 2, 2, 2) and torch.equal(out.cpu(), F.avg_pool3d(x, 2).half())
+        # complex32 widens to complex64; angle's real result narrows to float16, the dtype CUDA gives
+        c = torch.tensor([1 + 2j, 0.5 - 1j, 3j]).to(torch.complex32)
+        got = c.to("diopi").angle()
+        assert got.dtype == torch.float16 and torch.equal(got.cpu(), c.to(torch.complex64).angle().half()), got
+        st = diopi_torch.stats()
+        assert st["angle"]["reasons"] == {"widened to 32 bits (no mapping entry)": 1}, st["angle"]
+        for name in cases:
+            assert st[name]["reasons"] == {"widened to 32 bits (no mapping entry)": 1 + (name == "avg_pool3d.out")}, (name, st[name])
+        # another error propagates as the CPU raises it: an integer dtype is not widened, nor is a bad shape
+        for bad in (lambda d: F.multi_margin_loss(torch.ones(3, 5, dtype=torch.long, device=d), target.to(d)),
+                    lambda d: F.avg_pool3d(torch.ones(1, 2, 1, 4, 4, dtype=torch.half, device=d), 2)):
+            errors = []
+            for d in ("cpu", "diopi"):
+                try:
+                    bad(d)
+                except (RuntimeError, NotImplementedError) as e:
+                    errors.append((type(e), str(e).splitlines()[0]))
+            assert len(errors) == 2 and errors[0] == errors[1], errors
+            assert "not implemented for 'Long'" in errors[0][1] or "smaller than kernel size" in errors[0][1], errors
+        st = diopi_torch.stats()
+        assert st["multi_margin_loss"]["reasons"]["no mapping entry"] == 1, st["multi_margin_loss"]
+        print("ok")
+    """)

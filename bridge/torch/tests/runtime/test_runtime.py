@@ -80,6 +80,64 @@ def test_mixed_precision_and_activation_checkpointing():
     """)
 
 
+def test_fused_adam_and_adamw_with_a_grad_scaler_run_on_the_device():
+    # diopiFusedAdamW has no grad_scale/found_inf: such calls (and every _fused_adam_) are decomposed on the
+    # device; DIOPI_FALLBACK=error makes any CPU fallback raise.
+    run("""
+        import copy
+        def same(a, b, tol):
+            assert a.dtype == b.dtype and torch.allclose(a.float(), b.cpu().float(), atol=tol, rtol=tol, equal_nan=True), \\
+                (a.dtype, (a.float() - b.cpu().float()).abs().max())
+        # ATen's semantics, call by call: grads unscaled in place; found_inf == 1 skips the whole step (grads stay scaled)
+        diopi_torch.reset_stats()
+        for op in (torch._fused_adamw_, torch._fused_adam_):
+            for dtype, tol in ((torch.float32, 1e-6), (torch.float16, 1e-3)):
+                for amsgrad, maximize, found in ((False, False, 0.), (True, True, 0.), (True, False, 1.), (False, False, None)):
+                    g = torch.Generator().manual_seed(1)
+                    mk = lambda: torch.randn(4, 5, generator=g).to(dtype)
+                    cpu = [[mk()], [mk() * 64], [mk()], [mk().abs()], [mk().abs()] if amsgrad else [], [torch.tensor(3.)]]
+                    dev = [[t.to("diopi") for t in ts] for ts in cpu]
+                    for ts, d in ((cpu, "cpu"), (dev, "diopi")):
+                        op(*ts, lr=0.1, beta1=0.9, beta2=0.99, weight_decay=0.05, eps=1e-8, amsgrad=amsgrad, maximize=maximize,
+                           grad_scale=torch.tensor(64., device=d),
+                           found_inf=None if found is None else torch.tensor(found, device=d))
+                    for a, b in zip(cpu, dev):
+                        for x, y in zip(a, b):
+                            same(x, y, tol)
+                    if found == 1.:  # the skipped step left everything as it was
+                        assert torch.equal(cpu[0][0], dev[0][0].cpu()) and torch.equal(cpu[1][0], dev[1][0].cpu())
+        st = diopi_torch.stats()
+        assert "_fused_adam_" not in st, st["_fused_adam_"]  # neither a fallback nor a DIOPI call of its own
+        # one diopiFusedAdamW per parameter and call (of both operators), nothing on the CPU
+        assert st["_fused_adamw_"]["functions"] == {"diopiFusedAdamW": 16} and st["_fused_adamw_"]["fallback"] == 0, st["_fused_adamw_"]
+        # a float16 model trained with a GradScaler and fused AdamW, one step overflowing, against eager CPU
+        torch.manual_seed(0)
+        m = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4)).half()
+        md = copy.deepcopy(m).to("diopi")
+        sides = [(m, torch.optim.AdamW(m.parameters(), lr=1e-2, fused=True), torch.amp.GradScaler("cpu", init_scale=2.**8), "cpu"),
+                 (md, torch.optim.AdamW(md.parameters(), lr=1e-2, fused=True), torch.amp.GradScaler("diopi", init_scale=2.**8), "diopi")]
+        diopi_torch.reset_stats()
+        for step in range(4):
+            x = torch.randn(5, 8).half()
+            for mod, opt, scaler, d in sides:
+                opt.zero_grad()
+                loss = mod(x.to(d)).float().square().sum() * (float("inf") if step == 2 else 1.)
+                scaler.scale(loss).backward()
+                scaler.step(opt)
+                scaler.update()
+            if step == 2:
+                assert sides[1][2].get_scale() == sides[0][2].get_scale() == 2.**7  # skipped on both sides
+            for p, q in zip(m.parameters(), md.parameters()):
+                same(p, q, 1e-3)
+                same(p.grad, q.grad, 1e-3)
+        assert [s["step"] for s in sides[1][1].state.values()] == [torch.tensor(3.)] * 4  # the skipped step not counted
+        st = diopi_torch.stats()
+        assert sum(v["fallback"] for v in st.values()) == 0, {k: v for k, v in st.items() if v["fallback"]}
+        assert st["_fused_adamw_"]["functions"] == {"diopiFusedAdamW": 16}, st["_fused_adamw_"]
+        print("ok")
+    """, DIOPI_FALLBACK="error")
+
+
 def test_save_load_state_dicts_and_pickle(tmp_path):
     path = tmp_path / "ckpt.pt"
     run(f"""
