@@ -533,13 +533,20 @@ def test_the_classic_profiler_times_the_device():
                 m(x).sum().backward()
         wall_us = (time.perf_counter() - t0) * 1e6
         assert not [w for w in caught if "not enabled" in str(w.message)], [str(w.message) for w in caught]
-        events = [e for e in prof.function_events if e.name == "aten::addmm"]
-        assert len(events) >= 20, len(events)
+        def nested(e):  # impl/torch computes with ATen, whose own aten::addmm is an event inside the device's
+            p = e.cpu_parent
+            while p is not None:
+                if p.name == "aten::addmm":
+                    return True
+                p = p.cpu_parent
+            return False
+        events = [e for e in prof.function_events if e.name == "aten::addmm" and not nested(e)]
+        assert len(events) == 20, len(events)
         times = [e.device_time for e in events]
-        # each a real duration: not negative, not longer than the whole profiled loop
-        assert all(0 <= t <= wall_us for t in times) and sum(times) > 0, times
+        # each a real duration: not negative, and together not longer than the whole profiled loop
+        assert all(0 <= t for t in times) and 0 < sum(times) <= wall_us, (times, wall_us)
         total = {a.key: a for a in prof.key_averages()}["aten::addmm"]
-        assert 0 < total.device_time_total <= wall_us, total.device_time_total
+        assert total.device_time_total >= sum(times) > 0, total.device_time_total
         print("ok")
     """)
     assert "used in profiler but not enabled" not in proc.stderr, proc.stderr[-2000:]
