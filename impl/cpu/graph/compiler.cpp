@@ -59,7 +59,57 @@ struct Call {
     std::vector<diopiGraphArg_t> args;
     std::vector<std::vector<int64_t>> ints;  // owned copies of array arguments
     std::vector<std::string> strings;
+    // Prepared at compile time (prepare()): each argument's slot as far as it is known then -- numbers, scalars,
+    // strings and literal arrays pointing into this call's own storage -- so that a run copies them and fills in
+    // only the `dynamic` arguments (tensors, tensor lists, symbols), in run storage of at most `listLen` handles,
+    // `intLen` integers and `sizeLen` sizes: no allocation per call per run.
+    std::vector<Slot> base;
+    std::vector<int> dynamic;
+    std::vector<diopiScalar_t> scalars;
+    std::vector<double> doubles;
+    std::unique_ptr<bool[]> bools;
+    std::vector<int64_t> singles;
+    std::vector<diopiSize_t> sizes;
+    size_t listLen = 0, intLen = 0, sizeLen = 0;
 };
+
+void prepare(Call& c) {
+    const size_t n = c.args.size();
+    c.base.assign(n, Slot{});
+    c.scalars.assign(n, diopiScalar_t{});
+    c.doubles.assign(n, 0.0);
+    c.bools.reset(new bool[n + 1]());
+    c.singles.assign(n, 0);
+    c.sizes.assign(n, diopiSize_t{nullptr, 0});
+    for (size_t k = 0; k < n; ++k) {
+        const diopiGraphArg_t& a = c.args[k];
+        Slot& sl = c.base[k];
+        const char want = c.kinds[k];
+        switch (a.kind) {
+            case diopi_graph_arg_tensor: c.dynamic.push_back((int)k); break;
+            case diopi_graph_arg_tensor_list: c.dynamic.push_back((int)k); c.listLen += c.ints[k].size(); break;
+            case diopi_graph_arg_scalar: c.scalars[k] = a.scalar; sl.p = &c.scalars[k]; break;
+            case diopi_graph_arg_int:
+                sl.i = a.i;
+                if (want == 'B') { c.bools[k] = a.i != 0; sl.p = &c.bools[k]; }
+                if (want == 'N') { c.singles[k] = a.i; sl.p = &c.singles[k]; }
+                break;
+            case diopi_graph_arg_float: sl.d = c.doubles[k] = a.f; if (want == 'F') sl.p = &c.doubles[k]; break;
+            case diopi_graph_arg_symbolic_int: c.dynamic.push_back((int)k); c.intLen += 1; break;
+            case diopi_graph_arg_int_array:
+                sl.z = c.sizes[k] = diopiSize_t{c.ints[k].data(), (int64_t)c.ints[k].size()};
+                sl.p = want == 'S' ? static_cast<void*>(&c.sizes[k]) : static_cast<void*>(c.ints[k].data());
+                break;
+            case diopi_graph_arg_symbolic_int_array:
+                c.dynamic.push_back((int)k);
+                c.intLen += c.ints[k].size();
+                c.sizeLen += 1;
+                break;
+            case diopi_graph_arg_string: sl.p = const_cast<char*>(c.strings[k].c_str()); break;
+            default: break;  // none, and a generator the call does not draw from: NULL
+        }
+    }
+}
 
 struct TensorInfo {
     diopiGraphTensor_t t;
@@ -327,6 +377,7 @@ struct Builder {
                 if (a.ints) st.call.ints[k].assign(a.ints, a.ints + a.len);
                 if (a.s) st.call.strings[k] = a.s;
             }
+            prepare(st.call);
             for (auto& a : st.call.args) {
                 if (a.kind == diopi_graph_arg_tensor && a.i >= 0) ex.needsMemory[a.i] = true;
             }
@@ -483,9 +534,22 @@ diopiError_t runGraph(diopiContextHandle_t ctx, diopiGraphExecutableHandle_t ex,
                 ptr[i] = ptr[t.t.view_of] ? ptr[t.t.view_of] + t.t.offset * elemSize(t.t.dtype) : nullptr;
             }
         }
+        // Run storage for the arguments a run fills in, sized for the largest call: pointers into it stay valid
+        // while a call's slots are prepared (nothing grows past its reservation).
+        size_t listCap = 0, intCap = 0, sizeCap = 0;
+        for (const Step& st : ex->steps) {
+            if (st.fused) continue;
+            listCap = std::max(listCap, st.call.listLen);
+            intCap = std::max(intCap, st.call.intLen);
+            sizeCap = std::max(sizeCap, st.call.sizeLen);
+        }
         std::vector<Slot> slots;
-        std::vector<std::vector<diopiConstTensorHandle_t>> lists;
-        std::vector<diopiScalar_t> scalars;
+        std::vector<diopiConstTensorHandle_t> lists;
+        std::vector<int64_t> ints;
+        std::vector<diopiSize_t> sizes;
+        lists.reserve(listCap);
+        ints.reserve(intCap);
+        sizes.reserve(sizeCap);
         for (size_t s = 0; s < ex->steps.size(); ++s) {
             const Step& st = ex->steps[s];
             if (st.fused) {
@@ -493,42 +557,41 @@ diopiError_t runGraph(diopiContextHandle_t ctx, diopiGraphExecutableHandle_t ex,
                 continue;
             }
             const Call& c = st.call;
-            slots.assign(c.args.size(), Slot{});
-            lists.assign(c.args.size(), {});
-            scalars.assign(c.args.size(), diopiScalar_t{});
-            std::vector<std::vector<int64_t>> arrays(c.args.size());
-            std::vector<diopiSize_t> sizes(c.args.size());
-            std::vector<double> doubles(c.args.size());
-            std::unique_ptr<bool[]> bools(new bool[c.args.size() + 1]);
-            for (size_t k = 0; k < c.args.size(); ++k) {
+            slots.assign(c.base.begin(), c.base.end());
+            lists.clear();
+            ints.clear();
+            sizes.clear();
+            for (int k : c.dynamic) {
                 const diopiGraphArg_t& a = c.args[k];
                 Slot& sl = slots[k];
                 switch (a.kind) {
                     case diopi_graph_arg_tensor: sl.p = a.i >= 0 ? h[a.i] : nullptr; break;
-                    case diopi_graph_arg_tensor_list:
-                        for (int64_t id : c.ints[k]) lists[k].push_back(id >= 0 ? h[id] : nullptr);
-                        sl.p = lists[k].data();
+                    case diopi_graph_arg_tensor_list: {
+                        const size_t at = lists.size();
+                        for (int64_t id : c.ints[k]) lists.push_back(id >= 0 ? h[id] : nullptr);
+                        sl.p = lists.data() + at;
                         sl.i = a.len;
                         break;
-                    case diopi_graph_arg_scalar: scalars[k] = a.scalar; sl.p = &scalars[k]; break;
-                    case diopi_graph_arg_int:
-                        sl.i = a.i;
-                        if (c.kinds[k] == 'B') { bools[k] = a.i != 0; sl.p = &bools[k]; }
-                        if (c.kinds[k] == 'N') { arrays[k] = {a.i}; sl.p = arrays[k].data(); }
-                        break;
-                    case diopi_graph_arg_float: sl.d = doubles[k] = a.f; if (c.kinds[k] == 'F') sl.p = &doubles[k]; break;
+                    }
                     case diopi_graph_arg_symbolic_int:
                         CPU_CHECK(symbols, "a symbolic argument without symbols");
                         sl.i = symbols[a.i];
-                        if (c.kinds[k] == 'N') { arrays[k] = {sl.i}; sl.p = arrays[k].data(); }
+                        if (c.kinds[k] == 'N') {
+                            ints.push_back(sl.i);
+                            sl.p = &ints.back();
+                        }
                         break;
-                    case diopi_graph_arg_int_array:
-                    case diopi_graph_arg_symbolic_int_array:
-                        arrays[k] = a.kind == diopi_graph_arg_int_array ? c.ints[k] : resolve(c.ints[k]);
-                        sl.z = sizes[k] = diopiSize_t{arrays[k].data(), (int64_t)arrays[k].size()};
-                        sl.p = c.kinds[k] == 'S' ? static_cast<void*>(&sizes[k]) : static_cast<void*>(arrays[k].data());
+                    case diopi_graph_arg_symbolic_int_array: {
+                        const size_t at = ints.size();
+                        for (int64_t x : c.ints[k]) {
+                            if (x < 0) CPU_CHECK(symbols, "a symbolic argument without symbols");
+                            ints.push_back(x < 0 ? symbols[-x - 1] : x);
+                        }
+                        sl.z = diopiSize_t{ints.data() + at, (int64_t)c.ints[k].size()};
+                        sizes.push_back(sl.z);
+                        sl.p = c.kinds[k] == 'S' ? static_cast<void*>(&sizes.back()) : static_cast<void*>(ints.data() + at);
                         break;
-                    case diopi_graph_arg_string: sl.p = const_cast<char*>(c.strings[k].c_str()); break;
+                    }
                     default: break;
                 }
             }
