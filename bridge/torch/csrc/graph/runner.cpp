@@ -709,27 +709,37 @@ std::string vendorName() {
     return c ? std::string(c->name && *c->name ? c->name : "unnamed") : std::string();
 }
 
-/// Offers steps [start, stop) of a plan to the vendor's graph compiler, in the form of diopi/graph.h. `tensors`
-/// describes each tensor of that graph (diopi_torch/graph/vendor.py): role, index, dtype, sizes, strides,
-/// first and last use, and the plan reference it is (whose handle run() is given for inputs and outputs).
-/// (0, [], "") the executable serves those steps from the next run on; (1, declined steps, "") the vendor
-/// declines them; (2, [], why) the compiler failed.
-std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t start, int64_t stop, c10::string_view tensors,
-                                                             c10::string_view name) {
-    Plan& p = planOf(id);
-    const diopiGraphCompiler_t* vendor = vendorCompiler();
-    TORCH_CHECK(vendor, "diopi graph: the vendor library has no graph compiler");
-    std::lock_guard<std::mutex> lock(p.mu);
-    TORCH_CHECK(!p.vendor || p.vendor == vendor, "diopi graph: the plan's segments belong to another library's graph compiler");
-    const int n = static_cast<int>(p.steps.size());
-    TORCH_CHECK(start >= 0 && start < stop && stop <= n, "diopi graph: bad step range ", start, "..", stop);
-    for (const auto& seg : p.segments) TORCH_CHECK(stop <= seg.start || start >= seg.stop, "diopi graph: steps already served");
+/// A graph of diopi/graph.h built from steps [start, stop) of a plan, with the storage its pointers point to.
+/// `tensors` describes each tensor of that graph (diopi_torch/graph/vendor.py): role, index, dtype, sizes,
+/// strides, first and last use, and the plan reference it is. The one builder of the graph form: offer() hands
+/// it to the vendor's compiler. Not copyable: the structs point into its own containers.
+struct GraphForm {
+    std::vector<diopiGraphTensor_t> ts;
+    std::deque<std::vector<int64_t>> arrays;
+    std::deque<std::vector<diopiGraphArg_t>> args;
+    std::vector<diopiGraphNode_t> nodes;
+    std::vector<int64_t> refOf;  // graph tensor -> plan reference
+    std::string gname;
+    diopiGraph_t g{};
+    GraphForm() = default;
+    GraphForm(const GraphForm&) = delete;
+    GraphForm& operator=(const GraphForm&) = delete;
+};
+
+/// Fills `f` from steps [start, stop) of `p` (the caller holds p.mu).
+void buildForm(Plan& p, int64_t start, int64_t stop, c10::string_view tensors, c10::string_view name, GraphForm& f) {
+    auto& ts = f.ts;
+    auto& arrays = f.arrays;
+    auto& args = f.args;
+    auto& nodes = f.nodes;
+    auto& refOf = f.refOf;
+    auto& gname = f.gname;
+    auto& g = f.g;
     Reader r{std::string(tensors)};
     const int64_t nt = r.integer();
-    std::vector<diopiGraphTensor_t> ts(nt);
-    std::deque<std::vector<int64_t>> arrays;
+    ts.resize(nt);
     std::unordered_map<int64_t, int32_t> tensorOf;  // plan reference -> graph tensor
-    std::vector<int64_t> refOf(nt);
+    refOf.resize(nt);
     int32_t nin = 0, nout = 0;
     for (int64_t t = 0; t < nt; ++t) {
         auto& d = ts[t];
@@ -752,8 +762,6 @@ std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t
         if (d.role == diopi_graph_tensor_input) nin = std::max(nin, d.index + 1);
         if (d.role == diopi_graph_tensor_output) nout = std::max(nout, d.index + 1);
     }
-    std::deque<std::vector<diopiGraphArg_t>> args;
-    std::vector<diopiGraphNode_t> nodes;
     auto tensor = [&](int64_t ref) -> int64_t {
         if (ref < 0) return -1;
         auto it = tensorOf.find(ref);
@@ -810,8 +818,7 @@ std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t
         }
         nodes.push_back(diopiGraphNode_t{s.fn.c_str(), static_cast<int32_t>(as.size()), as.data()});
     }
-    std::string gname(name);
-    diopiGraph_t g{};
+    gname = std::string(name);
     g.version = DIOPI_GRAPH_VERSION;
     g.size = sizeof(diopiGraph_t);
     g.name = gname.c_str();
@@ -822,10 +829,33 @@ std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t
     g.num_inputs = nin;
     g.num_outputs = nout;
     g.num_symbols = 0;
+}
+
+/// Offers steps [start, stop) of a plan to the vendor's graph compiler, in the form of diopi/graph.h. `tensors`
+/// describes each tensor of that graph (diopi_torch/graph/vendor.py): role, index, dtype, sizes, strides,
+/// first and last use, and the plan reference it is (whose handle run() is given for inputs and outputs).
+/// (0, [], "") the executable serves those steps from the next run on; (1, declined steps, "") the vendor
+/// declines them; (2, [], why) the compiler failed.
+std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t start, int64_t stop, c10::string_view tensors,
+                                                             c10::string_view name) {
+    Plan& p = planOf(id);
+    const diopiGraphCompiler_t* vendor = vendorCompiler();
+    TORCH_CHECK(vendor, "diopi graph: the vendor library has no graph compiler");
+    std::lock_guard<std::mutex> lock(p.mu);
+    TORCH_CHECK(!p.vendor || p.vendor == vendor, "diopi graph: the plan's segments belong to another library's graph compiler");
+    const int n = static_cast<int>(p.steps.size());
+    TORCH_CHECK(start >= 0 && start < stop && stop <= n, "diopi graph: bad step range ", start, "..", stop);
+    for (const auto& seg : p.segments) TORCH_CHECK(stop <= seg.start || start >= seg.stop, "diopi graph: steps already served");
+    GraphForm form;
+    buildForm(p, start, stop, tensors, name, form);
+    auto& g = form.g;
+    auto& ts = form.ts;
+    const int64_t nt = g.num_tensors;
+    const int32_t nin = g.num_inputs, nout = g.num_outputs;
     diopiContext ctx;
     ctx.stream = currentNativeStream();
     diopiGraphExecutableHandle_t exec = nullptr;
-    std::vector<int32_t> declined(nodes.size() + 1, -1);
+    std::vector<int32_t> declined(form.nodes.size() + 1, -1);
     int32_t nd = 0;
     diopiError_t st = vendor->compile(&ctx, &g, &exec, declined.data(), &nd);
     if (st != diopiSuccess) {
@@ -845,11 +875,11 @@ std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t
     seg.start = static_cast<int>(start);
     seg.stop = static_cast<int>(stop);
     seg.exec = exec;
-    seg.name = gname;
+    seg.name = form.gname;
     seg.inputs.assign(nin, nullptr);
     seg.outputs.assign(nout, nullptr);
     for (int64_t t = 0; t < nt; ++t) {
-        auto* h = &p.refs[refOf[t]].handle;
+        auto* h = &p.refs[form.refOf[t]].handle;
         if (ts[t].role == diopi_graph_tensor_input) seg.inputs[ts[t].index] = h;
         if (ts[t].role == diopi_graph_tensor_output) seg.outputs[ts[t].index] = h;
     }
