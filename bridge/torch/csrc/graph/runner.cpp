@@ -24,6 +24,8 @@
 #include <torch/library.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
@@ -889,6 +891,129 @@ std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t
     return {0, {}, ""};
 }
 
+// ---------------------------------------------------------------- the graph form as JSON (capture)
+
+const char* dtypeName(int32_t code) {
+    switch (code) {
+        case diopi_dtype_int8: return "int8";
+        case diopi_dtype_uint8: return "uint8";
+        case diopi_dtype_int16: return "int16";
+        case diopi_dtype_uint16: return "uint16";
+        case diopi_dtype_int32: return "int32";
+        case diopi_dtype_uint32: return "uint32";
+        case diopi_dtype_int64: return "int64";
+        case diopi_dtype_uint64: return "uint64";
+        case diopi_dtype_float16: return "float16";
+        case diopi_dtype_float32: return "float32";
+        case diopi_dtype_float64: return "float64";
+        case diopi_dtype_bool: return "bool";
+        case diopi_dtype_bfloat16: return "bfloat16";
+        case diopi_dtype_tfloat32: return "tfloat32";
+        case diopi_dtype_complex32: return "complex32";
+        case diopi_dtype_complex64: return "complex64";
+        case diopi_dtype_complex128: return "complex128";
+        default: return "unsupported";
+    }
+}
+
+const char* const kRoleNames[] = {"input", "output", "intermediate", "constant", "view"};
+const char* const kArgNames[] = {"none", "tensor", "tensor_list", "scalar", "int", "float", "int_array", "string", "generator"};
+
+void jsonString(std::ostringstream& o, const std::string& s) {
+    o << '"';
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') {
+            o << '\\' << c;
+        } else if (c < 0x20) {
+            char buf[8];
+            snprintf(buf, sizeof(buf), "\\u%04x", c);
+            o << buf;
+        } else {
+            o << c;
+        }
+    }
+    o << '"';
+}
+
+// Doubles round-trip exactly (17 significant digits); non-finite ones as Python's json module writes them.
+void jsonReal(std::ostringstream& o, double d) {
+    if (std::isnan(d)) {
+        o << "NaN";
+    } else if (std::isinf(d)) {
+        o << (d > 0 ? "Infinity" : "-Infinity");
+    } else {
+        char buf[32];
+        snprintf(buf, sizeof(buf), "%.17g", d);
+        o << buf;
+    }
+}
+
+void jsonInts(std::ostringstream& o, const int64_t* v, int64_t n) {
+    o << '[';
+    for (int64_t i = 0; i < n; ++i) o << (i ? "," : "") << v[i];
+    o << ']';
+}
+
+/// Steps [start, stop) of a plan as the graph offer() would give the vendor, serialized as JSON in the format
+/// documented in diopi_torch/graph/capture.py (the graph replay mode of the harness reads it back).
+std::string describeGraph(int64_t id, int64_t start, int64_t stop, c10::string_view tensors, c10::string_view name) {
+    Plan& p = planOf(id);
+    std::lock_guard<std::mutex> lock(p.mu);
+    const int n = static_cast<int>(p.steps.size());
+    TORCH_CHECK(start >= 0 && start < stop && stop <= n, "diopi graph: bad step range ", start, "..", stop);
+    GraphForm form;
+    buildForm(p, start, stop, tensors, name, form);
+    const diopiGraph_t& g = form.g;
+    std::ostringstream o;
+    o << "{\n\"format\": \"diopi-graph\",\n\"version\": " << g.version << ",\n\"name\": ";
+    jsonString(o, form.gname);
+    o << ",\n\"num_inputs\": " << g.num_inputs << ",\n\"num_outputs\": " << g.num_outputs << ",\n\"num_symbols\": " << g.num_symbols;
+    o << ",\n\"tensors\": [";
+    for (int32_t t = 0; t < g.num_tensors; ++t) {
+        const auto& d = g.tensors[t];
+        TORCH_CHECK(d.role >= 0 && d.role <= diopi_graph_tensor_view, "diopi graph: tensor role ", d.role);
+        TORCH_CHECK(d.data == nullptr, "diopi graph: constant data is not serialized");
+        o << (t ? ",\n " : "\n ") << "{\"role\": \"" << kRoleNames[d.role] << "\", \"index\": " << d.index << ", \"dtype\": \""
+          << dtypeName(d.dtype) << "\", \"shape\": ";
+        jsonInts(o, d.shape, d.ndim);
+        o << ", \"stride\": ";
+        if (d.stride) jsonInts(o, d.stride, d.ndim);
+        else o << "null";
+        o << ", \"view_of\": " << d.view_of << ", \"offset\": " << d.offset << ", \"first_use\": " << d.first_use
+          << ", \"last_use\": " << d.last_use << "}";
+    }
+    o << "],\n\"nodes\": [";
+    for (int32_t k = 0; k < g.num_nodes; ++k) {
+        const auto& nd = g.nodes[k];
+        o << (k ? ",\n " : "\n ") << "{\"function\": ";
+        jsonString(o, nd.function);
+        o << ", \"args\": [";
+        for (int32_t j = 0; j < nd.num_args; ++j) {
+            const auto& a = nd.args[j];
+            TORCH_CHECK(a.kind >= 0 && a.kind <= diopi_graph_arg_generator, "diopi graph: argument kind ", a.kind);
+            o << (j ? ", " : "") << "{\"kind\": \"" << kArgNames[a.kind] << "\"";
+            switch (a.kind) {
+                case diopi_graph_arg_tensor:
+                case diopi_graph_arg_int: o << ", \"value\": " << a.i; break;
+                case diopi_graph_arg_float: o << ", \"value\": "; jsonReal(o, a.f); break;
+                case diopi_graph_arg_tensor_list:
+                case diopi_graph_arg_int_array: o << ", \"value\": "; jsonInts(o, a.ints, a.len); break;
+                case diopi_graph_arg_string: o << ", \"value\": "; jsonString(o, a.s ? a.s : ""); break;
+                case diopi_graph_arg_scalar:
+                    o << ", \"dtype\": \"" << dtypeName(a.scalar.stype) << "\", \"value\": ";
+                    if (a.scalar.stype == diopi_dtype_float64) jsonReal(o, a.scalar.fval);
+                    else o << a.scalar.ival;
+                    break;
+                default: break;
+            }
+            o << "}";
+        }
+        o << "]}";
+    }
+    o << "]\n}\n";
+    return o.str();
+}
+
 /// Gives the plan's steps back to the per-call route (a compile that failed part way).
 void withdraw(int64_t id) {
     Plan& p = planOf(id);
@@ -929,6 +1054,7 @@ TORCH_LIBRARY(diopi_graph, m) {
     m.def("set_eager(int plan, int step, bool on) -> ()", &setEager);
     m.def("vendor_compiler() -> str", &vendorName);
     m.def("offer(int plan, int start, int stop, str tensors, str name) -> (int, int[], str)", &offer);
+    m.def("describe(int plan, int start, int stop, str tensors, str name) -> str", &describeGraph);
     m.def("vendor_runs(int plan) -> int", &vendorRuns);
     m.def("withdraw(int plan) -> ()", &withdraw);
     m.def("vendor_segments(int plan) -> int[]", &vendorSegments);

@@ -8,7 +8,8 @@ the C structs from the plan it parsed, csrc/graph/runner.cpp) and this module
 says what each tensor is. What the compiler declines runs call by call as
 before; the steps around it are offered again as smaller graphs. When the
 compiler fails, the whole plan runs call by call and the failure is counted.
-DIOPI_GRAPH_COMPILER=0 never offers.
+DIOPI_GRAPH_COMPILER=0 never offers, nor does a run capturing graphs
+(DIOPI_GRAPH_CAPTURE, graph/capture.py): its recorded outputs are the per-call route's.
 
 The graph form has no way to say that two tensors share memory except views,
 so the graphs offered never need one:
@@ -40,7 +41,7 @@ _WRITES = {"tensor_out", "tensor_array_out"}
 
 
 def enabled():
-    return os.environ.get("DIOPI_GRAPH_COMPILER", "1") != "0"
+    return os.environ.get("DIOPI_GRAPH_COMPILER", "1") != "0" and not os.environ.get("DIOPI_GRAPH_CAPTURE")
 
 
 def _ops():
