@@ -157,6 +157,30 @@ def _overlap_cut(g, acc, refs):
     return None
 
 
+def expressible(plan, functions):
+    """Per step: its accesses, or None when the graph form cannot hold it (alone, as the rules say)."""
+    return [a if a is not None and _alone(a, plan.refs) else None for a in _accesses(plan, functions)]
+
+
+def graphs_of(plan, acc, skip, cuts):
+    """The graphs the plan's steps (but `skip`) are offered as: maximal runs under the rules of the module's
+    docstring, cut where arena bytes would overlap (`cuts` grows with those cuts)."""
+    while True:
+        graphs = _segments(plan, acc, skip, cuts)
+        for g in graphs:
+            k = _overlap_cut(g, acc, plan.refs)
+            if k is not None:
+                cuts.add(k)
+                break
+        else:
+            return graphs
+
+
+def tensors(g, acc, refs):
+    """The tensors of graph `g` as the runner's offer() and describe() read them (see _tensors)."""
+    return _tensors(g, acc, refs, _dtype_codes())
+
+
 def _tensors(g, acc, refs, codes):
     """The tensors of a graph as the runner's offer() reads them; also the number of inputs and outputs."""
     uses = {}
@@ -190,22 +214,13 @@ def offer(native, functions):
     t0 = time.perf_counter()
     ops = _ops()
     codes = _dtype_codes()
-    acc = [a if a is not None and _alone(a, plan.refs) else None for a in _accesses(plan, functions)]
+    acc = expressible(plan, functions)
     unexpressed = sum(1 for a in acc if a is None)
     served, declined, cuts = set(), set(), set()
     graphs = steps = 0
     failure = None
     while failure is None:
-        todo = []
-        for g in _segments(plan, acc, served | declined, cuts):
-            k = _overlap_cut(g, acc, plan.refs)
-            if k is not None:
-                cuts.add(k)
-                todo = None
-                break
-            todo.append(g)
-        if todo is None:
-            continue
+        todo = graphs_of(plan, acc, served | declined, cuts)
         if not todo:
             break
         for g in todo:
