@@ -502,9 +502,41 @@ std::string describe(const Step& s) {
     return s.fn + " serving aten::" + s.aten + " (graph node " + s.node + ", mapping " + s.where + ")";
 }
 
+// A byte tensor over a whole storage (for snapshots: copies of a run's memory between steps).
+at::Tensor bytesOf(const c10::Storage& storage) {
+    auto key = storage.device().type() == kDiopi ? c10::DispatchKey::PrivateUse1 : c10::DispatchKey::CPU;
+    at::Tensor t = at::detail::make_tensor<c10::TensorImpl>(c10::Storage(storage), c10::DispatchKeySet(key),
+                                                            caffe2::TypeMeta::fromScalarType(at::kByte));
+    const std::vector<int64_t> size{static_cast<int64_t>(storage.nbytes())}, stride{1};
+    t.unsafeGetTensorImpl()->set_sizes_and_strides(size, stride, 0);
+    return t;
+}
+
+std::vector<at::Tensor> runPlan(Plan& p, const std::vector<at::Tensor>& inputs, const std::vector<int64_t>* snapAt,
+                                std::vector<at::Tensor>* snaps);
+
 std::vector<at::Tensor> run(int64_t id, const std::vector<at::Tensor>& inputs) {
     Plan& p = planOf(id);
     std::lock_guard<std::mutex> lock(p.mu);
+    return runPlan(p, inputs, nullptr, nullptr);
+}
+
+/// A run that also copies the run's memory (arena, output buffers, the inputs' storages, in that order) as host byte
+/// tensors before each step of `at` (a step equal to the number of steps: after the last): graph capture
+/// (diopi_torch/graph/capture.py) reads the values of a range of steps' tensors from them.
+std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>> runSnapshots(int64_t id, const std::vector<at::Tensor>& inputs,
+                                                                          std::vector<int64_t> at) {
+    Plan& p = planOf(id);
+    std::lock_guard<std::mutex> lock(p.mu);
+    std::sort(at.begin(), at.end());
+    for (auto k : at) TORCH_CHECK(k >= 0 && k <= static_cast<int64_t>(p.steps.size()), "diopi graph: snapshot step ", k, " out of range");
+    std::vector<at::Tensor> snaps;
+    auto results = runPlan(p, inputs, &at, &snaps);
+    return {results, snaps};
+}
+
+std::vector<at::Tensor> runPlan(Plan& p, const std::vector<at::Tensor>& inputs, const std::vector<int64_t>* snapAt,
+                                std::vector<at::Tensor>* snaps) {
     TORCH_CHECK(static_cast<int>(inputs.size()) == p.inputs, "diopi graph: the plan takes ", p.inputs, " inputs, got ", inputs.size());
     std::optional<c10::Device> device;
     for (const auto& t : inputs) {
@@ -551,8 +583,32 @@ std::vector<at::Tensor> run(int64_t id, const std::vector<at::Tensor>& inputs) {
             for (int g : s.generatorArgs) s.args[g].p = runtime[0];
         }
     }
+    // Snapshots: the per-call route stops before each requested step (stopAt), the memory is copied there, and
+    // the step's own stop is put back so the route goes on; every stop is restored after the run.
+    size_t nextSnap = 0;
+    auto snapshot = [&]() {
+        auto copy = [](const at::Tensor& t) { return t.is_cpu() ? t.clone() : t.cpu(); };  // cpu() of a host tensor is no copy
+        snaps->push_back(copy(bytesOf(arena)));
+        for (const auto& o : outs) snaps->push_back(copy(bytesOf(o)));
+        for (const auto& in : inputs) snaps->push_back(copy(bytesOf(in.storage())));
+    };
+    struct Restore {  // the stops put back however the run ends (a failing step throws)
+        Plan& p;
+        bool on;
+        ~Restore() {
+            if (on) refreshStops(p);
+        }
+    } restore{p, snapAt != nullptr};
+    if (snapAt) {
+        for (auto s : *snapAt) if (s < n) p.stopAt[s] = 1;
+    }
     int k = 0;
     while (k < n) {
+        if (snapAt && nextSnap < snapAt->size() && (*snapAt)[nextSnap] == k) {
+            while (nextSnap < snapAt->size() && (*snapAt)[nextSnap] == k) ++nextSnap;
+            snapshot();
+            p.stopAt[k] = p.eager[k] || p.segmentAt[k] >= 0;
+        }
         if (int si = p.segmentAt[k]; si >= 0) {  // the vendor's executable: asynchronous like any call on the stream
             auto& seg = p.segments[si];
             // A context of its own: the intermediates the executable requires are let go when it returns
@@ -599,6 +655,9 @@ std::vector<at::Tensor> run(int64_t id, const std::vector<at::Tensor>& inputs) {
         }
         runEager(p, s);
         k = stop + 1;
+    }
+    if (snapAt) {
+        if (nextSnap < snapAt->size()) snapshot();  // after the last step
     }
     p.runs.fetch_add(1, std::memory_order_relaxed);
     if (p.compiled) p.compiledRuns.fetch_add(1, std::memory_order_relaxed);
@@ -1047,6 +1106,7 @@ TORCH_LIBRARY(diopi_graph, m) {
     using namespace diopi_torch::graph;
     m.def("create(str plan, Tensor[] consts) -> int", &create);
     m.def("run(int plan, Tensor[] inputs) -> Tensor[]", &run);
+    m.def("run_snapshots(int plan, Tensor[] inputs, int[] at) -> (Tensor[], Tensor[])", &runSnapshots);
     m.def("attach(int plan, str path, str key) -> str", &attach);
     m.def("destroy(int plan) -> ()", &destroy);
     m.def("counts(int plan) -> int[]", &counts);
