@@ -24,6 +24,7 @@ message and exit status 1. Exit status 1 on any failed, error or refused graph.
 import glob
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
@@ -219,7 +220,8 @@ def _read(lib, t, d):
     buf = np.zeros(max(n, 1), dtype=dtypes.storage(d["dtype"]))
     if n:
         lib.rt.dt_tensor_read_storage(t, lib.ffi.from_buffer(buf), n * buf.itemsize)
-    return np.ascontiguousarray(np.lib.stride_tricks.as_strided(buf, d["shape"], [s * buf.itemsize for s in stride]))
+    # copy(), not ascontiguousarray(): that makes a 0-d tensor (a loss) 1-d
+    return np.lib.stride_tricks.as_strided(buf, d["shape"], [s * buf.itemsize for s in stride]).copy()
 
 
 def _structs(lib, g, keep):
@@ -270,11 +272,9 @@ def _compiler(lib):
     return None if gc == lib.ffi.NULL or gc.compile == lib.ffi.NULL or gc.run == lib.ffi.NULL else gc
 
 
-def worker(impl, runtime, path, out_path):
+def worker(lib, path, out_path):
     """In the worker: compile and run one graph; the outputs go to `out_path` (npz), the result is returned."""
-    from . import binding
     g, values = load(path)
-    lib = binding.Library(impl, runtime)
     gc = _compiler(lib)
     if gc is None:
         return {"verdict": "no_compiler"}
@@ -307,20 +307,52 @@ def worker(impl, runtime, path, out_path):
 
 # ---------------------------------------------------------------- the harness side
 
-def _spawn(impl, runtime, path, out_path, timeout):
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    cmd = [sys.executable, "-m", "conformance.graph_replay", "--worker", str(os.getpid()), impl, runtime, path, out_path]
-    try:
-        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return {"verdict": ERROR, "message": f"the worker took longer than {timeout:g} s"}
-    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
-    if p.returncode != 0 or not lines:
-        tail = (p.stderr.strip().splitlines() or ["no output"])[-1]
-        how = f"signal {-p.returncode}" if p.returncode < 0 else f"status {p.returncode}"
+class _Worker:
+    """One worker process replaying graphs one after another (the library loaded once); a new one after a
+    graph kills it or times out, so one bad graph costs only itself."""
+
+    def __init__(self, impl, runtime):
+        self.impl, self.runtime, self.proc = impl, runtime, None
+
+    def _start(self):
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = dict(os.environ, PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        self.err = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([sys.executable, "-m", "conformance.graph_replay", "--worker", str(os.getpid()),
+                                      self.impl, self.runtime], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.err, text=True, bufsize=1)
+
+    def replay(self, path, out_path, timeout):
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        try:
+            self.proc.stdin.write(f"{path}\t{out_path}\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            pass
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        line = self.proc.stdout.readline() if ready else ""
+        if line.startswith("{"):
+            return json.loads(line)
+        if not ready:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+            return {"verdict": ERROR, "message": f"the worker took longer than {timeout:g} s"}
+        rc = self.proc.wait()
+        self.proc = None
+        self.err.seek(0)
+        tail = (self.err.read().decode(errors="replace").strip().splitlines() or ["no output"])[-1]
+        how = f"signal {-rc}" if rc < 0 else f"status {rc}"
         return {"verdict": ERROR, "message": f"the worker died ({how}): {tail}"}
-    return json.loads(lines[-1])
+
+    def close(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
 
 
 def judge(g, values, produced):
@@ -360,6 +392,7 @@ def run(args):
         raise LoadError(f"no captured graph (*.json) in {folder}")
     timeout = max(60.0, args.timeout * 3)
     rows = []
+    pool = _Worker(impl, runtime)
     with tempfile.TemporaryDirectory(prefix="diopi-graph-replay-") as tmp:
         for path in paths:
             name = os.path.basename(path)
@@ -370,8 +403,9 @@ def run(args):
                 print(f"{name}: refused: {e}")
                 continue
             out = os.path.join(tmp, "out.npz")
-            r = _spawn(impl, runtime, path, out, timeout)
+            r = pool.replay(os.path.abspath(path), out, timeout)
             if r["verdict"] == "no_compiler":
+                pool.close()
                 print(f"error: {impl} has no graph compiler (it exports no diopiGetGraphCompiler, or that returns "
                       "NULL): graph_replay has nothing to run", file=sys.stderr)
                 return 1
@@ -385,6 +419,7 @@ def run(args):
             row = dict(graph=name, nodes=len(g["nodes"]), **r)
             rows.append(row)
             print(f"{name}: {row['verdict']}" + (f": {row['message']}" if row.get("message") else ""))
+    pool.close()
     counts = {v: sum(1 for r in rows if r["verdict"] == v) for v in (PASSED, DECLINED, FAILED, ERROR, REFUSED)}
     print(f"graph_replay: {len(rows)} graphs, {counts[PASSED]} passed, {counts[DECLINED]} declined, {counts[FAILED]} failed, "
           f"{counts[ERROR]} error, {counts[REFUSED]} refused ({impl})")
@@ -403,15 +438,25 @@ def _default_lib_dir():
 
 
 def _worker_main(argv):
-    from . import sandbox
-    parent, impl, runtime, path, out = int(argv[0]), *argv[1:5]
+    """The worker: one "graph path<TAB>output npz" line in, one JSON result line out, until stdin ends."""
+    from . import binding, sandbox
+    parent, impl, runtime = int(argv[0]), argv[1], argv[2]
     sandbox.die_with_parent(parent)
-    try:
-        r = worker(impl, runtime, path, out)
-    except Refused as e:
-        r = {"verdict": REFUSED, "message": str(e)}
+    # Results go out on a descriptor of their own; the library's output (C or Python) goes to stderr, so
+    # nothing it prints can be taken for a result line.
     sys.stdout.flush()
-    print(json.dumps(r), flush=True)
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    lib = binding.Library(impl, runtime)
+    for line in sys.stdin:
+        path, out_path = line.rstrip("\n").split("\t")
+        try:
+            r = worker(lib, path, out_path)
+        except Refused as e:
+            r = {"verdict": REFUSED, "message": str(e)}
+        out.write(json.dumps(r) + "\n")
+        out.flush()
     return 0
 
 
