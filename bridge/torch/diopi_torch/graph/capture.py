@@ -19,7 +19,7 @@ reason in DIR/not_captured.jsonl (one JSON object a line: model, plan, step,
 function, reason) and in summary(). Capturing never offers plans to the
 vendor's graph compiler (vendor.enabled() is false while DIOPI_GRAPH_CAPTURE is
 set), so the recorded outputs are always those of the per-call route of the
-capturing library (impl/torch: the reference). DIOPI_GRAPH_CAPTURE_MODEL names
+capturing library (impl/torch: the reference; a vendor: its own per-call route). DIOPI_GRAPH_CAPTURE_MODEL names
 the model in the file names (the suite sets it; default "model").
 
 The JSON (one object; the runner's describe() writes the graph part from the
