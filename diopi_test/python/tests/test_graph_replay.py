@@ -28,24 +28,27 @@ def _tensor(i):
 
 
 def write_graph(folder, name="g"):
-    """x (2,3) transposed-strided input, y (3,): t = x + 0.5 y; out0 = t * x; out1 = tanh(t)."""
+    """x (2,3) transposed-strided input, y (3,), s 0-d: t = x + 0.5 y; out0 = t * x; out1 = tanh(t); out2 = s * s (0-d)."""
     rng = np.random.default_rng(1)
     x = rng.standard_normal((2, 3)).astype(np.float32)
     y = rng.standard_normal((3,)).astype(np.float32)
     t = x + np.float32(0.5) * y
+    sc = np.array(1.5, dtype=np.float32)
     graph = {
-        "format": "diopi-graph", "version": 1000, "name": name, "num_inputs": 2, "num_outputs": 2, "num_symbols": 0,
+        "format": "diopi-graph", "version": 1000, "name": name, "num_inputs": 3, "num_outputs": 3, "num_symbols": 0,
         "tensors": [_t("input", 0, [2, 3], 0, 1, stride=[1, 2]), _t("input", 1, [3], 0, 0),
-                    _t("intermediate", -1, [2, 3], 0, 2), _t("output", 0, [2, 3], 1, 1), _t("output", 1, [2, 3], 2, 2)],
+                    _t("intermediate", -1, [2, 3], 0, 2), _t("output", 0, [2, 3], 1, 1), _t("output", 1, [2, 3], 2, 2),
+                    _t("input", 2, [], 3, 3), _t("output", 2, [], 3, 3)],
         "nodes": [{"function": "diopiAdd", "args": [_tensor(2), _tensor(0), _tensor(1),
                                                     {"kind": "scalar", "dtype": "float64", "value": 0.5}]},
                   {"function": "diopiMul", "args": [_tensor(3), _tensor(2), _tensor(0)]},
-                  {"function": "diopiTanh", "args": [_tensor(4), _tensor(2)]}],
+                  {"function": "diopiTanh", "args": [_tensor(4), _tensor(2)]},
+                  {"function": "diopiMul", "args": [_tensor(6), _tensor(5), _tensor(5)]}],
         "capture": {"model": "hand", "plan": name, "library": "numpy", "values": f"{name}.npz"},
     }
     with open(os.path.join(folder, f"{name}.json"), "w") as f:
         json.dump(graph, f)
-    values = {"input0": x, "input1": y, "output0": t * x, "output1": np.tanh(t)}
+    values = {"input0": x, "input1": y, "input2": sc, "output0": t * x, "output1": np.tanh(t), "output2": sc * sc}
     np.savez(os.path.join(folder, f"{name}.npz"), **values)
     return graph, values
 
@@ -77,7 +80,16 @@ def test_a_wrong_recorded_output_fails_naming_its_writer(tmp_path):
     r = replay(tmp_path, _needs(CPU_LIB))
     assert r.returncode == 1, r.stdout + r.stderr
     assert "g.json: failed: output 1, last written by node 2 (diopiTanh)" in r.stdout, r.stdout
-    assert "output 0" not in r.stdout  # the other output still matches
+    assert "output 0" not in r.stdout and "output 2" not in r.stdout  # the other outputs still match
+
+
+def test_a_0d_output_is_compared_as_0d(tmp_path):
+    _, values = write_graph(tmp_path)
+    values["output2"] = np.array(2.0, dtype=np.float32)  # 1.5 * 1.5 is 2.25
+    np.savez(tmp_path / "g.npz", **values)
+    r = replay(tmp_path, _needs(CPU_LIB))
+    assert r.returncode == 1
+    assert "failed: output 2, last written by node 3 (diopiMul)" in r.stdout and "got 2.25, expected 2.0" in r.stdout, r.stdout
 
 
 @pytest.mark.parametrize("damage, says", [
@@ -106,7 +118,7 @@ def test_refused_files_are_reported_and_not_run(tmp_path):
     r = replay(tmp_path, _needs(CPU_LIB))
     assert r.returncode == 1
     assert "bad.json: refused: not readable as JSON" in r.stdout
-    assert "g.json: refused: values g.npz lack input1, output0, output1" in r.stdout
+    assert "g.json: refused: values g.npz lack input1, input2, output0, output1, output2" in r.stdout
     assert "0 passed" in r.stdout and "2 refused" in r.stdout
 
 
