@@ -4,7 +4,7 @@
 # bf16-cast, checkpoint, resume, loader, generate, device1, or all); with
 # --compile the device side runs through torch.compile(model, backend="diopi").
 #   bash scripts/models.sh [--impl_lib PATH] [--models A,B,...] [--recipe R,...|all] [--json FILE] [--autocompare] [--time]
-#                          [--bench] [--bench_calls] [--bench_tools] [--compile]
+#                          [--bench] [--bench_calls] [--bench_tools] [--compile [--capture_graphs DIR]]
 # The exit status is the suite's own (1 when a model does not match); exec
 # keeps it, abort included, for the caller.
 # Builds the device (and impl/torch, the default library) when missing.

@@ -6,7 +6,7 @@
 #      kernels side by side; run the model suite on impl/torch, eager and compiled; replay two captured model
 #      case sets (llama2_7b, resnet50) on impl/torch;
 #   3. the headers' HTML reference (Doxygen);
-#   4. two lanes side by side: (a) the model suite on impl/cpu (eager and compiled), ddp/fsdp, fuzz, every case
+#   4. two lanes side by side: (a) the model suite on impl/cpu (eager and compiled; its compiled graphs captured and replayed on impl/cpu's graph compiler), ddp/fsdp, fuzz, every case
 #      replayed on impl/sim with jitter from a virtual environment without torch, the diopi device on impl/sim
 #      (recipes, compiled, ddp), then the unit and integration tests (headers, harness, adaptor, device);
 #      (b) the baselines replayed on impl/cpu built with AddressSanitizer + UndefinedBehaviorSanitizer.
@@ -150,6 +150,16 @@ vendor_lane() {
     --json "$root/reports/models-cpu.json"
   stage "compiled models on impl/cpu" bash "$root/scripts/models.sh" --compile --impl_lib "$cpu_lib" \
     --json "$root/reports/models-compile-cpu.json"
+  # The compile route's graphs captured (the per-call route's values: capturing offers nothing to the vendor's
+  # compiler, hence a run of its own beside the one above, which the compiler serves), then replayed on
+  # impl/cpu's graph compiler, each output against its per-call value (about 1 min together). Captured on
+  # impl/cpu, not impl/torch: mixtral's router sorts with ties and no `stable`, where the two libraries' orders
+  # differ, both valid.
+  stage "compiled models on impl/cpu, graphs captured" bash -c "rm -rf '$root/reports/graphs' && \
+    bash '$root/scripts/models.sh' --compile --impl_lib '$cpu_lib' --capture_graphs '$root/reports/graphs' \
+    --json '$root/reports/models-capture-cpu.json'"
+  stage "graph replay on impl/cpu" harness $py main.py --mode graph_replay --graphs "$root/reports/graphs" \
+    --impl_lib "$cpu_lib" --report_dir "$root/reports/graph-replay-cpu"
   stage "ddp/fsdp on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$cpu_lib" \
     --recipe ddp,fsdp --world_size 2 --json "$root/reports/models-dist-cpu.json"
   stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$cpu_lib" \

@@ -9,6 +9,7 @@
   python main.py --mode fuzz [--fname add] [--impl_lib PATH]  malformed calls: errors, never crashes
   python main.py --mode capture --model NAME                 capture a model case set (runs bridge/torch's capture)
   python main.py --mode collective [--world_size 2,4] [--impl_lib PATH]   the collective interface on N ranks at once
+  python main.py --mode graph_replay --graphs DIR [--impl_lib PATH]   captured graphs against the library's graph compiler
 
 Exit codes:
   0  pass: all selected cases passed (or were skipped / not implemented)
@@ -96,7 +97,8 @@ def _positive_seconds(text):
 
 def parse_args(argv):
     p = _Parser(prog=os.path.basename(sys.argv[0]) or "main.py", description="DIOPI conformance harness")
-    p.add_argument("--mode", choices=["gen_data", "run_test", "merge", "coverage", "fuzz", "bench", "capture", "collective"])
+    p.add_argument("--mode", choices=["gen_data", "run_test", "merge", "coverage", "fuzz", "bench", "capture", "collective",
+                                        "graph_replay"])
     p.add_argument("dirs", nargs="*", metavar="DIR", help="merge: the report directories of the shards (--report_dir of "
                    "each run_test --shard K/N)")
     p.add_argument("--get_model_list", action="store_true", help="list the model case sets and exit")
@@ -141,6 +143,8 @@ def parse_args(argv):
     p.add_argument("--bench_dtype", default="float32", help="bench: dtype of the timed cases (default: %(default)s)")
     p.add_argument("--world_size", default=None, metavar="N[,N...]", help="collective: numbers of ranks to run the "
                    "collective cases on, one after the other (default: 2,4; with --case, the world size its name gives)")
+    p.add_argument("--graphs", default=None, metavar="DIR", help="graph_replay: the folder of captured graphs "
+                   "(DIOPI_GRAPH_CAPTURE of the PyTorch device's compile route)")
     args = p.parse_args(argv)
     if not args.mode and not args.get_model_list:
         p.error("--mode is required")
@@ -611,6 +615,12 @@ def collective(args):
     return 1 if any(t[v] for v in execute.FAILING) else 0
 
 
+def graph_replay(args):
+    """Captured graphs against the library's graph compiler (conformance/graph_replay.py); no baselines."""
+    from conformance import graph_replay as gr
+    return gr.run(args)
+
+
 def _world_sizes(args):
     """--world_size as a list; with --case and no --world_size, the sizes the case names carry."""
     if args.world_size is None and args.case:
@@ -660,6 +670,8 @@ def _check_options(args):
 
     if args.dirs and args.mode != "merge":
         raise UsageError(f"unexpected argument {args.dirs[0]!r}: only --mode merge takes report directories")
+    if args.graphs is not None and args.mode != "graph_replay":
+        raise UsageError(f"--graphs applies to --mode graph_replay, not --mode {args.mode}")
     if args.shard is not None and args.mode != "run_test":
         raise UsageError(f"--shard applies to --mode run_test, not --mode {args.mode}")
     args.shard_spec = shard.parse(args.shard) if args.shard is not None else (1, 1)
@@ -706,7 +718,7 @@ def main(argv=None):
             if args.timeout == DEFAULT_TIMEOUT:  # real-size GEMMs in half precision take seconds on a CPU
                 args.timeout = MODEL_TIMEOUT
         modes = {"gen_data": gen_data, "run_test": run_test, "merge": merge, "coverage": coverage, "fuzz": fuzz, "bench": bench,
-                 "collective": collective}
+                 "collective": collective, "graph_replay": graph_replay}
         if args.mode in _READERS:
             with lock.reading(args.data_dir):
                 return modes[args.mode](args)

@@ -24,6 +24,8 @@
 #include <torch/library.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
@@ -500,9 +502,41 @@ std::string describe(const Step& s) {
     return s.fn + " serving aten::" + s.aten + " (graph node " + s.node + ", mapping " + s.where + ")";
 }
 
+// A byte tensor over a whole storage (for snapshots: copies of a run's memory between steps).
+at::Tensor bytesOf(const c10::Storage& storage) {
+    auto key = storage.device().type() == kDiopi ? c10::DispatchKey::PrivateUse1 : c10::DispatchKey::CPU;
+    at::Tensor t = at::detail::make_tensor<c10::TensorImpl>(c10::Storage(storage), c10::DispatchKeySet(key),
+                                                            caffe2::TypeMeta::fromScalarType(at::kByte));
+    const std::vector<int64_t> size{static_cast<int64_t>(storage.nbytes())}, stride{1};
+    t.unsafeGetTensorImpl()->set_sizes_and_strides(size, stride, 0);
+    return t;
+}
+
+std::vector<at::Tensor> runPlan(Plan& p, const std::vector<at::Tensor>& inputs, const std::vector<int64_t>* snapAt,
+                                std::vector<at::Tensor>* snaps);
+
 std::vector<at::Tensor> run(int64_t id, const std::vector<at::Tensor>& inputs) {
     Plan& p = planOf(id);
     std::lock_guard<std::mutex> lock(p.mu);
+    return runPlan(p, inputs, nullptr, nullptr);
+}
+
+/// A run that also copies the run's memory (arena, output buffers, the inputs' storages, in that order) as host byte
+/// tensors before each step of `at` (a step equal to the number of steps: after the last): graph capture
+/// (diopi_torch/graph/capture.py) reads the values of a range of steps' tensors from them.
+std::tuple<std::vector<at::Tensor>, std::vector<at::Tensor>> runSnapshots(int64_t id, const std::vector<at::Tensor>& inputs,
+                                                                          std::vector<int64_t> at) {
+    Plan& p = planOf(id);
+    std::lock_guard<std::mutex> lock(p.mu);
+    std::sort(at.begin(), at.end());
+    for (auto k : at) TORCH_CHECK(k >= 0 && k <= static_cast<int64_t>(p.steps.size()), "diopi graph: snapshot step ", k, " out of range");
+    std::vector<at::Tensor> snaps;
+    auto results = runPlan(p, inputs, &at, &snaps);
+    return {results, snaps};
+}
+
+std::vector<at::Tensor> runPlan(Plan& p, const std::vector<at::Tensor>& inputs, const std::vector<int64_t>* snapAt,
+                                std::vector<at::Tensor>* snaps) {
     TORCH_CHECK(static_cast<int>(inputs.size()) == p.inputs, "diopi graph: the plan takes ", p.inputs, " inputs, got ", inputs.size());
     std::optional<c10::Device> device;
     for (const auto& t : inputs) {
@@ -549,8 +583,32 @@ std::vector<at::Tensor> run(int64_t id, const std::vector<at::Tensor>& inputs) {
             for (int g : s.generatorArgs) s.args[g].p = runtime[0];
         }
     }
+    // Snapshots: the per-call route stops before each requested step (stopAt), the memory is copied there, and
+    // the step's own stop is put back so the route goes on; every stop is restored after the run.
+    size_t nextSnap = 0;
+    auto snapshot = [&]() {
+        auto copy = [](const at::Tensor& t) { return t.is_cpu() ? t.clone() : t.cpu(); };  // cpu() of a host tensor is no copy
+        snaps->push_back(copy(bytesOf(arena)));
+        for (const auto& o : outs) snaps->push_back(copy(bytesOf(o)));
+        for (const auto& in : inputs) snaps->push_back(copy(bytesOf(in.storage())));
+    };
+    struct Restore {  // the stops put back however the run ends (a failing step throws)
+        Plan& p;
+        bool on;
+        ~Restore() {
+            if (on) refreshStops(p);
+        }
+    } restore{p, snapAt != nullptr};
+    if (snapAt) {
+        for (auto s : *snapAt) if (s < n) p.stopAt[s] = 1;
+    }
     int k = 0;
     while (k < n) {
+        if (snapAt && nextSnap < snapAt->size() && (*snapAt)[nextSnap] == k) {
+            while (nextSnap < snapAt->size() && (*snapAt)[nextSnap] == k) ++nextSnap;
+            snapshot();
+            p.stopAt[k] = p.eager[k] || p.segmentAt[k] >= 0;
+        }
         if (int si = p.segmentAt[k]; si >= 0) {  // the vendor's executable: asynchronous like any call on the stream
             auto& seg = p.segments[si];
             // A context of its own: the intermediates the executable requires are let go when it returns
@@ -597,6 +655,9 @@ std::vector<at::Tensor> run(int64_t id, const std::vector<at::Tensor>& inputs) {
         }
         runEager(p, s);
         k = stop + 1;
+    }
+    if (snapAt) {
+        if (nextSnap < snapAt->size()) snapshot();  // after the last step
     }
     p.runs.fetch_add(1, std::memory_order_relaxed);
     if (p.compiled) p.compiledRuns.fetch_add(1, std::memory_order_relaxed);
@@ -709,27 +770,37 @@ std::string vendorName() {
     return c ? std::string(c->name && *c->name ? c->name : "unnamed") : std::string();
 }
 
-/// Offers steps [start, stop) of a plan to the vendor's graph compiler, in the form of diopi/graph.h. `tensors`
-/// describes each tensor of that graph (diopi_torch/graph/vendor.py): role, index, dtype, sizes, strides,
-/// first and last use, and the plan reference it is (whose handle run() is given for inputs and outputs).
-/// (0, [], "") the executable serves those steps from the next run on; (1, declined steps, "") the vendor
-/// declines them; (2, [], why) the compiler failed.
-std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t start, int64_t stop, c10::string_view tensors,
-                                                             c10::string_view name) {
-    Plan& p = planOf(id);
-    const diopiGraphCompiler_t* vendor = vendorCompiler();
-    TORCH_CHECK(vendor, "diopi graph: the vendor library has no graph compiler");
-    std::lock_guard<std::mutex> lock(p.mu);
-    TORCH_CHECK(!p.vendor || p.vendor == vendor, "diopi graph: the plan's segments belong to another library's graph compiler");
-    const int n = static_cast<int>(p.steps.size());
-    TORCH_CHECK(start >= 0 && start < stop && stop <= n, "diopi graph: bad step range ", start, "..", stop);
-    for (const auto& seg : p.segments) TORCH_CHECK(stop <= seg.start || start >= seg.stop, "diopi graph: steps already served");
+/// A graph of diopi/graph.h built from steps [start, stop) of a plan, with the storage its pointers point to.
+/// `tensors` describes each tensor of that graph (diopi_torch/graph/vendor.py): role, index, dtype, sizes,
+/// strides, first and last use, and the plan reference it is. The one builder of the graph form: offer() hands
+/// it to the vendor's compiler. Not copyable: the structs point into its own containers.
+struct GraphForm {
+    std::vector<diopiGraphTensor_t> ts;
+    std::deque<std::vector<int64_t>> arrays;
+    std::deque<std::vector<diopiGraphArg_t>> args;
+    std::vector<diopiGraphNode_t> nodes;
+    std::vector<int64_t> refOf;  // graph tensor -> plan reference
+    std::string gname;
+    diopiGraph_t g{};
+    GraphForm() = default;
+    GraphForm(const GraphForm&) = delete;
+    GraphForm& operator=(const GraphForm&) = delete;
+};
+
+/// Fills `f` from steps [start, stop) of `p` (the caller holds p.mu).
+void buildForm(Plan& p, int64_t start, int64_t stop, c10::string_view tensors, c10::string_view name, GraphForm& f) {
+    auto& ts = f.ts;
+    auto& arrays = f.arrays;
+    auto& args = f.args;
+    auto& nodes = f.nodes;
+    auto& refOf = f.refOf;
+    auto& gname = f.gname;
+    auto& g = f.g;
     Reader r{std::string(tensors)};
     const int64_t nt = r.integer();
-    std::vector<diopiGraphTensor_t> ts(nt);
-    std::deque<std::vector<int64_t>> arrays;
+    ts.resize(nt);
     std::unordered_map<int64_t, int32_t> tensorOf;  // plan reference -> graph tensor
-    std::vector<int64_t> refOf(nt);
+    refOf.resize(nt);
     int32_t nin = 0, nout = 0;
     for (int64_t t = 0; t < nt; ++t) {
         auto& d = ts[t];
@@ -752,8 +823,6 @@ std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t
         if (d.role == diopi_graph_tensor_input) nin = std::max(nin, d.index + 1);
         if (d.role == diopi_graph_tensor_output) nout = std::max(nout, d.index + 1);
     }
-    std::deque<std::vector<diopiGraphArg_t>> args;
-    std::vector<diopiGraphNode_t> nodes;
     auto tensor = [&](int64_t ref) -> int64_t {
         if (ref < 0) return -1;
         auto it = tensorOf.find(ref);
@@ -810,8 +879,7 @@ std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t
         }
         nodes.push_back(diopiGraphNode_t{s.fn.c_str(), static_cast<int32_t>(as.size()), as.data()});
     }
-    std::string gname(name);
-    diopiGraph_t g{};
+    gname = std::string(name);
     g.version = DIOPI_GRAPH_VERSION;
     g.size = sizeof(diopiGraph_t);
     g.name = gname.c_str();
@@ -822,10 +890,33 @@ std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t
     g.num_inputs = nin;
     g.num_outputs = nout;
     g.num_symbols = 0;
+}
+
+/// Offers steps [start, stop) of a plan to the vendor's graph compiler, in the form of diopi/graph.h. `tensors`
+/// describes each tensor of that graph (diopi_torch/graph/vendor.py): role, index, dtype, sizes, strides,
+/// first and last use, and the plan reference it is (whose handle run() is given for inputs and outputs).
+/// (0, [], "") the executable serves those steps from the next run on; (1, declined steps, "") the vendor
+/// declines them; (2, [], why) the compiler failed.
+std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t start, int64_t stop, c10::string_view tensors,
+                                                             c10::string_view name) {
+    Plan& p = planOf(id);
+    const diopiGraphCompiler_t* vendor = vendorCompiler();
+    TORCH_CHECK(vendor, "diopi graph: the vendor library has no graph compiler");
+    std::lock_guard<std::mutex> lock(p.mu);
+    TORCH_CHECK(!p.vendor || p.vendor == vendor, "diopi graph: the plan's segments belong to another library's graph compiler");
+    const int n = static_cast<int>(p.steps.size());
+    TORCH_CHECK(start >= 0 && start < stop && stop <= n, "diopi graph: bad step range ", start, "..", stop);
+    for (const auto& seg : p.segments) TORCH_CHECK(stop <= seg.start || start >= seg.stop, "diopi graph: steps already served");
+    GraphForm form;
+    buildForm(p, start, stop, tensors, name, form);
+    auto& g = form.g;
+    auto& ts = form.ts;
+    const int64_t nt = g.num_tensors;
+    const int32_t nin = g.num_inputs, nout = g.num_outputs;
     diopiContext ctx;
     ctx.stream = currentNativeStream();
     diopiGraphExecutableHandle_t exec = nullptr;
-    std::vector<int32_t> declined(nodes.size() + 1, -1);
+    std::vector<int32_t> declined(form.nodes.size() + 1, -1);
     int32_t nd = 0;
     diopiError_t st = vendor->compile(&ctx, &g, &exec, declined.data(), &nd);
     if (st != diopiSuccess) {
@@ -845,11 +936,11 @@ std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t
     seg.start = static_cast<int>(start);
     seg.stop = static_cast<int>(stop);
     seg.exec = exec;
-    seg.name = gname;
+    seg.name = form.gname;
     seg.inputs.assign(nin, nullptr);
     seg.outputs.assign(nout, nullptr);
     for (int64_t t = 0; t < nt; ++t) {
-        auto* h = &p.refs[refOf[t]].handle;
+        auto* h = &p.refs[form.refOf[t]].handle;
         if (ts[t].role == diopi_graph_tensor_input) seg.inputs[ts[t].index] = h;
         if (ts[t].role == diopi_graph_tensor_output) seg.outputs[ts[t].index] = h;
     }
@@ -857,6 +948,129 @@ std::tuple<int64_t, std::vector<int64_t>, std::string> offer(int64_t id, int64_t
     p.segments.push_back(std::move(seg));
     refreshStops(p);
     return {0, {}, ""};
+}
+
+// ---------------------------------------------------------------- the graph form as JSON (capture)
+
+const char* dtypeName(int32_t code) {
+    switch (code) {
+        case diopi_dtype_int8: return "int8";
+        case diopi_dtype_uint8: return "uint8";
+        case diopi_dtype_int16: return "int16";
+        case diopi_dtype_uint16: return "uint16";
+        case diopi_dtype_int32: return "int32";
+        case diopi_dtype_uint32: return "uint32";
+        case diopi_dtype_int64: return "int64";
+        case diopi_dtype_uint64: return "uint64";
+        case diopi_dtype_float16: return "float16";
+        case diopi_dtype_float32: return "float32";
+        case diopi_dtype_float64: return "float64";
+        case diopi_dtype_bool: return "bool";
+        case diopi_dtype_bfloat16: return "bfloat16";
+        case diopi_dtype_tfloat32: return "tfloat32";
+        case diopi_dtype_complex32: return "complex32";
+        case diopi_dtype_complex64: return "complex64";
+        case diopi_dtype_complex128: return "complex128";
+        default: return "unsupported";
+    }
+}
+
+const char* const kRoleNames[] = {"input", "output", "intermediate", "constant", "view"};
+const char* const kArgNames[] = {"none", "tensor", "tensor_list", "scalar", "int", "float", "int_array", "string", "generator"};
+
+void jsonString(std::ostringstream& o, const std::string& s) {
+    o << '"';
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') {
+            o << '\\' << c;
+        } else if (c < 0x20) {
+            char buf[8];
+            snprintf(buf, sizeof(buf), "\\u%04x", c);
+            o << buf;
+        } else {
+            o << c;
+        }
+    }
+    o << '"';
+}
+
+// Doubles round-trip exactly (17 significant digits); non-finite ones as Python's json module writes them.
+void jsonReal(std::ostringstream& o, double d) {
+    if (std::isnan(d)) {
+        o << "NaN";
+    } else if (std::isinf(d)) {
+        o << (d > 0 ? "Infinity" : "-Infinity");
+    } else {
+        char buf[32];
+        snprintf(buf, sizeof(buf), "%.17g", d);
+        o << buf;
+    }
+}
+
+void jsonInts(std::ostringstream& o, const int64_t* v, int64_t n) {
+    o << '[';
+    for (int64_t i = 0; i < n; ++i) o << (i ? "," : "") << v[i];
+    o << ']';
+}
+
+/// Steps [start, stop) of a plan as the graph offer() would give the vendor, serialized as JSON in the format
+/// documented in diopi_torch/graph/capture.py (the graph replay mode of the harness reads it back).
+std::string describeGraph(int64_t id, int64_t start, int64_t stop, c10::string_view tensors, c10::string_view name) {
+    Plan& p = planOf(id);
+    std::lock_guard<std::mutex> lock(p.mu);
+    const int n = static_cast<int>(p.steps.size());
+    TORCH_CHECK(start >= 0 && start < stop && stop <= n, "diopi graph: bad step range ", start, "..", stop);
+    GraphForm form;
+    buildForm(p, start, stop, tensors, name, form);
+    const diopiGraph_t& g = form.g;
+    std::ostringstream o;
+    o << "{\n\"format\": \"diopi-graph\",\n\"version\": " << g.version << ",\n\"name\": ";
+    jsonString(o, form.gname);
+    o << ",\n\"num_inputs\": " << g.num_inputs << ",\n\"num_outputs\": " << g.num_outputs << ",\n\"num_symbols\": " << g.num_symbols;
+    o << ",\n\"tensors\": [";
+    for (int32_t t = 0; t < g.num_tensors; ++t) {
+        const auto& d = g.tensors[t];
+        TORCH_CHECK(d.role >= 0 && d.role <= diopi_graph_tensor_view, "diopi graph: tensor role ", d.role);
+        TORCH_CHECK(d.data == nullptr, "diopi graph: constant data is not serialized");
+        o << (t ? ",\n " : "\n ") << "{\"role\": \"" << kRoleNames[d.role] << "\", \"index\": " << d.index << ", \"dtype\": \""
+          << dtypeName(d.dtype) << "\", \"shape\": ";
+        jsonInts(o, d.shape, d.ndim);
+        o << ", \"stride\": ";
+        if (d.stride) jsonInts(o, d.stride, d.ndim);
+        else o << "null";
+        o << ", \"view_of\": " << d.view_of << ", \"offset\": " << d.offset << ", \"first_use\": " << d.first_use
+          << ", \"last_use\": " << d.last_use << "}";
+    }
+    o << "],\n\"nodes\": [";
+    for (int32_t k = 0; k < g.num_nodes; ++k) {
+        const auto& nd = g.nodes[k];
+        o << (k ? ",\n " : "\n ") << "{\"function\": ";
+        jsonString(o, nd.function);
+        o << ", \"args\": [";
+        for (int32_t j = 0; j < nd.num_args; ++j) {
+            const auto& a = nd.args[j];
+            TORCH_CHECK(a.kind >= 0 && a.kind <= diopi_graph_arg_generator, "diopi graph: argument kind ", a.kind);
+            o << (j ? ", " : "") << "{\"kind\": \"" << kArgNames[a.kind] << "\"";
+            switch (a.kind) {
+                case diopi_graph_arg_tensor:
+                case diopi_graph_arg_int: o << ", \"value\": " << a.i; break;
+                case diopi_graph_arg_float: o << ", \"value\": "; jsonReal(o, a.f); break;
+                case diopi_graph_arg_tensor_list:
+                case diopi_graph_arg_int_array: o << ", \"value\": "; jsonInts(o, a.ints, a.len); break;
+                case diopi_graph_arg_string: o << ", \"value\": "; jsonString(o, a.s ? a.s : ""); break;
+                case diopi_graph_arg_scalar:
+                    o << ", \"dtype\": \"" << dtypeName(a.scalar.stype) << "\", \"value\": ";
+                    if (a.scalar.stype == diopi_dtype_float64) jsonReal(o, a.scalar.fval);
+                    else o << a.scalar.ival;
+                    break;
+                default: break;
+            }
+            o << "}";
+        }
+        o << "]}";
+    }
+    o << "]\n}\n";
+    return o.str();
 }
 
 /// Gives the plan's steps back to the per-call route (a compile that failed part way).
@@ -892,6 +1106,7 @@ TORCH_LIBRARY(diopi_graph, m) {
     using namespace diopi_torch::graph;
     m.def("create(str plan, Tensor[] consts) -> int", &create);
     m.def("run(int plan, Tensor[] inputs) -> Tensor[]", &run);
+    m.def("run_snapshots(int plan, Tensor[] inputs, int[] at) -> (Tensor[], Tensor[])", &runSnapshots);
     m.def("attach(int plan, str path, str key) -> str", &attach);
     m.def("destroy(int plan) -> ()", &destroy);
     m.def("counts(int plan) -> int[]", &counts);
@@ -899,6 +1114,7 @@ TORCH_LIBRARY(diopi_graph, m) {
     m.def("set_eager(int plan, int step, bool on) -> ()", &setEager);
     m.def("vendor_compiler() -> str", &vendorName);
     m.def("offer(int plan, int start, int stop, str tensors, str name) -> (int, int[], str)", &offer);
+    m.def("describe(int plan, int start, int stop, str tensors, str name) -> str", &describeGraph);
     m.def("vendor_runs(int plan) -> int", &vendorRuns);
     m.def("withdraw(int plan) -> ()", &withdraw);
     m.def("vendor_segments(int plan) -> int[]", &vendorSegments);

@@ -51,9 +51,11 @@ def context():
 
 def _native(plan, name, functions, exported):
     """The plan in the runner, its C library built (or found in the cache) as DIOPI_GRAPH_COMPILE says."""
-    from . import cache, vendor
+    from . import cache, capture, vendor
     from .runtime import NativeGraph
     native = NativeGraph(plan, name)
+    if capture.directory():  # written at its first run, from the per-call route (capturing never offers)
+        capture.attach(native, functions)
     if not vendor.offer(native, functions):  # the steps the vendor's graph compiler does not serve run call by call
         cache.schedule(native, functions, _C.info()["library"], exported)
     return native

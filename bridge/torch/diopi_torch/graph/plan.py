@@ -75,6 +75,7 @@ class Plan:
     output_bytes: list
     nodes: int                 # call_function nodes planned (views included)
     lowered: dict              # FX node name -> Lowering
+    out_refs: list = dataclasses.field(default_factory=list)  # per runner result: the ref it is (graph capture reads it)
 
 
 def _dtype_codes():
@@ -215,7 +216,7 @@ class Planner:
         arena, output_bytes = self._place()
         text = self._text(arena, output_bytes, out_refs)
         return Plan(text, self.consts, self.inputs, outputs, self.steps, self.ref_list, arena, output_bytes,
-                    self.planned, self.lowerings)
+                    self.planned, self.lowerings, out_refs)
 
     def _lowering(self, node):
         low = self.lowerings.get(node.name)

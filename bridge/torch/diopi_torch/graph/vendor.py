@@ -8,7 +8,8 @@ the C structs from the plan it parsed, csrc/graph/runner.cpp) and this module
 says what each tensor is. What the compiler declines runs call by call as
 before; the steps around it are offered again as smaller graphs. When the
 compiler fails, the whole plan runs call by call and the failure is counted.
-DIOPI_GRAPH_COMPILER=0 never offers.
+DIOPI_GRAPH_COMPILER=0 never offers, nor does a run capturing graphs
+(DIOPI_GRAPH_CAPTURE, graph/capture.py): its recorded outputs are the per-call route's.
 
 The graph form has no way to say that two tensors share memory except views,
 so the graphs offered never need one:
@@ -40,7 +41,7 @@ _WRITES = {"tensor_out", "tensor_array_out"}
 
 
 def enabled():
-    return os.environ.get("DIOPI_GRAPH_COMPILER", "1") != "0"
+    return os.environ.get("DIOPI_GRAPH_COMPILER", "1") != "0" and not os.environ.get("DIOPI_GRAPH_CAPTURE")
 
 
 def _ops():
@@ -156,6 +157,30 @@ def _overlap_cut(g, acc, refs):
     return None
 
 
+def expressible(plan, functions):
+    """Per step: its accesses, or None when the graph form cannot hold it (alone, as the rules say)."""
+    return [a if a is not None and _alone(a, plan.refs) else None for a in _accesses(plan, functions)]
+
+
+def graphs_of(plan, acc, skip, cuts):
+    """The graphs the plan's steps (but `skip`) are offered as: maximal runs under the rules of the module's
+    docstring, cut where arena bytes would overlap (`cuts` grows with those cuts)."""
+    while True:
+        graphs = _segments(plan, acc, skip, cuts)
+        for g in graphs:
+            k = _overlap_cut(g, acc, plan.refs)
+            if k is not None:
+                cuts.add(k)
+                break
+        else:
+            return graphs
+
+
+def tensors(g, acc, refs):
+    """The tensors of graph `g` as the runner's offer() and describe() read them (see _tensors)."""
+    return _tensors(g, acc, refs, _dtype_codes())
+
+
 def _tensors(g, acc, refs, codes):
     """The tensors of a graph as the runner's offer() reads them; also the number of inputs and outputs."""
     uses = {}
@@ -189,22 +214,13 @@ def offer(native, functions):
     t0 = time.perf_counter()
     ops = _ops()
     codes = _dtype_codes()
-    acc = [a if a is not None and _alone(a, plan.refs) else None for a in _accesses(plan, functions)]
+    acc = expressible(plan, functions)
     unexpressed = sum(1 for a in acc if a is None)
     served, declined, cuts = set(), set(), set()
     graphs = steps = 0
     failure = None
     while failure is None:
-        todo = []
-        for g in _segments(plan, acc, served | declined, cuts):
-            k = _overlap_cut(g, acc, plan.refs)
-            if k is not None:
-                cuts.add(k)
-                todo = None
-                break
-            todo.append(g)
-        if todo is None:
-            continue
+        todo = graphs_of(plan, acc, served | declined, cuts)
         if not todo:
             break
         for g in todo:

@@ -316,7 +316,14 @@ def main(argv=None):
     p.add_argument("--seq_sweep", nargs="?", const=",".join(map(str, SWEEP_LENGTHS)), default=None,
                    help="with --compile: train each causal LM one step per sequence length (default "
                    f"{','.join(map(str, SWEEP_LENGTHS))}), compiled vs eager CPU, and nothing else")
+    p.add_argument("--capture_graphs", default=None, metavar="DIR",
+                   help="with --compile: write each plan that is one diopi/graph.h graph, with its inputs and per-call "
+                   "outputs, into DIR (DIOPI_GRAPH_CAPTURE; replay: diopi_test/python main.py --mode graph_replay)")
     args = p.parse_args(argv)
+    if args.capture_graphs is not None:
+        if not args.compile:
+            p.error("--capture_graphs needs --compile (it captures the compile route's plans)")
+        os.environ["DIOPI_GRAPH_CAPTURE"] = os.path.abspath(args.capture_graphs)
     if args.seq_sweep is not None:
         return _seq_sweep(args)
     if (args.bench or args.bench_tools or args.bench_calls) and os.environ.get("OMP_NUM_THREADS") != "1" and argv is None:
@@ -389,6 +396,7 @@ def main(argv=None):
         for model in models:
             if not recipes.applies(recipe, model):
                 continue
+            os.environ["DIOPI_GRAPH_CAPTURE_MODEL"] = model.name  # names the captured graphs (graph/capture.py)
             try:
                 rows.append(run_model(model, recipe, tols, args.autocompare, time_ops=args.time))
             except Exception as e:  # a model that cannot run is a failed model, reported, not a crash
@@ -403,6 +411,9 @@ def main(argv=None):
                 if cause and cause != rows[-1]["error"]:
                     print(f"{model.name} / {recipe.name}: caused by {cause}", file=sys.stderr)
     print_table(rows, info, tols)
+    if os.environ.get("DIOPI_GRAPH_CAPTURE") and args.compile:
+        from ..graph import capture
+        print(capture.summary())
     for r in rows:
         if r.get("autocompare"):
             a = r["autocompare"]
