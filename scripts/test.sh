@@ -160,6 +160,10 @@ vendor_lane() {
     --json '$root/reports/models-capture-cpu.json'"
   stage "graph replay on impl/cpu" harness $py main.py --mode graph_replay --graphs "$root/reports/graphs" \
     --impl_lib "$cpu_lib" --report_dir "$root/reports/graph-replay-cpu"
+  # The same graphs on the simulated chip, whose graph compiler is impl/cpu's with each run queued on the device
+  # (random delays before queued work: a run read before it finished would fail here).
+  stage "graph replay on impl/sim (jitter)" harness env DIOPI_SIM_JITTER=1 $py main.py --mode graph_replay \
+    --graphs "$root/reports/graphs" --impl_lib "$root/build/sim/lib/libdiopi_impl.so" --report_dir "$root/reports/graph-replay-sim"
   stage "ddp/fsdp on diopi/impl/cpu" bash "$root/scripts/models.sh" --impl_lib "$cpu_lib" \
     --recipe ddp,fsdp --world_size 2 --json "$root/reports/models-dist-cpu.json"
   stage "fuzz impl/cpu" harness $py main.py --mode fuzz --jobs "$jobs" --impl_lib "$cpu_lib" \

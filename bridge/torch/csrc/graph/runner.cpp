@@ -975,8 +975,12 @@ const char* dtypeName(int32_t code) {
     }
 }
 
+// diopiGraphTensorRole_t and diopiGraphArgKind_t without their prefixes, in enumerator order (the harness reads them
+// back through the header model, conformance/graph_replay.py).
 const char* const kRoleNames[] = {"input", "output", "intermediate", "constant", "view"};
-const char* const kArgNames[] = {"none", "tensor", "tensor_list", "scalar", "int", "float", "int_array", "string", "generator"};
+const char* const kArgNames[] = {"none",   "tensor",    "tensor_list",        "scalar",        "int", "float",
+                                 "int_array", "string", "generator", "symbolic_int_array", "symbolic_int"};
+static_assert(sizeof(kArgNames) / sizeof(kArgNames[0]) == diopi_graph_arg_symbolic_int + 1, "a kind of graph.h has no name here");
 
 void jsonString(std::ostringstream& o, const std::string& s) {
     o << '"';

@@ -26,7 +26,7 @@ The JSON (one object; the runner's describe() writes the graph part from the
 same structs offer() hands the vendor, csrc/graph/runner.cpp):
 
     format        "diopi-graph"
-    version       DIOPI_GRAPH_VERSION of the header the bridge was built with (1000)
+    version       DIOPI_GRAPH_VERSION of the header the bridge was built with (1100)
     name          the graph's name
     num_inputs, num_outputs, num_symbols    as in diopiGraph_t
     tensors       [{role, index, dtype, shape, stride, view_of, offset, first_use, last_use}], in graph order:
@@ -37,6 +37,8 @@ same structs offer() hands the vendor, csrc/graph/runner.cpp):
                   "none", "generator" (no value); "tensor", "int" (value: integer); "float" (value: number);
                   "tensor_list", "int_array" (value: list of integers); "string" (value: string);
                   "scalar" (dtype: "float64" | "int64" | "bool", value: number)
+                  ("symbolic_int_array" and "symbolic_int" exist in the form since 1.1; the route's graphs have
+                  concrete sizes and never hold them)
                   Non-finite floats are written NaN, Infinity, -Infinity (as Python's json reads them).
     capture       {model, plan, library, values}: where it came from; `values` the npz file's name
 
