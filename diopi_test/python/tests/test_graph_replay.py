@@ -3,7 +3,7 @@ format (bridge/torch/diopi_torch/graph/capture.py) with numpy's outputs as the
 recorded ones passes on impl/cpu's graph compiler; a wrong recorded output
 fails naming the node that wrote it; corrupt, foreign and mismatched files are
 refused before any library runs; a library without a graph compiler is one
-clear error. The device's test (bridge/torch/tests/graph/test_graph_replay.py)
+clear error. The device's test (bridge/torch/tests/graph/test_graph_capture.py)
 replays graphs captured from a real compiled model."""
 import json
 import os
