@@ -17,7 +17,8 @@
 //   batch, head, query, key (per sequence for variable-length calls). Backward functions that take `gen`
 //   regenerate the same mask, so they must receive a generator in the state the forward started from.
 // - Backward functions recompute the probabilities from q, k, v (the saved out / softmax_lse are checked
-//   for shape only): the gradients are those of the exact math above.
+//   for shape only): the gradients are those of the exact math above. The exception is plain attention
+//   through diopiFlashAttention(Backward), which uses ATen's fused CPU kernel (see "ATen's fused CPU attention").
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -106,47 +107,76 @@ void checkAlibi(const at::Tensor& alibi, int64_t batch, int64_t hq) {
     if (!ok) fail("alibi_slopes must have shape (num_heads_q) or (batch, num_heads_q)");
 }
 
-// Probabilities of one dense batch. q (B, Sq, Hq, D), k (B, Sk, Hk, D), v (B, Sk, Hk, Dv), all in the compute dtype.
+// Scores and probabilities of one dense batch. q (B, Sq, Hq, D), k (B, Sk, Hk, D), v (B, Sk, Hk, Dv), all in the
+// compute dtype. Each step is one ATen call on the whole batch: at the sizes of a training step the call count,
+// not the arithmetic, is the cost, so masks are only built when the call has one.
 struct Probs {
     at::Tensor qh, kh, vh;  // heads first, key/value heads repeated
     at::Tensor P;           // (B, Hq, Sq, Sk) softmax over the keys taken (0 elsewhere)
-    at::Tensor m, l;        // (B, Hq, Sq, 1) row max (-inf without keys) and sum of exp(S - m)
-    at::Tensor allowed;     // (B, Hq, Sq, Sk) bool: mask, window and causal (not dropout)
+    at::Tensor m, l;        // forward only: (B, Hq, Sq, 1) row max (-inf without keys) and sum of exp(S - m)
+    at::Tensor excluded;    // bool, broadcastable to (B, Hq, Sq, Sk): mask, window and causal (not dropout); undefined: none
     at::Tensor keep;        // (B, Hq, Sq, Sk) bool dropout keep mask, undefined without dropout
     double factor = 1.0;    // 1 / (1 - p)
 };
 
-Probs probs(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const AttnSpec& spec) {
+// The keys a query may not take (true = excluded) as a bool tensor broadcastable to (B, Hq, Sq, Sk), or undefined when
+// every key is taken. `diff` is i + Sk - Sq - j (the file comment's d), built only for windows and ALiBi.
+at::Tensor excludedKeys(const AttnSpec& spec, int64_t sq, int64_t sk, const at::Device& device, const at::Tensor& diff) {
+    auto flags = at::TensorOptions().dtype(at::kBool).device(device);
+    at::Tensor ex;
+    if (spec.windowLeft >= 0 || spec.windowRight >= 0) {
+        ex = at::zeros({sq, sk}, flags);
+        if (spec.causal) ex = ex.logical_or(diff.lt(0));
+        if (spec.windowLeft >= 0) ex = ex.logical_or(diff.gt(spec.windowLeft));
+        if (spec.windowRight >= 0) ex = ex.logical_or(diff.lt(-spec.windowRight));
+    } else if (spec.causal) {
+        // d < 0 <=> j > i + (Sk - Sq): the triangle above the diagonal shifted by Sk - Sq.
+        ex = at::ones({sq, sk}, flags).triu_(sk - sq + 1);
+    }
+    if (spec.excluded.defined()) {
+        at::Tensor user = spec.excluded.to(device);
+        ex = ex.defined() ? ex.logical_or(user) : user;
+    }
+    return ex;
+}
+
+at::Tensor keyDistance(int64_t sq, int64_t sk, const at::Device& device) {
+    auto li = at::TensorOptions().dtype(at::kLong).device(device);
+    return at::arange(sq, li).view({sq, 1}) + (sk - sq) - at::arange(sk, li).view({1, sk});
+}
+
+// `stats`: also the row max and sum the forward's statistics need (the backward takes P alone).
+Probs probs(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const AttnSpec& spec, bool stats) {
     Probs r;
     int64_t b = q.size(0), sq = q.size(1), hq = q.size(2), sk = k.size(1);
     r.qh = q.permute({0, 2, 1, 3});
     r.kh = headsFirst(k, hq);
     r.vh = headsFirst(v, hq);
-    at::Tensor s = at::matmul(r.qh, r.kh.transpose(-2, -1)).mul(spec.scale);
-    auto li = at::TensorOptions().dtype(at::kLong).device(q.device());
-    at::Tensor diff = at::arange(sq, li).view({sq, 1}) + (sk - sq) - at::arange(sk, li).view({1, sk});
-    at::Tensor allowed = at::ones({sq, sk}, li.dtype(at::kBool));
-    if (spec.causal) allowed = allowed.logical_and(diff.ge(0));
-    if (spec.windowLeft >= 0) allowed = allowed.logical_and(diff.le(spec.windowLeft));
-    if (spec.windowRight >= 0) allowed = allowed.logical_and(diff.ge(-spec.windowRight));
-    allowed = allowed.view({1, 1, sq, sk});
-    if (spec.excluded.defined()) allowed = allowed.logical_and(spec.excluded.to(q.device()).logical_not());
-    r.allowed = allowed.expand({b, hq, sq, sk});
+    at::Tensor s = at::matmul(r.qh, r.kh.transpose(-2, -1)).mul_(spec.scale);
+    bool windowed = spec.windowLeft >= 0 || spec.windowRight >= 0;
+    at::Tensor diff = windowed || spec.alibi.defined() ? keyDistance(sq, sk, q.device()) : at::Tensor();
     if (spec.alibi.defined()) {
         at::Tensor slopes = spec.alibi.to(q.device(), q.scalar_type());
         slopes = slopes.dim() == 1 ? slopes.view({1, hq, 1, 1}) : slopes.view({b, hq, 1, 1});
         s = s - slopes * diff.abs().to(q.scalar_type()).view({1, 1, sq, sk});
     }
-    at::Tensor masked = s.masked_fill(r.allowed.logical_not(), -kInf);
-    if (sk == 0) {
+    r.excluded = excludedKeys(spec, sq, sk, q.device(), diff);
+    if (r.excluded.defined()) s.masked_fill_(r.excluded, -kInf);
+    if (!stats) {
+        // A row with no key at all has only -inf scores; the safe softmax gives it zeros, as the forward does.
+        r.P = sk == 0 ? s : r.excluded.defined() ? at::_safe_softmax(s, -1) : at::softmax(s, -1);
+    } else if (sk == 0) {
+        r.P = s;
         r.m = at::full({b, hq, sq, 1}, -kInf, q.options());
+        r.l = at::zeros({b, hq, sq, 1}, q.options());
     } else {
-        r.m = std::get<0>(masked.max(-1, true));
+        r.m = s.amax(-1, true);
+        // exp(-inf - 0) = 0 on a row with no key; elsewhere the row max is finite. Such a row sums to 0 and any other
+        // row to at least 1 (its maximum contributes exp(0)), so dividing by max(l, 1) only changes the empty rows.
+        at::Tensor e = r.excluded.defined() ? (s - r.m.masked_fill(r.m.eq(-kInf), 0.0)).exp_() : (s - r.m).exp_();
+        r.l = e.sum(-1, true);
+        r.P = r.excluded.defined() ? e.div_(r.l.clamp_min(1.0)) : e.div_(r.l);
     }
-    at::Tensor msafe = r.m.masked_fill(r.m.eq(-kInf), 0.0);
-    at::Tensor e = (masked - msafe).exp();
-    r.l = e.sum(-1, true);
-    r.P = at::where(r.l.gt(0), e / r.l, at::zeros({}, e.options()));
     if (spec.dropout > 0) {
         r.factor = spec.dropout < 1.0 ? 1.0 / (1.0 - spec.dropout) : 0.0;
         if (spec.keep.defined()) {
@@ -162,25 +192,35 @@ Probs probs(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const
     return r;
 }
 
-at::Tensor dropped(const Probs& p) { return p.keep.defined() ? p.P * p.keep.to(p.P.scalar_type()) * p.factor : p.P; }
+at::Tensor dropped(const Probs& p) { return p.keep.defined() ? p.P.mul(p.keep).mul_(p.factor) : p.P; }
 
 struct AttnResult {
-    at::Tensor out;     // (B, Sq, Hq, Dv)
-    at::Tensor lse;     // (B, Hq, Sq)
-    at::Tensor rowMax;  // (B, Hq, Sq)
-    at::Tensor rowSum;  // (B, Hq, Sq)
-    at::Tensor taken;   // (B, Hq, Sq, Sk) bool: allowed and kept by dropout
-    at::Tensor keep;    // dropout keep mask or undefined
+    at::Tensor out;       // (B, Sq, Hq, Dv)
+    at::Tensor lse;       // (B, Hq, Sq)
+    at::Tensor rowMax;    // (B, Hq, Sq)
+    at::Tensor rowSum;    // (B, Hq, Sq)
+    at::Tensor excluded;  // as Probs::excluded
+    at::Tensor keep;      // dropout keep mask or undefined
 };
 
+// (B, Hq, Sq, Sk) bool: true where key j took part for query i (allowed and kept by dropout).
+at::Tensor taken(const AttnResult& r, int64_t sk) {
+    int64_t b = r.out.size(0), sq = r.out.size(1), hq = r.out.size(2);
+    at::Tensor t = r.excluded.defined() ? r.excluded.logical_not() : at::ones({sq, sk}, r.out.options().dtype(at::kBool));
+    t = t.expand({b, hq, sq, sk});
+    return r.keep.defined() ? t.logical_and(r.keep) : t.contiguous();
+}
+
 AttnResult attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const AttnSpec& spec) {
-    Probs p = probs(q, k, v, spec);
+    Probs p = probs(q, k, v, spec, /*stats=*/true);
     AttnResult r;
     r.out = at::matmul(dropped(p), p.vh).permute({0, 2, 1, 3});
-    r.lse = at::where(p.l.gt(0), p.m + p.l.log(), at::full({}, kInf, p.l.options())).squeeze(-1);
+    at::Tensor lse = p.m + p.l.log();
+    // A row with no key: flash-attention's +inf (the sum is 0 there and only there).
+    r.lse = (p.excluded.defined() || k.size(1) == 0 ? lse.masked_fill_(p.l.eq(0), kInf) : lse).squeeze(-1);
     r.rowMax = p.m.squeeze(-1);
     r.rowSum = p.l.squeeze(-1);
-    r.taken = p.keep.defined() ? p.allowed.logical_and(p.keep) : p.allowed;
+    r.excluded = p.excluded;
     r.keep = p.keep;
     return r;
 }
@@ -190,17 +230,52 @@ struct AttnGrads {
 };
 
 AttnGrads attentionBackward(const at::Tensor& dout, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const AttnSpec& spec) {
-    Probs p = probs(q, k, v, spec);
+    Probs p = probs(q, k, v, spec, /*stats=*/false);
     at::Tensor doh = dout.permute({0, 2, 1, 3});
     at::Tensor pd = dropped(p);
     at::Tensor dvh = at::matmul(pd.transpose(-2, -1), doh);
     at::Tensor dP = at::matmul(doh, p.vh.transpose(-2, -1));
-    if (p.keep.defined()) dP = dP * p.keep.to(dP.scalar_type()) * p.factor;
+    if (p.keep.defined()) dP.mul_(p.keep).mul_(p.factor);
     at::Tensor dS = p.P * (dP - (dP * p.P).sum(-1, true));
-    at::Tensor dqh = at::matmul(dS, p.kh).mul(spec.scale);
-    at::Tensor dkh = at::matmul(dS.transpose(-2, -1), p.qh).mul(spec.scale);
+    at::Tensor dqh = at::matmul(dS, p.kh).mul_(spec.scale);
+    at::Tensor dkh = at::matmul(dS.transpose(-2, -1), p.qh).mul_(spec.scale);
     int64_t hk = k.size(2);
     return {dqh.permute({0, 2, 1, 3}), foldHeads(dkh, hk), foldHeads(dvh, hk)};
+}
+
+// ---- ATen's fused CPU attention
+// When a call is plain attention (no bias, window, user mask or dropout, and a causal mask only when it is square:
+// ATen aligns it top-left, this file bottom-right, and the two agree when Sq == Sk), ATen's own flash-attention
+// kernel computes it in one pass, as eager PyTorch does on the CPU; the math path above costs a dozen calls.
+bool fusedFits(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const AttnSpec& spec) {
+    return q.device().is_cpu() && !spec.alibi.defined() && !spec.excluded.defined() && spec.windowLeft < 0 && spec.windowRight < 0 &&
+           spec.dropout == 0 && (!spec.causal || q.size(1) == k.size(1)) && q.numel() > 0 && k.numel() > 0 && v.size(3) == q.size(3);
+}
+
+// (B, S, H, D) -> (B, H, S, D) as the kernel reads it: heads repeated for grouped queries, unit stride in D.
+at::Tensor fusedOperand(const at::Tensor& x, int64_t hq) {
+    at::Tensor t = headsFirst(x, hq);
+    return t.stride(-1) == 1 ? t : t.contiguous();
+}
+
+AttnResult fusedAttention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const AttnSpec& spec) {
+    int64_t hq = q.size(2);
+    auto [out, lse] = at::_scaled_dot_product_flash_attention_for_cpu(fusedOperand(q, hq), fusedOperand(k, hq), fusedOperand(v, hq), 0.0,
+                                                                        spec.causal, std::nullopt, spec.scale);
+    AttnResult r;
+    r.out = out.permute({0, 2, 1, 3});
+    r.lse = lse;
+    return r;
+}
+
+// Gradients from the forward's output and row log-sum-exp (the kernel recomputes the probabilities from them).
+AttnGrads fusedAttentionBackward(const at::Tensor& dout, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const at::Tensor& out,
+                                 const at::Tensor& lse, const AttnSpec& spec) {
+    int64_t hq = q.size(2), hk = k.size(2);
+    auto [dq, dk, dv] = at::_scaled_dot_product_flash_attention_for_cpu_backward(
+        fusedOperand(dout, hq), fusedOperand(q, hq), fusedOperand(k, hq), fusedOperand(v, hq), fusedOperand(out, hq), lse.contiguous(), 0.0,
+        spec.causal, std::nullopt, spec.scale);
+    return {dq.permute({0, 2, 1, 3}), foldHeads(dk, hk), foldHeads(dv, hk)};
 }
 
 void assignOpt(diopiTensorHandle_t h, const at::Tensor& t, const char* name) {
@@ -420,7 +495,7 @@ diopiError_t diopiMultiHeadAttention(diopiContextHandle_t ctx, diopiTensorHandle
     AttnResult r = attention(Q.to(ct), K.to(ct), V.to(ct), spec);
     assign(out, r.out, "out");
     assignOpt(softmax_lse, r.lse, "softmax_lse");
-    if (return_debug_mask) assignOpt(debug_attn_mask, r.taken, "debug_attn_mask");
+    if (return_debug_mask) assignOpt(debug_attn_mask, taken(r, K.size(1)), "debug_attn_mask");
     if (g) saveGenerator(ctx, gen, *g);
     DIOPI_IMPL_END
 }
@@ -483,7 +558,7 @@ diopiError_t diopiMultiHeadAttentionVarLen(diopiContextHandle_t ctx, diopiTensor
         at::Tensor m = at::zeros(dm.sizes(), Q.options().dtype(at::kBool));
         for (int64_t b = 0; b < seg.batch(); ++b) {
             if (seg.sq(b) > dm.size(2) || seg.sk(b) > dm.size(3)) fail("debug_attn_mask is smaller than a sequence");
-            m[b].narrow(1, 0, seg.sq(b)).narrow(2, 0, seg.sk(b)).copy_(r.sequences[b].taken[0]);
+            m[b].narrow(1, 0, seg.sq(b)).narrow(2, 0, seg.sk(b)).copy_(taken(r.sequences[b], seg.sk(b))[0]);
         }
         assign(debug_attn_mask, m, "debug_attn_mask");
     }
@@ -545,15 +620,16 @@ diopiError_t diopiFlashAttention(diopiContextHandle_t ctx, diopiTensorHandle_t a
     checkAlibi(spec.alibi, Q.size(0), Q.size(2));
     spec.dropout = p_dropout;
     spec.gen = g ? &*g : nullptr;
-    AttnResult r = attention(Q.to(ct), K.to(ct), V.to(ct), spec);
+    AttnResult r = fusedFits(Q, K, V, spec) ? fusedAttention(Q.to(ct), K.to(ct), V.to(ct), spec) : attention(Q.to(ct), K.to(ct), V.to(ct), spec);
     assign(attention_out, r.out, "attention_out");
     assignOpt(softmax_lse, r.lse, "softmax_lse");
     if (g) saveGenerator(ctx, gen, *g);
     DIOPI_IMPL_END
 }
 
-// Gradients of diopiFlashAttention (same layouts; attention_out / softmax_lse shape-checked, not used). With dropout,
-// gen must be in the state the forward started from.
+// Gradients of diopiFlashAttention (same layouts). attention_out / softmax_lse are the forward's: plain attention in
+// float32 computes the gradients from them with ATen's fused kernel; every other call recomputes the
+// probabilities (then they may be NULL). With dropout, gen must be in the state the forward started from.
 diopiError_t diopiFlashAttentionBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_q, diopiTensorHandle_t grad_k, diopiTensorHandle_t grad_v,
                                          diopiConstTensorHandle_t grad_output, diopiGeneratorHandle_t gen, diopiConstTensorHandle_t q,
                                          diopiConstTensorHandle_t k, diopiConstTensorHandle_t v, diopiConstTensorHandle_t alibi_slopes,
@@ -577,7 +653,12 @@ diopiError_t diopiFlashAttentionBackward(diopiContextHandle_t ctx, diopiTensorHa
     checkAlibi(spec.alibi, Q.size(0), Q.size(2));
     spec.dropout = p_dropout;
     spec.gen = g ? &*g : nullptr;
-    AttnGrads gr = attentionBackward(dO.to(ct), Q.to(ct), K.to(ct), V.to(ct), spec);
+    // The fused kernel takes the forward's output and statistics as they are stored: only a float32 call keeps them
+    // exact enough (a 16-bit output is rounded, float64 statistics would be float32); the others recompute.
+    bool fused = fusedFits(Q, K, V, spec) && Q.scalar_type() == at::kFloat && attention_out != nullptr && softmax_lse != nullptr;
+    AttnGrads gr = fused ? fusedAttentionBackward(dO.to(ct), Q.to(ct), K.to(ct), V.to(ct), tensor(attention_out, "attention_out").to(ct),
+                                                  tensor(softmax_lse, "softmax_lse").to(ct), spec)
+                         : attentionBackward(dO.to(ct), Q.to(ct), K.to(ct), V.to(ct), spec);
     assignOpt(grad_q, gr.dq, "grad_q");
     assignOpt(grad_k, gr.dk, "grad_k");
     assignOpt(grad_v, gr.dv, "grad_v");
