@@ -231,31 +231,58 @@ diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src)
     return h;
 }
 
+namespace {
+
+// SplitMix64: a 64-bit state stepped by a constant and mixed; its outputs for consecutive states are independent
+// enough to seed a generator with.
+uint64_t splitMix64(uint64_t& x) {
+    uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void seedAndOffset(diopiGeneratorHandle_t h, uint64_t* seed, uint64_t* offset) {
+    if (!diopiGeneratorGetSeedAndOffset || !diopiGeneratorSetSeedAndOffset) fail("the runtime provides no generator functions");
+    if (diopiGeneratorGetSeedAndOffset(h, seed, offset) != diopiSuccess) fail("cannot read the generator's seed and offset");
+}
+
+}  // namespace
+
+// A runtime generator is counter-based here, as a chip's Philox generator is (and as impl/cpu's is): its state is the
+// pair (seed, offset). A call draws from an mt19937 whose whole 624-word state is derived from the pair, then
+// advances the offset by one, so each call has a stream of its own and the same pair gives the same bits. Only two
+// numbers travel per call: keeping ATen's 5 KB mt19937 state in the handle cost three copies and two tensor
+// allocations per random call, more than a small dropout itself. ATen's own seeding takes 32 bits of a seed, which
+// would make two of 10^5 calls share a stream; the derived state depends on all 128 bits.
 at::Generator generator(diopiContextHandle_t ctx, diopiGeneratorHandle_t h) {
     if (h == nullptr) return at::detail::getDefaultCPUGenerator();
-    if (!diopiGeneratorGetSeedAndOffset || !diopiGeneratorGetState) fail("the runtime provides no generator functions");
     uint64_t seed = 0, offset = 0;
-    if (diopiGeneratorGetSeedAndOffset(h, &seed, &offset) != diopiSuccess) fail("cannot read the generator seed");
-    at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(seed);
-    diopiTensorHandle_t state = nullptr;
-    if (diopiGeneratorGetState(ctx, h, &state) != diopiSuccess) fail("cannot read the generator state");
-    at::Tensor st = optTensor(state);
-    if (st.defined() && st.numel() > 0) {
-        std::lock_guard<std::mutex> lock(gen.mutex());
-        gen.set_state(st.clone());
+    seedAndOffset(h, &seed, &offset);
+    uint64_t x = seed;
+    uint64_t key = splitMix64(x) ^ offset;  // distinct offsets of one seed give distinct keys
+    at::mt19937_data_pod pod{};
+    pod.seed_ = seed;
+    pod.seeded_ = true;
+    pod.left_ = 1;  // the first draw twists the state, as after ATen's own seeding
+    pod.next_ = 0;
+    for (size_t i = 0; i < pod.state_.size(); i += 2) {
+        uint64_t v = splitMix64(key);
+        pod.state_[i] = static_cast<uint32_t>(v);
+        if (i + 1 < pod.state_.size()) pod.state_[i + 1] = static_cast<uint32_t>(v >> 32);
     }
+    at::mt19937 engine;
+    engine.set_data(pod);
+    at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(seed);
+    gen.get<at::CPUGeneratorImpl>()->set_engine(engine);
     return gen;
 }
 
 void saveGenerator(diopiContextHandle_t ctx, diopiGeneratorHandle_t h, const at::Generator& gen) {
     if (h == nullptr) return;
-    if (!diopiGeneratorSetState) fail("the runtime provides no generator functions");
-    at::Tensor st;
-    {
-        std::lock_guard<std::mutex> lock(const_cast<at::Generator&>(gen).mutex());
-        st = gen.get_state();
-    }
-    if (diopiGeneratorSetState(h, requireLike(ctx, st)) != diopiSuccess) fail("cannot save the generator state");
+    uint64_t seed = 0, offset = 0;
+    seedAndOffset(h, &seed, &offset);
+    if (diopiGeneratorSetSeedAndOffset(h, seed, offset + 1) != diopiSuccess) fail("cannot advance the generator");
 }
 
 }  // namespace impl::aten

@@ -86,11 +86,11 @@ at::Tensor wrappedScalar(const at::Scalar& s);
 /// Allocates a context-owned tensor like `src` and copies `src` into it.
 diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src);
 
-/// The ATen generator for a runtime generator handle: seeded from the
-/// handle's seed, continuing from its saved state when it has one. NULL
-/// selects ATen's default CPU generator.
+/// The ATen generator for a runtime generator handle: a CPU generator whose
+/// state is derived from the handle's (seed, offset) (counter-based, see
+/// helper.cpp). NULL selects ATen's default CPU generator.
 at::Generator generator(diopiContextHandle_t ctx, diopiGeneratorHandle_t h);
-/// Saves `gen`'s advanced state back into the runtime handle (no-op for NULL).
+/// Advances the handle past the call that used `gen` (its offset by one; no-op for NULL).
 void saveGenerator(diopiContextHandle_t ctx, diopiGeneratorHandle_t h, const at::Generator& gen);
 
 /// Reduced dims are kept when the caller's output has the input's rank
