@@ -456,8 +456,9 @@ Layout parseLayout(const char* layout, const at::Tensor& q, int64_t headNum) {
     return l;
 }
 
-// softmax_max / softmax_sum of the customized variants: (..., 8) float32, the row statistic repeated 8 times.
-at::Tensor repeat8(const at::Tensor& x) { return x.unsqueeze(-1).expand({-1, -1, -1, 8}).to(at::kFloat).contiguous(); }
+// softmax_max / softmax_sum of the customized variants: (..., 8) float32, the row statistic repeated 8 times. A view:
+// storeOut's copy into the library-allocated tensor is the only one.
+at::Tensor repeat8(const at::Tensor& x) { return x.to(at::kFloat).unsqueeze(-1).expand({-1, -1, -1, 8}); }
 
 void storeOut(diopiContextHandle_t ctx, diopiTensorHandle_t* slot, const at::Tensor& t) {
     if (slot != nullptr) *slot = requireLike(ctx, t);

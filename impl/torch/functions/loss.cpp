@@ -336,10 +336,13 @@ diopiError_t diopiNLLLossV2(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
     at::Tensor in = tensor(input, "input"), w = optTensor(weight);
     Nll2d f = nllFlatten(in, longTargets(tensor(target, "target"), "target"));
     int64_t red = reductionOf(reduction);
-    at::Tensor o = std::get<0>(at::nll_loss_forward(f.input, f.target, w, red, ignore_index));
+    auto [o, tw] = at::nll_loss_forward(f.input, f.target, w, red, ignore_index);
     if (red == at::Reduction::None && !f.oneD) o = o.reshape(tensor(target, "target").sizes());
     assign(out, o);
-    assign(totalWeight, nllTotalWeight(f.target, w, in.size(in.dim() == 1 ? 0 : 1), ignore_index, in.options()), "totalWeight");
+    // ATen sums the weights of the targets taken (and checks their range) under mean and sum; without a reduction it
+    // leaves the total at 0, which DIOPI's totalWeight is not.
+    if (red == at::Reduction::None) tw = nllTotalWeight(f.target, w, in.size(in.dim() == 1 ? 0 : 1), ignore_index, in.options());
+    assign(totalWeight, tw, "totalWeight");
     DIOPI_IMPL_END
 }
 

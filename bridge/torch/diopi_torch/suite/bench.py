@@ -14,11 +14,15 @@ from ..tools import stats as device_stats
 from .models import build, inputs
 
 
-def bench(models, repeats=21, autocast=None):
+def bench(models, repeats=21, autocast=None, sample_s=0.05):
     """Forward+backward time per model, diopi device vs eager CPU (the bridge's overhead), in
     float32 or under autocast to `autocast` on both sides.
-    The two run alternately, `repeats` times each, and the medians are compared: on a shared
-    2-core machine a best-of-few of one side taken minutes apart from the other's varied by 2x."""
+    The two run alternately, `repeats` samples each, and the medians are compared: on a shared
+    2-core machine a best-of-few of one side taken minutes apart from the other's varied by 2x.
+    A sample is the mean of as many steps as fill about `sample_s` seconds on eager CPU (the same
+    count on both): single steps of a few milliseconds moved a model's ratio by 30% between runs
+    of one build on the development machine, a virtual machine whose host deschedules it."""
+    import math
     import statistics
 
     import torch
@@ -39,15 +43,19 @@ def bench(models, repeats=21, autocast=None):
                         loss = mm(**b).loss
                 loss.backward()
                 loss.item()
-            for _ in range(3):  # warm up: allocator, result-shape cache
+            for _ in range(5):  # warm up: allocator, result-shape cache
                 once()
             steps[device] = once
+        t0 = time.perf_counter()
+        steps["cpu"]()
+        per_sample = max(1, math.ceil(sample_s / (time.perf_counter() - t0)))
         times = {"cpu": [], "diopi": []}
         for _ in range(repeats):
             for device in ("cpu", "diopi"):
                 t0 = time.perf_counter()
-                steps[device]()
-                times[device].append(time.perf_counter() - t0)
+                for _ in range(per_sample):
+                    steps[device]()
+                times[device].append((time.perf_counter() - t0) / per_sample)
         med = {d: statistics.median(ts) for d, ts in times.items()}
         rows.append({"name": model.name, "cpu_ms": med["cpu"] * 1e3, "diopi_ms": med["diopi"] * 1e3,
                      "ratio": med["diopi"] / med["cpu"]})

@@ -457,8 +457,8 @@ def main(argv=None):
             rows_b = bench(models, autocast=dtype)
             result["bench" + suffix] = rows_b
             what = "bfloat16 autocast" if dtype else "float32"
-            print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'ratio':>6}   ({what}, forward+backward, median of 21, "
-                  "alternating)")
+            print(f"\n{'model':<10} {'cpu ms':>8} {'diopi ms':>9} {'ratio':>6}   ({what}, forward+backward, median of 21 "
+                  "samples of 50 ms, alternating)")
             for b in rows_b:
                 print(f"{b['name'][:10]:<10} {b['cpu_ms']:>8.2f} {b['diopi_ms']:>9.2f} {b['ratio']:>5.2f}x")
             g = math.exp(sum(math.log(b["ratio"]) for b in rows_b) / len(rows_b))
