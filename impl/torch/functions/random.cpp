@@ -36,9 +36,18 @@ diopiError_t diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle_t out, dio
     withGenerator(ctx, generator, [&](at::Generator& gen) {
         // keep ~ Bernoulli(1 - p); kept values are scaled by 1 / (1 - p).
         at::Tensor keep = at::empty(in.sizes(), in.options().dtype(at::kFloat)).bernoulli_(1.0 - p, gen);
-        at::Tensor scaled = p == 1.0 ? at::zeros_like(in) : in * keep.to(in.scalar_type()) / (1.0 - p);
-        assign(out, scaled);
         if (mask) assign(mask, keep, "mask");
+        if (p == 1.0) {
+            assign(out, at::zeros_like(in));
+            return;
+        }
+        // Eager PyTorch's order on the CPU: the mask scaled first, then one product, written into `out` when it can
+        // take it.
+        keep.div_(1.0 - p);
+        if (at::Tensor o = elementwiseOut(out, in.scalar_type(), {in}); o.defined())
+            at::mul_out(o, in, keep);
+        else
+            assign(out, in * keep);
     });
     DIOPI_IMPL_END
 }
