@@ -93,6 +93,7 @@ public:
         refuseInBadFork();
         c10::DeviceIndex d = currentDeviceIndex();
         markRuntimeUsed();
+        backwardOnThisThread();
         if (n == 0) return {nullptr, nullptr, &freeBlockPtr, c10::Device(kDiopi, d)};
         size_t size = roundSize(n);
         c10::StreamId stream = currentStream(d).id();

@@ -116,6 +116,40 @@ def test_loading_a_missing_library_is_a_clear_error():
     assert proc.stdout.strip() == "no such library: /nonexistent/libdiopi_impl.so", proc.stdout + proc.stderr
 
 
+def test_backward_runs_on_the_calling_thread_unless_the_device_thread_is_asked_for():
+    # A single device gains nothing from PyTorch's autograd thread (the caller only waits) and pays two thread
+    # wake-ups per backward and a move of the activations to another core; by default a thread that used the device
+    # runs its backward itself, DIOPI_AUTOGRAD_THREAD=1 keeps the device's thread. Gradients agree with eager CPU
+    # either way, also for a backward started from a second Python thread.
+    code = """
+        import threading, torch
+        def backward_thread(device):
+            seen = []
+            torch.manual_seed(0)
+            m = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1)).to(device)
+            x = torch.randn(5, 4).to(device).requires_grad_()
+            y = m(x)
+            y.register_hook(lambda g: seen.append(threading.get_ident()))
+            y.sum().backward()
+            return seen[0], x.grad.cpu(), [p.grad.cpu() for p in m.parameters()]
+        results = {}
+        def body():
+            for device in ("cpu", "diopi"):
+                tid, gx, gp = backward_thread(device)
+                results[device] = (tid == threading.get_ident(), gx, gp)
+        body()
+        side = threading.Thread(target=body); side.start(); side.join()   # the second thread's results replace the first's
+        for a, b in zip([results["cpu"][1]] + results["cpu"][2], [results["diopi"][1]] + results["diopi"][2]):
+            assert torch.allclose(a, b, atol=1e-6), (a, b)
+        print("cpu", results["cpu"][0], "diopi", results["diopi"][0])
+    """
+    default = run(code)
+    assert default.returncode == 0 and default.stdout.split()[-4:] == ["cpu", "True", "diopi", "True"], \
+        default.stdout + default.stderr
+    kept = run(code, DIOPI_AUTOGRAD_THREAD="1")
+    assert kept.returncode == 0 and kept.stdout.split()[-4:] == ["cpu", "True", "diopi", "False"], kept.stdout + kept.stderr
+
+
 def test_the_benchmark_times_one_thread_in_every_thread():
     # torch.set_num_threads(1) would leave the device's autograd thread two OpenMP threads; the
     # benchmark restarts itself with OMP_NUM_THREADS=1 and says so, and the restarted run times
