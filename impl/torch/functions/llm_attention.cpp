@@ -252,16 +252,16 @@ bool fusedFits(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, co
            spec.dropout == 0 && (!spec.causal || q.size(1) == k.size(1)) && q.numel() > 0 && k.numel() > 0 && v.size(3) == q.size(3);
 }
 
-// (B, S, H, D) -> (B, H, S, D) as the kernel reads it: heads repeated for grouped queries, unit stride in D.
-at::Tensor fusedOperand(const at::Tensor& x, int64_t hq) {
-    at::Tensor t = headsFirst(x, hq);
+// (B, S, H, D) -> (B, H, S, D) as the kernel reads it, with unit stride in D. Grouped queries need no repeated
+// key/value heads: the kernel takes Hk dividing Hq, and its key/value gradients have Hk heads.
+at::Tensor fusedOperand(const at::Tensor& x) {
+    at::Tensor t = x.permute({0, 2, 1, 3});
     return t.stride(-1) == 1 ? t : t.contiguous();
 }
 
 AttnResult fusedAttention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const AttnSpec& spec) {
-    int64_t hq = q.size(2);
-    auto [out, lse] = at::_scaled_dot_product_flash_attention_for_cpu(fusedOperand(q, hq), fusedOperand(k, hq), fusedOperand(v, hq), 0.0,
-                                                                        spec.causal, std::nullopt, spec.scale);
+    auto [out, lse] = at::_scaled_dot_product_flash_attention_for_cpu(fusedOperand(q), fusedOperand(k), fusedOperand(v), 0.0, spec.causal,
+                                                                        std::nullopt, spec.scale);
     AttnResult r;
     r.out = out.permute({0, 2, 1, 3});
     r.lse = lse;
@@ -271,11 +271,10 @@ AttnResult fusedAttention(const at::Tensor& q, const at::Tensor& k, const at::Te
 // Gradients from the forward's output and row log-sum-exp (the kernel recomputes the probabilities from them).
 AttnGrads fusedAttentionBackward(const at::Tensor& dout, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const at::Tensor& out,
                                  const at::Tensor& lse, const AttnSpec& spec) {
-    int64_t hq = q.size(2), hk = k.size(2);
     auto [dq, dk, dv] = at::_scaled_dot_product_flash_attention_for_cpu_backward(
-        fusedOperand(dout, hq), fusedOperand(q, hq), fusedOperand(k, hq), fusedOperand(v, hq), fusedOperand(out, hq), lse.contiguous(), 0.0,
-        spec.causal, std::nullopt, spec.scale);
-    return {dq.permute({0, 2, 1, 3}), foldHeads(dk, hk), foldHeads(dv, hk)};
+        fusedOperand(dout), fusedOperand(q), fusedOperand(k), fusedOperand(v), fusedOperand(out), lse.contiguous(), 0.0, spec.causal,
+        std::nullopt, spec.scale);
+    return {dq.permute({0, 2, 1, 3}), dk.permute({0, 2, 1, 3}), dv.permute({0, 2, 1, 3})};
 }
 
 void assignOpt(diopiTensorHandle_t h, const at::Tensor& t, const char* name) {
