@@ -43,6 +43,8 @@ at::Scalar scalar(const diopiScalar_t* s, const char* name);
 at::IntArrayRef ints(diopiSize_t s);
 at::ScalarType scalarDtype(const diopiScalar_t* s);
 
+/// dst.copy_(src) (same shapes), by one memcpy when both are contiguous host tensors of one dtype that do not overlap.
+void copyInto(const at::Tensor& dst, const at::Tensor& src);
 /// Writes `src` into the caller's output tensor (casting to its dtype).
 void assign(diopiTensorHandle_t out, const at::Tensor& src, const char* name = "out");
 /// As above, for an output already wrapped with tensor().
