@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <ATen/Parallel.h>
 #include <c10/core/AutogradState.h>
 #include <c10/util/Exception.h>
 
@@ -95,20 +96,22 @@ void markRuntimeUsed() { state().used.store(true, std::memory_order_relaxed); }
 // CUDA's: the calling thread hands the graph over and sleeps until it is done. On a 2-core virtual machine that costs
 // two thread wake-ups per backward (a one-operator backward took 180 us against 30 us on the CPU) and runs every
 // backward kernel on the other core, away from the activations the forward left in this core's cache: the suite's
-// training steps on impl/torch took 1.62x eager CPU's time, 1.33x with the backward on the calling thread (same
-// process, alternating). A single device gains nothing from the hand-over (the caller only waits), so a thread that
-// allocates on the device turns PyTorch's per-thread autograd multithreading off, the first time it does:
-// `torch.autograd.set_multithreading_enabled` still chooses per block, and DIOPI_AUTOGRAD_THREAD=1 keeps the
-// device's thread (for backward work on several devices at once).
+// one-thread training steps on impl/torch took 1.62x eager CPU's time, 1.33x with the backward on the calling thread
+// (same process, alternating). So a thread that allocates on the device runs its backward itself, the first time it
+// does, when ATen computes with one intra-op thread (OMP_NUM_THREADS=1 / torch.set_num_threads(1)). With several, a
+// host vendor's backward kernels then run in the caller's own OpenMP team: with both cores taken by other work, each
+// small matmul of the backward waited for a descheduled team member (about 16 ms a call, the README's walk-through
+// under load), which the device's thread did not. `torch.autograd.set_multithreading_enabled` still chooses per
+// block; DIOPI_AUTOGRAD_THREAD=1 always keeps the device's thread, =0 never does.
 void backwardOnThisThread() {
     thread_local bool done = false;
     if (done) return;
     done = true;
-    static const bool keepThread = [] {
-        const char* v = std::getenv("DIOPI_AUTOGRAD_THREAD");
-        return v != nullptr && std::string(v) == "1";
-    }();
-    if (!keepThread) c10::AutogradState::get_tls_state().set_multithreading_enabled(false);
+    static const char* policy = std::getenv("DIOPI_AUTOGRAD_THREAD");
+    bool caller = policy != nullptr && std::string(policy) == "0"   ? true
+                  : policy != nullptr && std::string(policy) == "1" ? false
+                                                                    : at::get_num_threads() == 1;
+    if (caller) c10::AutogradState::get_tls_state().set_multithreading_enabled(false);
 }
 
 bool installRuntime(void* handle, const std::string& from, std::string& why) {

@@ -28,8 +28,8 @@ bool installRuntime(void* handle, const std::string& from, std::string& why);
 std::string runtimeName();
 /// Whether device memory has been allocated (the runtime can no longer change).
 void markRuntimeUsed();
-/// Makes this thread run its backward passes itself, as the CPU's run, unless DIOPI_AUTOGRAD_THREAD=1 keeps
-/// PyTorch's autograd thread for the device (device_runtime.cpp says why). Once per thread; the allocator calls it.
+/// Makes this thread run its backward passes itself, as the CPU's run, when ATen computes with one intra-op thread
+/// (DIOPI_AUTOGRAD_THREAD=0 / =1: always / never; device_runtime.cpp says why). Once per thread; the allocator calls it.
 void backwardOnThisThread();
 
 /// Raises unless a runtime call succeeded, naming `what` and the vendor's last error.
