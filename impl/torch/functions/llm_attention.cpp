@@ -277,6 +277,9 @@ AttnGrads fusedAttentionBackward(const at::Tensor& dout, const at::Tensor& q, co
     return {dq.permute({0, 2, 1, 3}), dk.permute({0, 2, 1, 3}), dv.permute({0, 2, 1, 3})};
 }
 
+// `t` in the compute dtype; the tensor itself when it has it (Tensor::to would still pass through the dispatcher).
+at::Tensor inCompute(const at::Tensor& t, at::ScalarType ct) { return t.scalar_type() == ct ? t : t.to(ct); }
+
 void assignOpt(diopiTensorHandle_t h, const at::Tensor& t, const char* name) {
     if (h != nullptr) assign(h, t, name);
 }
@@ -620,7 +623,8 @@ diopiError_t diopiFlashAttention(diopiContextHandle_t ctx, diopiTensorHandle_t a
     checkAlibi(spec.alibi, Q.size(0), Q.size(2));
     spec.dropout = p_dropout;
     spec.gen = g ? &*g : nullptr;
-    AttnResult r = fusedFits(Q, K, V, spec) ? fusedAttention(Q.to(ct), K.to(ct), V.to(ct), spec) : attention(Q.to(ct), K.to(ct), V.to(ct), spec);
+    const at::Tensor q1 = inCompute(Q, ct), k1 = inCompute(K, ct), v1 = inCompute(V, ct);
+    AttnResult r = fusedFits(Q, K, V, spec) ? fusedAttention(q1, k1, v1, spec) : attention(q1, k1, v1, spec);
     assign(attention_out, r.out, "attention_out");
     assignOpt(softmax_lse, r.lse, "softmax_lse");
     if (g) saveGenerator(ctx, gen, *g);
@@ -656,9 +660,10 @@ diopiError_t diopiFlashAttentionBackward(diopiContextHandle_t ctx, diopiTensorHa
     // The fused kernel takes the forward's output and statistics as they are stored: only a float32 call keeps them
     // exact enough (a 16-bit output is rounded, float64 statistics would be float32); the others recompute.
     bool fused = fusedFits(Q, K, V, spec) && Q.scalar_type() == at::kFloat && attention_out != nullptr && softmax_lse != nullptr;
-    AttnGrads gr = fused ? fusedAttentionBackward(dO.to(ct), Q.to(ct), K.to(ct), V.to(ct), tensor(attention_out, "attention_out").to(ct),
-                                                  tensor(softmax_lse, "softmax_lse").to(ct), spec)
-                         : attentionBackward(dO.to(ct), Q.to(ct), K.to(ct), V.to(ct), spec);
+    const at::Tensor dO1 = inCompute(dO, ct), q1 = inCompute(Q, ct), k1 = inCompute(K, ct), v1 = inCompute(V, ct);
+    AttnGrads gr = fused ? fusedAttentionBackward(dO1, q1, k1, v1, inCompute(tensor(attention_out, "attention_out"), ct),
+                                                  inCompute(tensor(softmax_lse, "softmax_lse"), ct), spec)
+                         : attentionBackward(dO1, q1, k1, v1, spec);
     assignOpt(grad_q, gr.dq, "grad_q");
     assignOpt(grad_k, gr.dk, "grad_k");
     assignOpt(grad_v, gr.dv, "grad_v");
