@@ -112,8 +112,10 @@ class Translator:
         if isinstance(node, ast.Attribute):
             return f"{e(node.value)}.scalar_type()" if node.attr == "dtype" else f"{e(node.value)}.device()"
         if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Name):  # len()
-                return f"static_cast<int64_t>({e(node.args[0])}.size())"
+            if isinstance(node.func, ast.Name):
+                if node.func.id == "is_number":
+                    return f"diopi_torch::isNumber({e(node.args[0])})"
+                return f"static_cast<int64_t>({e(node.args[0])}.size())"  # len()
             return f"{e(node.func.value)}.{node.func.attr}(" + ", ".join(e(a) for a in node.args) + ")"
         if isinstance(node, ast.Compare):
             parts = []

@@ -331,6 +331,12 @@ inline double toDouble(const std::optional<double>& v) { return v.value_or(0.0);
 diopiDtype_t toDiopiDtype(at::ScalarType t);
 inline diopiDtype_t toDiopiDtype(const std::optional<at::ScalarType>& t) { return t ? toDiopiDtype(*t) : diopi_dtype_unsupported; }
 
+/// Whether a tensor argument is a Python number (`x * 0.5`): ATen's host 0-dim "wrapped number", not complex.
+/// The mapping's is_number(); such a call is served by the DIOPI function that takes a scalar.
+inline bool isNumber(const at::Tensor& t) {
+    return t.defined() && t.unsafeGetTensorImpl()->is_wrapped_number() && !at::isComplexType(t.scalar_type());
+}
+
 /// A DIOPI value standing for "no value": NULL handle, empty size, NULL pointer.
 struct None {};
 inline bool present(const at::Tensor& t) { return t.defined(); }

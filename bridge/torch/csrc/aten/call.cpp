@@ -82,6 +82,15 @@ const diopiScalar_t* Call::scalar(const at::Scalar& s) {
 
 const diopiScalar_t* Call::scalar(const at::Tensor& t) {
     if (!t.defined()) return nullptr;
+    // A Python number (host memory, double, int64 or bool) is read where it is, without item()'s dispatch.
+    if (isNumber(t)) {
+        switch (t.scalar_type()) {
+            case at::kDouble: return scalar(at::Scalar(*t.const_data_ptr<double>()));
+            case at::kLong: return scalar(at::Scalar(*t.const_data_ptr<int64_t>()));
+            case at::kBool: return scalar(at::Scalar(*t.const_data_ptr<bool>()));
+            default: break;
+        }
+    }
     return scalar(t.item());
 }
 

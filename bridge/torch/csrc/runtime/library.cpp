@@ -4,7 +4,9 @@
 
 #include <dlfcn.h>
 
+#include <functional>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
 
 #include "aten/bridge.hpp"
@@ -18,7 +20,13 @@ struct Library {
     std::mutex mu;
     void* handle = nullptr;
     std::string path;
-    std::unordered_map<std::string, void*> symbols;
+    // Looked up by the caller's C string as a string_view: a lookup made no std::string (a heap allocation for
+    // names past 15 characters), and hand-written kernels look up on every call (device copies, attention).
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+    };
+    std::unordered_map<std::string, void*, Hash, std::equal_to<>> symbols;
     const char* (*lastError)() = nullptr;
 };
 
@@ -42,7 +50,7 @@ void* symbol(const char* name) {
     auto& l = lib();
     requireLibrary();
     std::lock_guard<std::mutex> g(l.mu);
-    auto it = l.symbols.find(name);
+    auto it = l.symbols.find(std::string_view(name));
     if (it != l.symbols.end()) return it->second;
     void* p = dlsym(l.handle, name);
     l.symbols.emplace(name, p);

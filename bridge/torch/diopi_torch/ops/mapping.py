@@ -19,7 +19,7 @@ Argument expressions and conditions are small Python expressions over the
 ATen argument names and `result` (the operator's return value, `result[i]`
 for tuples); they are parsed with `ast` and only a small subset is admitted
 (names, constants, indexing, comparisons, `and`/`or`/`not`, `x if c else y`,
-`len()`, `.dim()`, `.numel()`, `.is_contiguous()`, `.unsqueeze(d)`, `.dtype`,
+`len()`, `is_number()`, `.dim()`, `.numel()`, `.is_contiguous()`, `.unsqueeze(d)`, `.dtype`,
 and `+` of a literal list and an integer list: `[1] + stride`). Parameters not
 listed in `args` are mapped implicitly: by the same name, `input` from
 `self`, and `out` from `result`.
@@ -62,7 +62,10 @@ DTYPE_NAMES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "b
 # diopiConvolution2d); the view shares storage, so writing it writes the result.
 METHODS = {"dim": 0, "numel": 0, "is_contiguous": 0, "unsqueeze": 1}
 ATTRIBUTES = ("dtype", "device")
-FUNCTIONS = {"len": 1}
+# is_number(x): the argument is a Python number (not complex) where the schema takes a tensor, as in `x * 0.5`.
+# ATen passes it as a host 0-dim "wrapped number" that promotes as a number; Python (capture, FX graphs) sees the
+# number itself. An entry with it serves the call by the DIOPI function taking a scalar, not a device copy of it.
+FUNCTIONS = {"len": 1, "is_number": 1}
 RESULT = "result"
 _ENTRY_KEYS = {"aten", "diopi", "args", "when", "note", "init"}
 _DECOMPOSE_KEYS = {"decompose", "note"}
@@ -211,7 +214,7 @@ def _check(node, text, where):
                     raise MappingError(f"{where}: unknown method .{f.attr}() in {text!r}; allowed: "
                                        f"{', '.join(METHODS)}")
             else:
-                raise MappingError(f"{where}: only len() and tensor methods may be called ({text!r})")
+                raise MappingError(f"{where}: only {', '.join(f + '()' for f in FUNCTIONS)} and tensor methods may be called ({text!r})")
             if sub.keywords:
                 raise MappingError(f"{where}: keyword arguments are not allowed ({text!r})")
         if isinstance(sub, ast.Attribute) and sub.attr not in METHODS and sub.attr not in ATTRIBUTES:
@@ -289,7 +292,8 @@ def _eval(node, env):
         return _dtype_name(getattr(_eval(node.value, env), node.attr))
     if isinstance(node, ast.Call):
         if isinstance(node.func, ast.Name):
-            return len(_eval(node.args[0], env))
+            v = _eval(node.args[0], env)
+            return isinstance(v, (bool, int, float)) if node.func.id == "is_number" else len(v)
         obj = _eval(node.func.value, env)
         return getattr(obj, node.func.attr)(*[_eval(a, env) for a in node.args])
     if isinstance(node, ast.Compare):

@@ -59,3 +59,18 @@ def test_select_and_bind_follow_when(tmp_path):
     assert m.select("convolution", dict(env, transposed=True)) is None
     bound = m.select("convolution", env).bind(env)
     assert bound["out"] == "R" and bound["stride"] == [1, 1]
+
+
+def test_a_python_number_selects_the_scalar_function():
+    # Python sees the wrapped number itself (capture, FX graphs); the device tests ATen's wrapped-number flag.
+    m = mapping.load(schema_of=schemas.schema_of)
+    x = torch.empty(2, 3, device="meta")
+    env = dict(self=x, other=0.5, result="R")
+    assert m.select("mul.Tensor", env).diopi == "diopiMulScalar"
+    assert m.select("mul.Tensor", env).bind(env)["other"] == 0.5
+    assert m.select("mul.Tensor", dict(env, other=2)).diopi == "diopiMulScalar"
+    assert m.select("mul.Tensor", dict(env, other=torch.empty((), device="meta"))).diopi == "diopiMul"
+    assert m.select("mul.Tensor", dict(env, other=1j)).diopi == "diopiMul"
+    assert m.select("mul.Tensor", dict(env, self=torch.empty(2, dtype=torch.int64, device="meta"))).diopi == "diopiMul"
+    assert m.select("add.Tensor", dict(env, alpha=1)).diopi == "diopiAddScalar"
+    assert mapping.evaluate("is_number(other)", {"other": True}) and not mapping.evaluate("is_number(other)", {"other": x})

@@ -59,6 +59,37 @@ def test_unmapped_operator_falls_back_counted_or_errors():
     assert "aten::cumprod.out would run on the CPU (no mapping entry) and DIOPI_FALLBACK=error forbids fallbacks" in proc.stderr
 
 
+def test_a_python_number_operand_is_passed_as_a_scalar():
+    # `x * 0.5` reaches the device as mul.Tensor with a host 0-dim tensor; the scalar functions take it as it is,
+    # where the tensor functions needed a copy of it on the device for every call.
+    proc = run("""
+        import torch, diopi_torch
+        x = torch.randn(3, 4)
+        for dt in (torch.float32, torch.float16, torch.bfloat16):
+            c = x.to(dt); d = c.to("diopi")
+            diopi_torch.reset_stats()
+            got = [d * 0.5, d + 1e-3, d - 2, d / 3.0, d + True, d.clone().mul_(1.5), d.clone().add_(2, alpha=3),
+                   d.clone().sub_(0.25), d.clone().div_(7)]
+            want = [c * 0.5, c + 1e-3, c - 2, c / 3.0, c + True, c.clone().mul_(1.5), c.clone().add_(2, alpha=3),
+                    c.clone().sub_(0.25), c.clone().div_(7)]
+            for g, w in zip(got, want):
+                assert g.dtype == w.dtype and torch.equal(g.cpu(), w), (dt, g, w)
+            st = diopi_torch.stats()
+            used = {f for v in st.values() for f in v["functions"]}
+            assert used >= {"diopiMulScalar", "diopiAddScalar", "diopiSubScalar", "diopiDivScalar", "diopiMulInpScalar",
+                            "diopiAddInpScalar", "diopiSubInpScalar", "diopiDivInpScalar"}, used
+            assert not used & {"diopiMul", "diopiAdd", "diopiSub", "diopiDiv"}, used
+            assert st.get("_copy_from", {}).get("copy", 0) == 9, st.get("_copy_from")  # the nine results read back only
+        # A number that changes the result dtype, and a 0-dim tensor of the user's, keep the tensor functions.
+        i = torch.arange(4)
+        assert torch.equal((i.to("diopi") * 0.5).cpu(), i * 0.5)
+        s = torch.tensor(2.0, dtype=torch.float64)
+        assert torch.equal((x.to("diopi") * s).cpu(), x * s)
+        print("ok")
+    """)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+
+
 def test_outputs_shaped_by_data_are_allocated_by_the_library():
     # nonzero and boolean indexing: the result's shape is known only after the
     # kernel ran, so the library allocates it (diopiRequireTensor); a mixture of
