@@ -18,7 +18,8 @@ Verdicts per graph: passed; failed (an output differs: the node function that
 last wrote it, the output index, max abs/rel difference); declined (the
 compiler declined nodes: named, counted apart, not a pass); error (compile or
 run returned an error: the status and the library's last error string, or the
-worker died); refused (the files). A library without a graph compiler is one
+worker died); refused (the files). With --report_dir: graph_replay.json and
+junit.xml (one test case per graph). A library without a graph compiler is one
 message and exit status 1. Exit status 1 on any failed, error or refused graph.
 """
 import glob
@@ -428,7 +429,10 @@ def run(args):
         report = os.path.join(args.report_dir, "graph_replay.json")
         with open(report, "w") as f:
             json.dump({"impl_lib": impl, "graphs": os.path.abspath(folder), "counts": counts, "rows": rows}, f, indent=1)
-        print(f"report: {report}")
+        from . import junit
+        repro = f"python main.py --mode graph_replay --graphs {os.path.abspath(folder)} --impl_lib {impl}"
+        junit.write_graphs(os.path.join(args.report_dir, "junit.xml"), rows, repro)
+        print(f"report: {report} (and junit.xml)")
     return 1 if counts[FAILED] or counts[ERROR] or counts[REFUSED] else 0
 
 

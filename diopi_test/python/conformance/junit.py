@@ -1,4 +1,4 @@
-"""JUnit XML for CI systems: one test case per case x layout.
+"""JUnit XML for CI systems: one test case per case x layout (run_test), or per graph (graph_replay).
 
 `classname` is family.function (the header's family), `name` is the case
 and its layout; a failing verdict becomes <failure> (or <error> for crashes
@@ -47,6 +47,35 @@ def write(path, rows, family_of, repro_of, suite_name="diopi conformance", prope
     for k, v in counts.items():
         suite.set(k, str(v))
     suite.set("time", f"{total_time:.3f}")
+    root = ET.Element("testsuites")
+    root.append(suite)
+    ET.indent(root)
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    return path
+
+
+# graph_replay's verdicts: failed is a <failure>; error (the compiler or run returned an error, or the worker
+# died) and refused (a file not run) are <error>s; declined is <skipped> (not a pass, and not the library's fault).
+_GRAPH_TAGS = {"failed": "failure", "error": "error", "refused": "error", "declined": "skipped"}
+
+
+def write_graphs(path, rows, repro, suite_name="diopi graph replay"):
+    """rows: graph_replay's report rows (graph, verdict, message); repro: the command that replays the folder."""
+    suite = ET.Element("testsuite", name=suite_name)
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for r in rows:
+        verdict, message = r["verdict"], r.get("message", "") or ""
+        case = ET.SubElement(suite, "testcase", classname="graph_replay", name=r["graph"], time="0")
+        counts["tests"] += 1
+        if verdict == "passed":
+            continue
+        tag = _GRAPH_TAGS.get(verdict, "failure")  # a verdict unknown to this writer is never silently a pass
+        counts[{"failure": "failures", "error": "errors", "skipped": "skipped"}[tag]] += 1
+        el = ET.SubElement(case, tag, type=verdict, message=f"{verdict}: {message}"[:1000])
+        if tag != "skipped":
+            el.text = f"{verdict}: {message}\nrepro: {repro}"
+    for k, v in counts.items():
+        suite.set(k, str(v))
     root = ET.Element("testsuites")
     root.append(suite)
     ET.indent(root)

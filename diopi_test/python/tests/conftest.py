@@ -42,6 +42,11 @@ def planted_lib(tmp_path_factory, torch_lib_dir):
 
 
 @pytest.fixture(scope="session")
+def crashing_graph_lib(tmp_path_factory):
+    return build_test_library(tmp_path_factory.mktemp("crashing_graph"), "crashing_graph/crashing_graph.c", "-ldl")
+
+
+@pytest.fixture(scope="session")
 def crashing_lib(tmp_path_factory, torch_lib_dir):
     # --no-as-needed: the reference library is needed although no symbol of it is referenced here
     return build_test_library(tmp_path_factory.mktemp("crashing"), "crashing/crashing_impl.cpp", "-Wl,--no-as-needed", "-L", torch_lib_dir,

@@ -2,8 +2,9 @@
 format (bridge/torch/diopi_torch/graph/capture.py) with numpy's outputs as the
 recorded ones passes on impl/cpu's graph compiler; a wrong recorded output
 fails naming the node that wrote it; corrupt, foreign and mismatched files are
-refused before any library runs; a library without a graph compiler is one
-clear error. The device's test (bridge/torch/tests/graph/test_graph_capture.py)
+refused before any library runs; a graph whose compiler kills the worker is
+charged alone and the next graph runs in a new worker; a library without a
+graph compiler is one clear error. The device's test (bridge/torch/tests/graph/test_graph_capture.py)
 replays graphs captured from a real compiled model."""
 import json
 import os
@@ -132,3 +133,25 @@ def test_a_library_without_a_graph_compiler_is_one_clear_error(tmp_path):
 def test_no_graphs_is_a_usage_error(tmp_path):
     r = replay(tmp_path, _needs(CPU_LIB))
     assert r.returncode == 2 and "no captured graph" in r.stderr
+
+
+def test_a_worker_killed_by_the_compiler_costs_only_its_graph(tmp_path, crashing_graph_lib, monkeypatch):
+    # The planted compiler (tests/crashing_graph) forwards to impl/cpu's but aborts on graphs named crash*.
+    cpu = _needs(CPU_LIB)
+    monkeypatch.setenv("DIOPI_GRAPH_FORWARD", cpu)
+    for name in ("a_before", "crash", "z_after"):
+        write_graph(tmp_path, name)
+    proc = replay(tmp_path, crashing_graph_lib, "--runtime_lib", os.path.join(os.path.dirname(cpu), "libdiopirt.so"))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    with open(str(tmp_path) + "-report/graph_replay.json") as f:
+        rows = {r["graph"]: r for r in json.load(f)["rows"]}
+    assert rows["a_before.json"]["verdict"] == "passed" and rows["z_after.json"]["verdict"] == "passed", rows
+    crashed = rows["crash.json"]
+    assert crashed["verdict"] == "error", crashed
+    assert "the worker died (signal 6)" in crashed["message"] and "compiling crash went wrong" in crashed["message"], crashed
+    assert "graph_replay: 3 graphs, 2 passed, 0 declined, 0 failed, 1 error, 0 refused" in proc.stdout
+    import xml.etree.ElementTree as ET
+    suite = ET.parse(str(tmp_path) + "-report/junit.xml").getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("errors"), suite.get("failures")) == ("3", "1", "0")
+    error = suite.find("testcase[@name='crash.json']/error")
+    assert error is not None and "signal 6" in error.get("message") and "repro: python main.py --mode graph_replay" in error.text
