@@ -108,6 +108,12 @@ diopiError_t invoke(const char* func, F&& body) noexcept {
     } catch (const DiopiException& e) {
         setLastError(func, e.what());
         return e.code;
+    } catch (const c10::NotImplementedError& e) {
+        // ATen has no kernel: for the dtype ("... not implemented for 'UInt16'"), or at all. The caller may compute
+        // the call another way (the device falls back), which an ordinary error would forbid.
+        const char* msg = e.what_without_backtrace();
+        setLastError(func, msg);
+        return std::string(msg).find("not implemented for '") != std::string::npos ? diopiDtypeNotSupported : diopiNoImplement;
     } catch (const c10::Error& e) {
         setLastError(func, e.what_without_backtrace());
         return diopiErrorOccurred;

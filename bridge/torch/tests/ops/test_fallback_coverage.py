@@ -277,3 +277,29 @@ def test_a_16_bit_call_the_cpu_lacks_a_kernel_for_runs_widened_to_32_bits():
         assert st["multi_margin_loss"]["reasons"]["no mapping entry"] == 1, st["multi_margin_loss"]
         print("ok")
     """)
+
+
+def test_a_dtype_the_librarys_own_aten_lacks_falls_back_like_a_missing_kernel():
+    # impl/torch computes with ATen; where ATen has no kernel for a dtype it answers diopiDtypeNotSupported (not an
+    # ordinary error), so the device computes the call another way: widened, or raising the CPU's own error.
+    if os.sep + os.path.join("build", "torch") + os.sep not in LIB:
+        pytest.skip(f"impl/torch's answer for dtypes its ATen lacks; this run's library is {LIB}")
+    run("""
+        c = torch.tensor([1 + 2j, 0.5 - 1j, 3j]).to(torch.complex32)
+        diopi_torch.reset_stats()
+        for f in (torch.exp, torch.sum):
+            got, want = f(c.to("diopi")), f(c.to(torch.complex64)).to(torch.complex32)
+            # compared in complex64: the CPU has no complex32 equal either
+            assert got.dtype == torch.complex32 and torch.equal(got.cpu().to(torch.complex64), want.to(torch.complex64)), (f, got, want)
+        st = diopi_torch.stats()
+        assert st["exp"]["reasons"] == {"widened to 32 bits (diopiExp returned diopiDtypeNotSupported)": 1}, st["exp"]
+        u = torch.tensor([1, 2], dtype=torch.uint16)
+        errors = []
+        for t in (u, u.to("diopi")):
+            try:
+                t + t
+            except NotImplementedError as e:
+                errors.append(str(e).splitlines()[0])
+        assert len(errors) == 2 and errors[0] == errors[1] and "not implemented for 'UInt16'" in errors[0], errors
+        print("ok")
+    """)
