@@ -38,39 +38,6 @@ diopiDtype_t fromATen(at::ScalarType type) {
     return dtype;
 }
 
-namespace {
-
-// Views made for earlier calls, kept per thread (512 slots) and handed out again for a handle with the same pointer,
-// dtype, device, sizes and strides. A training step passes the same activations and weights from call to call, and
-// the caching allocator hands out the same addresses every step; making a view costs two heap objects (storage and
-// tensor) and their set-up, about 0.2 us (a loop of 8x8 adds: 0.6 us a call less with three views found). A view
-// owns nothing (no deleter), so keeping it after its memory is freed is harmless: it is handed out again only for a
-// handle that points there anew with the same geometry, and then it is exactly the view for_blob would make. It is
-// handed out only while nobody else holds it, with its metadata unchanged and no autograd or inference state.
-struct ViewCache {
-    static constexpr size_t kSlots = 512;
-    at::Tensor slot[kSlots];
-
-    static size_t index(const void* data, at::IntArrayRef shape, at::IntArrayRef stride) {
-        // Views of one buffer (transposes, reshapes) differ in shape and strides: each gets its own slot.
-        std::uint64_t h = reinterpret_cast<std::uintptr_t>(data) >> 4;
-        for (size_t i = 0; i < shape.size(); ++i) h = (h ^ static_cast<std::uint64_t>(shape[i])) * 0x100000001B3ull ^ static_cast<std::uint64_t>(stride[i]);
-        return static_cast<size_t>((h * 0x9E3779B97F4A7C15ull) >> 55);
-    }
-    static bool same(const at::Tensor& t, const void* data, at::IntArrayRef shape, at::IntArrayRef stride,
-                     at::ScalarType type, at::Device where) {
-        if (!t.defined() || t.use_count() != 1) return false;
-        const c10::TensorImpl* impl = t.unsafeGetTensorImpl();
-        return impl->data() == data && impl->storage_offset() == 0 && impl->dtype() == c10::scalarTypeToTypeMeta(type) && impl->device() == where &&
-               impl->sizes() == shape && impl->strides() == stride && !impl->requires_grad() && !t.is_inference() && !impl->is_conj() && !impl->is_neg() &&
-               impl->layout() == at::kStrided;
-    }
-};
-
-thread_local ViewCache t_views;
-
-}  // namespace
-
 at::Tensor optTensor(diopiConstTensorHandle_t h) {
     if (h == nullptr) return at::Tensor();
     const void* data = nullptr;
@@ -87,21 +54,14 @@ at::Tensor optTensor(diopiConstTensorHandle_t h) {
     diopiDevice_t device = diopi_host;
     if (diopiGetTensorDevice) diopiGetTensorDevice(h, &device);
     static const bool cuda = at::hasCUDA();
-    const at::Device where = (device == diopi_device && cuda) ? at::Device(at::kCUDA) : at::Device(at::kCPU);
-    const at::ScalarType type = toATen(dtype);
-    const at::IntArrayRef sizes(shape.data, shape.len), strides(stride.data, stride.len);
-    at::Tensor& cached = t_views.slot[ViewCache::index(data, sizes, strides)];
-    if (ViewCache::same(cached, data, sizes, strides, type, where)) return cached;
+    at::Device where = (device == diopi_device && cuda) ? at::Device(at::kCUDA) : at::Device(at::kCPU);
     // Wraps without copying and without a deleter: the caller keeps ownership, and a deleter would cost a heap
     // context per tensor on every call. The device is given, so ATen does not ask where the pointer lives.
-    at::Tensor view = at::for_blob(const_cast<void*>(data), sizes)
-                          .strides(strides)
-                          .options(at::TensorOptions().dtype(type).device(where))
-                          .target_device(where)
-                          .make_tensor();
-    // Kept only when the slot's view is not in use, so a view handed out is never replaced under its holder.
-    if ((!cached.defined() || cached.use_count() == 1) && !view.is_inference()) cached = view;
-    return view;
+    return at::for_blob(const_cast<void*>(data), at::IntArrayRef(shape.data, shape.len))
+        .strides(at::IntArrayRef(stride.data, stride.len))
+        .options(at::TensorOptions().dtype(toATen(dtype)).device(where))
+        .target_device(where)
+        .make_tensor();
 }
 
 at::Tensor tensor(diopiConstTensorHandle_t h, const char* name) {
