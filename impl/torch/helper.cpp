@@ -1,6 +1,7 @@
 #include "helper.hpp"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/EmptyTensor.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/ScalarOps.h>
 #include <ATen/native/TypeProperties.h>
@@ -9,6 +10,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <algorithm>
 #include <sstream>
 
 namespace impl::aten {
@@ -165,6 +168,20 @@ bool rowMajor(const at::Tensor& t) {
     return true;
 }
 
+// Whether TensorIterator keeps a tensor's dims in their own order: its strides decrease from the first dim to the
+// last, leaving out broadcast (stride 0) and size-1 dims, which never decide the order. Expanded and sliced tensors
+// qualify, so an elementwise result ATen allocates for them is row-major, as for contiguous inputs.
+bool rowMajorOrder(const at::Tensor& t) {
+    int64_t last = std::numeric_limits<int64_t>::max();
+    for (int64_t d = 0; d < t.dim(); ++d) {
+        int64_t s = t.stride(d);
+        if (t.size(d) < 2 || s == 0) continue;
+        if (s < 0 || s >= last) return false;
+        last = s;
+    }
+    return true;
+}
+
 }  // namespace
 
 bool mayOverlap(const at::Tensor& a, const at::Tensor& b) {
@@ -178,13 +195,40 @@ bool mayOverlap(const at::Tensor& a, const at::Tensor& b) {
 void copyInto(const at::Tensor& dst, const at::Tensor& src) {
     // Most results are host tensors laid out like the caller's output: one memcpy then, not a dispatched copy_ with its
     // TensorIterator (about 1.5 us a call at the sizes of a training step). Anything else, or any overlap, takes copy_.
+    // Equal strides on a dense tensor (its elements fill [data, data + nbytes) exactly once) make the two byte images
+    // the same permutation of the elements, so one memcpy copies a transposed result into a transposed output too.
     if (dst.is_cpu() && src.is_cpu() && dst.scalar_type() == src.scalar_type() && dst.sizes() == src.sizes() &&
-        dst.layout() == at::kStrided && src.layout() == at::kStrided && dst.is_contiguous() && src.is_contiguous() &&
-        !src.is_conj() && !src.is_neg() && !dst.is_conj() && !dst.is_neg() && !mayOverlap(dst, src)) {
-        if (size_t n = dst.nbytes()) std::memcpy(dst.data_ptr(), src.const_data_ptr(), n);
-        return;
+        dst.layout() == at::kStrided && src.layout() == at::kStrided && !src.is_conj() && !src.is_neg() && !dst.is_conj() &&
+        !dst.is_neg()) {
+        bool same = dst.is_contiguous() && src.is_contiguous();
+        if (!same && dst.strides() == src.strides()) {
+            same = dst.is_non_overlapping_and_dense();
+            for (int64_t d = 0; same && d < dst.dim(); ++d) same = dst.size(d) < 2 || dst.stride(d) > 0;  // the first element lowest
+        }
+        if (same && !mayOverlap(dst, src)) {
+            if (size_t n = dst.nbytes()) std::memcpy(dst.data_ptr(), src.const_data_ptr(), n);
+            return;
+        }
     }
     dst.copy_(src);
+}
+
+at::Tensor permuted(const at::Tensor& t, at::IntArrayRef order) {
+    const int64_t n = t.dim();
+    if (static_cast<int64_t>(order.size()) != n) fail("permuted: the order does not name every dim");
+    c10::SmallVector<int64_t, 6> sizes(n), strides(n);
+    uint64_t seen = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        int64_t d = order[i];
+        if (d < 0 || d >= n || d >= 64 || (seen >> d & 1)) fail("permuted: the order is not a permutation of the dims");
+        seen |= uint64_t(1) << d;
+        sizes[i] = t.size(d);
+        strides[i] = t.stride(d);
+    }
+    // As ATen makes a view (alias_with_sizes_and_strides): the same storage and dispatch keys (conj / neg included).
+    auto impl = c10::make_intrusive<c10::TensorImpl>(c10::TensorImpl::VIEW, c10::Storage(t.storage()), t.key_set(), t.dtype());
+    impl->set_sizes_and_strides(sizes, strides, t.storage_offset());
+    return at::Tensor(std::move(impl));
 }
 
 at::Tensor directOut(const at::Tensor& out, at::IntArrayRef shape, at::ScalarType dtype, TensorRefs inputs) {
@@ -200,14 +244,35 @@ at::Tensor directOut(diopiTensorHandle_t out, at::IntArrayRef shape, at::ScalarT
 
 at::Tensor elementwiseOut(diopiTensorHandle_t out, at::ScalarType dtype, TensorRefs inputs, const char* name) {
     at::DimVector shape;
-    bool first = true;
+    bool first = true, contiguous = true;
     for (const at::Tensor& in : inputs) {
-        if (!in.is_contiguous()) return at::Tensor();
+        contiguous = contiguous && in.is_contiguous();
         // infer_size_dimvector raises the error ATen's own broadcasting raises for incompatible shapes.
         shape = first ? at::DimVector(in.sizes()) : at::infer_size_dimvector(shape, in.sizes());
         first = false;
     }
-    return directOut(tensor(out, name), shape, dtype, inputs);
+    at::Tensor o = tensor(out, name);
+    if (contiguous || std::all_of(inputs.begin(), inputs.end(), [](const at::Tensor& in) { return rowMajorOrder(in); }))
+        return directOut(o, shape, dtype, inputs);
+    // A permuted layout, such as attention's heads viewed out of (batch, seq, heads, dim): direct when `out` is dense
+    // and every input of the result's full shape has exactly its strides (smaller inputs broadcast, contiguous).
+    // ATen's own result would then be laid out as `out` is (it follows the full-shape inputs), and its kernel walks
+    // the same loops over the same memory order.
+    if (o.scalar_type() != dtype || o.sizes() != at::IntArrayRef(shape) || o.layout() != at::kStrided || !o.is_non_overlapping_and_dense())
+        return at::Tensor();
+    bool full = false;
+    for (const at::Tensor& in : inputs) {
+        if (in.sizes() == o.sizes()) {
+            if (in.strides() != o.strides()) return at::Tensor();
+            full = true;
+        } else if (!in.is_contiguous()) {
+            return at::Tensor();
+        }
+    }
+    if (!full) return at::Tensor();
+    for (const at::Tensor& in : inputs)
+        if (mayOverlap(o, in)) return at::Tensor();
+    return o;
 }
 
 at::ScalarType resultType(const at::Tensor& a, const at::Tensor& b) {
@@ -229,7 +294,23 @@ at::ScalarType floatResult(at::ScalarType type) {
     return at::isIntegralType(type, /*includeBool=*/true) ? at::typeMetaToScalarType(at::get_default_dtype()) : type;
 }
 
-at::Tensor wrappedScalar(const at::Scalar& s) { return at::native::wrapped_scalar_tensor(s); }
+at::Tensor wrappedScalar(const at::Scalar& s, at::ScalarType common) {
+    // A double wrapped number next to a float32 tensor is converted by TensorIterator (an allocation and a copy_)
+    // before the kernel reads it; made in the common dtype it is read as it is. The value is the same one rounding
+    // from the number either way. Only for float32 / float64: 16-bit kernels read the number in float32, so rounding
+    // it to their own dtype first would change the result.
+    if ((common == at::kFloat || common == at::kDouble) && (s.isFloatingPoint() || (s.isIntegral(false)))) {
+        at::Tensor t = at::detail::empty_cpu({}, common, std::nullopt, std::nullopt, std::nullopt, std::nullopt);
+        if (common == at::kFloat)
+            *t.data_ptr<float>() = s.isFloatingPoint() ? static_cast<float>(s.toDouble()) : static_cast<float>(s.toLong());
+        else
+            *t.data_ptr<double>() = s.isFloatingPoint() ? s.toDouble() : static_cast<double>(s.toLong());
+        // Not flagged as a wrapped number: ATen's Python bridge (a dispatch mode the caller runs under) only converts
+        // double, long and bool ones. In the common dtype, promotion gives the same result dtype without the flag.
+        return t;
+    }
+    return at::native::wrapped_scalar_tensor(s);
+}
 
 diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src) {
     diopiTensorHandle_t h = nullptr;

@@ -43,8 +43,12 @@ at::Scalar scalar(const diopiScalar_t* s, const char* name);
 at::IntArrayRef ints(diopiSize_t s);
 at::ScalarType scalarDtype(const diopiScalar_t* s);
 
-/// dst.copy_(src) (same shapes), by one memcpy when both are contiguous host tensors of one dtype that do not overlap.
+/// dst.copy_(src) (same shapes), by one memcpy when both are host tensors of one dtype laid out alike (same strides,
+/// dense: contiguous, or a permutation of contiguous such as attention's (B, S, H, D) views) that do not overlap.
 void copyInto(const at::Tensor& dst, const at::Tensor& src);
+/// `t.permute(order)`, made here rather than through the dispatcher (two dispatches and a view record): attention
+/// rearranges its operands and results a dozen times a call. Shares t's storage, as a view does.
+at::Tensor permuted(const at::Tensor& t, at::IntArrayRef order);
 /// Writes `src` into the caller's output tensor (casting to its dtype).
 void assign(diopiTensorHandle_t out, const at::Tensor& src, const char* name = "out");
 /// As above, for an output already wrapped with tensor().
@@ -72,9 +76,11 @@ at::Tensor directOut(const at::Tensor& out, at::IntArrayRef shape, at::ScalarTyp
 at::Tensor directOut(diopiTensorHandle_t out, at::IntArrayRef shape, at::ScalarType dtype, TensorRefs inputs, const char* name = "out");
 
 /// directOut() for an elementwise (TensorIterator) result of `inputs`: the shape is their broadcast shape (ATen's
-/// own error when they do not broadcast), and only when every input is contiguous. ATen then gives its own
-/// result row-major strides too, and its kernel walks the same loops with the same vectorisation, which decides
-/// the last bits of transcendental functions.
+/// own error when they do not broadcast), and only when every input is contiguous or walks its memory in row-major
+/// order (expanded, sliced), or `out` is dense and every input of the full shape has out's strides (the others
+/// contiguous). ATen then gives its own result the same strides,
+/// and its kernel walks the same loops with the same vectorisation, which decides the last bits of transcendental
+/// functions.
 at::Tensor elementwiseOut(diopiTensorHandle_t out, at::ScalarType dtype, TensorRefs inputs, const char* name = "out");
 
 /// ATen's result dtype (type promotion) of a binary operator on `a` and `b`.
@@ -83,8 +89,9 @@ at::ScalarType resultType(const at::Tensor& a, const at::Scalar& b);
 /// The result dtype of an operator that computes integer and bool inputs in the default floating dtype
 /// (true division, exp, sigmoid, ...).
 at::ScalarType floatResult(at::ScalarType type);
-/// A scalar operand as ATen passes it to the tensor kernel of `op(Tensor, Scalar)` (a wrapped number).
-at::Tensor wrappedScalar(const at::Scalar& s);
+/// A scalar operand as ATen passes it to the tensor kernel of `op(Tensor, Scalar)` (a wrapped number); when the
+/// result dtype `common` is float32 or float64, a 0-dim tensor of that dtype, so the kernel needs no converted copy.
+at::Tensor wrappedScalar(const at::Scalar& s, at::ScalarType common);
 /// Allocates a context-owned tensor like `src` and copies `src` into it.
 diopiTensorHandle_t requireLike(diopiContextHandle_t ctx, const at::Tensor& src);
 

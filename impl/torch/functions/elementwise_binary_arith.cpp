@@ -64,7 +64,7 @@ diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
     at::Tensor a = tensor(input, "input");
     at::Scalar b = scalar(other, "other");
     if (at::Tensor o = elementwiseOut(out, resultType(a, b), {a}); o.defined())
-        at::add_out(o, a, wrappedScalar(b), alphaOr1(alpha));
+        at::add_out(o, a, wrappedScalar(b, o.scalar_type()), alphaOr1(alpha));
     else
         assign(out, at::add(a, b, alphaOr1(alpha)));
     DIOPI_IMPL_END
@@ -99,7 +99,7 @@ diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
     at::Tensor a = tensor(input, "input");
     at::Scalar b = scalar(other, "other");
     if (at::Tensor o = elementwiseOut(out, resultType(a, b), {a}); o.defined())
-        at::sub_out(o, a, wrappedScalar(b), alphaOr1(alpha));
+        at::sub_out(o, a, wrappedScalar(b, o.scalar_type()), alphaOr1(alpha));
     else
         assign(out, at::sub(a, b, alphaOr1(alpha)));
     DIOPI_IMPL_END
@@ -132,7 +132,7 @@ diopiError_t diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
     at::Tensor a = tensor(input, "input");
     at::Scalar b = scalar(other, "other");
     if (at::Tensor o = elementwiseOut(out, resultType(a, b), {a}); o.defined())
-        at::mul_out(o, a, wrappedScalar(b));
+        at::mul_out(o, a, wrappedScalar(b, o.scalar_type()));
     else
         assign(out, at::mul(a, b));
     DIOPI_IMPL_END
@@ -169,7 +169,7 @@ diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, d
     at::Scalar b = scalar(other, "other");
     auto mode = roundMode(rounding_mode);
     if (at::Tensor o = elementwiseOut(out, divResult(resultType(a, b), mode), {a}); o.defined())
-        at::div_out(o, a, wrappedScalar(b), mode);
+        at::div_out(o, a, wrappedScalar(b, o.scalar_type()), mode);
     else
         assign(out, at::div(a, b, mode));
     DIOPI_IMPL_END

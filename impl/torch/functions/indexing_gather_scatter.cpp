@@ -156,7 +156,14 @@ diopiError_t diopiSliceBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gr
                                 int64_t dim, int64_t start, int64_t end, int64_t step) {
     DIOPI_IMPL_BEGIN
     if (step <= 0) fail("step must be positive");
-    assign(grad_input, at::slice_backward(tensor(grad_output, "grad_output"), ints(input_sizes), dim, start, end, step), "grad_input");
+    at::Tensor g = tensor(grad_output, "grad_output");
+    // ATen's own formula (zeros, the gradient copied into the slice) written straight into the caller's output.
+    if (at::Tensor o = directOut(grad_input, ints(input_sizes), g.scalar_type(), {g}, "grad_input"); o.defined()) {
+        o.zero_();
+        o.slice(dim, start, end, step).copy_(g);
+        return;
+    }
+    assign(grad_input, at::slice_backward(g, ints(input_sizes), dim, start, end, step), "grad_input");
     DIOPI_IMPL_END
 }
 

@@ -73,7 +73,7 @@ struct AttnSpec {
 
 // (B, S, Hk, D) -> (B, Hq, S, D), repeating each key/value head Hq / Hk times.
 at::Tensor headsFirst(const at::Tensor& x, int64_t hq) {
-    at::Tensor t = x.permute({0, 2, 1, 3});
+    at::Tensor t = permuted(x, {0, 2, 1, 3});
     int64_t hk = t.size(1);
     return hk == hq ? t : t.repeat_interleave(hq / hk, 1);
 }
@@ -82,7 +82,7 @@ at::Tensor headsFirst(const at::Tensor& x, int64_t hq) {
 at::Tensor foldHeads(const at::Tensor& g, int64_t hk) {
     int64_t b = g.size(0), hq = g.size(1), s = g.size(2), d = g.size(3);
     at::Tensor r = hq == hk ? g : g.reshape({b, hk, hq / hk, s, d}).sum(2);
-    return r.permute({0, 2, 1, 3});
+    return permuted(r, {0, 2, 1, 3});
 }
 
 void checkQKV(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v) {
@@ -149,7 +149,7 @@ at::Tensor keyDistance(int64_t sq, int64_t sk, const at::Device& device) {
 Probs probs(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const AttnSpec& spec, bool stats) {
     Probs r;
     int64_t b = q.size(0), sq = q.size(1), hq = q.size(2), sk = k.size(1);
-    r.qh = q.permute({0, 2, 1, 3});
+    r.qh = permuted(q, {0, 2, 1, 3});
     r.kh = headsFirst(k, hq);
     r.vh = headsFirst(v, hq);
     at::Tensor s = at::matmul(r.qh, r.kh.transpose(-2, -1)).mul_(spec.scale);
@@ -231,7 +231,7 @@ struct AttnGrads {
 
 AttnGrads attentionBackward(const at::Tensor& dout, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, const AttnSpec& spec) {
     Probs p = probs(q, k, v, spec, /*stats=*/false);
-    at::Tensor doh = dout.permute({0, 2, 1, 3});
+    at::Tensor doh = permuted(dout, {0, 2, 1, 3});
     at::Tensor pd = dropped(p);
     at::Tensor dvh = at::matmul(pd.transpose(-2, -1), doh);
     at::Tensor dP = at::matmul(doh, p.vh.transpose(-2, -1));
@@ -240,7 +240,7 @@ AttnGrads attentionBackward(const at::Tensor& dout, const at::Tensor& q, const a
     at::Tensor dqh = at::matmul(dS, p.kh).mul_(spec.scale);
     at::Tensor dkh = at::matmul(dS.transpose(-2, -1), p.qh).mul_(spec.scale);
     int64_t hk = k.size(2);
-    return {dqh.permute({0, 2, 1, 3}), foldHeads(dkh, hk), foldHeads(dvh, hk)};
+    return {permuted(dqh, {0, 2, 1, 3}), foldHeads(dkh, hk), foldHeads(dvh, hk)};
 }
 
 // ---- ATen's fused CPU attention
@@ -255,7 +255,7 @@ bool fusedFits(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, co
 // (B, S, H, D) -> (B, H, S, D) as the kernel reads it, with unit stride in D. Grouped queries need no repeated
 // key/value heads: the kernel takes Hk dividing Hq, and its key/value gradients have Hk heads.
 at::Tensor fusedOperand(const at::Tensor& x) {
-    at::Tensor t = x.permute({0, 2, 1, 3});
+    at::Tensor t = permuted(x, {0, 2, 1, 3});
     return t.stride(-1) == 1 ? t : t.contiguous();
 }
 
@@ -263,7 +263,7 @@ AttnResult fusedAttention(const at::Tensor& q, const at::Tensor& k, const at::Te
     auto [out, lse] = at::_scaled_dot_product_flash_attention_for_cpu(fusedOperand(q), fusedOperand(k), fusedOperand(v), 0.0, spec.causal,
                                                                         std::nullopt, spec.scale);
     AttnResult r;
-    r.out = out.permute({0, 2, 1, 3});
+    r.out = permuted(out, {0, 2, 1, 3});
     r.lse = lse;
     return r;
 }
@@ -274,7 +274,7 @@ AttnGrads fusedAttentionBackward(const at::Tensor& dout, const at::Tensor& q, co
     auto [dq, dk, dv] = at::_scaled_dot_product_flash_attention_for_cpu_backward(
         fusedOperand(dout), fusedOperand(q), fusedOperand(k), fusedOperand(v), fusedOperand(out), lse.contiguous(), 0.0, spec.causal,
         std::nullopt, spec.scale);
-    return {dq.permute({0, 2, 1, 3}), dk.permute({0, 2, 1, 3}), dv.permute({0, 2, 1, 3})};
+    return {permuted(dq, {0, 2, 1, 3}), permuted(dk, {0, 2, 1, 3}), permuted(dv, {0, 2, 1, 3})};
 }
 
 // `t` in the compute dtype; the tensor itself when it has it (Tensor::to would still pass through the dispatcher).
@@ -427,11 +427,11 @@ at::Tensor toBSND(const at::Tensor& x, const Layout& l, const char* name) {
     }
     if (l.name == "BNSD") {
         requireDim(x, 4, name);
-        return x.permute({0, 2, 1, 3});
+        return permuted(x, {0, 2, 1, 3});
     }
     if (l.name == "BSH" || l.name == "SBH") {
         requireDim(x, 3, name);
-        at::Tensor t = l.name == "SBH" ? x.permute({1, 0, 2}) : x;
+        at::Tensor t = l.name == "SBH" ? permuted(x, {1, 0, 2}) : x;
         if (l.headDim <= 0 || t.size(2) % l.headDim != 0) fail(std::string(name) + ": hidden size is not a multiple of the head dimension");
         return t.reshape({t.size(0), t.size(1), t.size(2) / l.headDim, l.headDim});
     }
@@ -440,9 +440,9 @@ at::Tensor toBSND(const at::Tensor& x, const Layout& l, const char* name) {
 
 at::Tensor fromBSND(const at::Tensor& x, const Layout& l) {
     if (l.name == "BSND") return x;
-    if (l.name == "BNSD") return x.permute({0, 2, 1, 3});
+    if (l.name == "BNSD") return permuted(x, {0, 2, 1, 3});
     at::Tensor t = x.reshape({x.size(0), x.size(1), x.size(2) * x.size(3)});
-    return l.name == "SBH" ? t.permute({1, 0, 2}) : t;
+    return l.name == "SBH" ? permuted(t, {1, 0, 2}) : t;
 }
 
 Layout parseLayout(const char* layout, const at::Tensor& q, int64_t headNum) {

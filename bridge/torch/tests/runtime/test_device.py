@@ -90,6 +90,69 @@ def test_a_python_number_operand_is_passed_as_a_scalar():
     assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
 
 
+def test_strided_operands_and_numbers_match_eager_cpu_bit_for_bit():
+    # Attention's heads are views out of (batch, seq, heads, dim), rotary halves are slices, reductions' gradients are
+    # expanded: the library may write such results straight into the device's output and take a Python number in
+    # the result's dtype. Values and strides must stay eager CPU's, whatever the library does.
+    proc = run("""
+        import torch, diopi_torch
+        torch.manual_seed(0)
+        base = torch.randn(2, 8, 4, 16)
+        views = {
+            "permuted": lambda t: t.transpose(1, 2),                 # (B, H, S, D) seen in (B, S, H, D) memory
+            "sliced": lambda t: t[..., :8],
+            "expanded": lambda t: t[:, :, :1, :].expand(2, 8, 4, 16),
+        }
+        cases = [lambda t, k: t * 0.5, lambda t, k: t + 1e-3, lambda t, k: t / 3, lambda t, k: t - 2,
+                 lambda t, k: t * 1e300, lambda t, k: torch.exp(t), lambda t, k: torch.sigmoid(t),
+                 lambda t, k: torch.tanh(t), lambda t, k: -t, lambda t, k: t + t, lambda t, k: t * t,
+                 lambda t, k: t * k, lambda t, k: k * t]             # rotary: a broadcast table times the heads
+        for dt in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
+            x = base.to(dt)
+            for name, view in views.items():
+                c, d = view(x), view(x.to("diopi"))
+                k = torch.randn(1, 1, *c.shape[-2:]).to(dt)
+                assert d.stride() == c.stride(), (name, d.stride(), c.stride())
+                for i, f in enumerate(cases):
+                    want, got = f(c, k), f(d, k.to("diopi"))
+                    assert got.dtype == want.dtype and got.stride() == want.stride(), (dt, name, i, got.stride(), want.stride())
+                    assert torch.equal(got.cpu(), want), (dt, name, i)
+        print("ok")
+    """)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+
+
+def test_impl_torch_writes_strided_results_in_place():
+    # What the test above allows, impl/torch does: no temporary and copy for a permuted, sliced or expanded operand,
+    # and no converted copy of a Python number (its own ATen calls show in the profiler, under the DIOPI call).
+    if os.sep + os.path.join("build", "torch") + os.sep not in LIB:
+        pytest.skip(f"impl/torch's own ATen calls are what is checked; this run's library is {LIB}")
+    proc = run("""
+        import torch, diopi_torch
+        from torch.profiler import profile, ProfilerActivity
+        x = torch.randn(2, 8, 4, 16, device="diopi")
+        cos = torch.randn(1, 1, 8, 16, device="diopi")
+        q = x.transpose(1, 2)
+        calls = [lambda: q * cos, lambda: -q, lambda: q + q, lambda: torch.exp(q), lambda: x[..., :8] * 2.0,
+                 lambda: x[:, :, :1, :].expand(2, 8, 4, 16) / 64, lambda: x * 0.5, lambda: x + 1e-6]
+        for f in calls: f()
+        with profile(activities=[ProfilerActivity.CPU]) as p:
+            for f in calls: f()
+        inner = []
+        for e in p.events():
+            a = e.cpu_parent
+            while a is not None and not a.name.startswith("diopi"):
+                a = a.cpu_parent
+            if a is not None and e.name in ("aten::copy_", "aten::_to_copy", "aten::empty_strided", "aten::empty"):
+                inner.append((a.name, e.name))
+        served = {e.name for e in p.events() if e.name.startswith("diopi")}
+        assert {"diopiMul", "diopiNeg", "diopiAdd", "diopiExp", "diopiMulScalar", "diopiDivScalar", "diopiAddScalar"} <= served, served
+        assert not inner, inner
+        print("ok")
+    """)
+    assert proc.returncode == 0 and proc.stdout.strip().endswith("ok"), proc.stdout + proc.stderr
+
+
 def test_outputs_shaped_by_data_are_allocated_by_the_library():
     # nonzero and boolean indexing: the result's shape is known only after the
     # kernel ran, so the library allocates it (diopiRequireTensor); a mixture of
