@@ -18,6 +18,7 @@ from conformance.spec import FLOAT_NO_BF16, INT, Op, T, TList, grid
 
 # The dtypes the interface documents for most of these functions (bfloat16 is not among them).
 ALL9 = FLOAT_NO_BF16 + INT + ("bool",)
+ALL10 = ALL9 + ("bfloat16",)  # backward functions that models call in bfloat16 (the captured case sets)
 INT_BOOL = INT + ("bool",)
 F3 = FLOAT_NO_BF16
 WIDE = randint(0, 1 << 20)  # wrapped into range by prepare
@@ -252,7 +253,7 @@ select_backward = Op("diopiSelectBackward",
                      lambda grad_output, input_sizes, dim, index: torch.ops.aten.select_backward(grad_output, input_sizes, dim, index),
                      tensors=dict(grad_output=T()),
                      cases=tuple(((_select_shape(s[0], p["dim"], p["index"]),), dict(p, input_sizes=s[0])) for s, p in SELECT_CASES),
-                     dtypes=ALL9)
+                     dtypes=ALL10)
 select_scatter = Op("diopiSelectScatter", lambda input, src, dim, index: torch.select_scatter(input, src, dim, index),
                     tensors=dict(input=T(), src=T()),
                     cases=tuple(((s[0], _select_shape(s[0], p["dim"], p["index"])), p) for s, p in SELECT_CASES),
@@ -290,7 +291,7 @@ slice_backward = Op("diopiSliceBackward",
                         torch.ops.aten.slice_backward(grad_output, input_sizes, dim, start, end, step),
                     tensors=dict(grad_output=T()),
                     cases=tuple(((_slice_shape(s[0], p),), dict(p, input_sizes=s[0])) for s, p in SLICE_CASES),
-                    dtypes=ALL9)
+                    dtypes=ALL10)
 slice_scatter = Op("diopiSliceScatter",
                    lambda input, src, dim, start, end, step: torch.slice_scatter(input, src, dim, start, end, step),
                    tensors=dict(input=T(), src=T()),

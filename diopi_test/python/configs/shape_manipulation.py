@@ -178,6 +178,12 @@ pad_modes = Op("diopiPad", _pad, tensors=dict(input=T()),
                cases=tuple((((s,), {"pad": p, "mode": m, "value": None})) for s, p in PAD_MODES for m in ("reflect", "replicate", "circular")
                            if not (m == "reflect" and s[0] == 0) and (m == "replicate" or s[-1] < 128)),
                dtypes=F3, name="pad_modes")
+# int64: attention masks are padded (GPT-2's 0/1 mask in constant mode); the other modes move integers just as well.
+pad_int64 = Op("diopiPad", _pad, tensors=dict(input=T()),
+               cases=tuple((s, dict(p, mode="constant", value=v)) for s, p in PAD_CONSTANT if s[0][0] < 100 for v in (None, -2.0))
+               + tuple((((s,), {"pad": p, "mode": m, "value": None})) for s, p in PAD_MODES[:7]
+                       for m in ("reflect", "replicate", "circular")),
+               dtypes=("int64",), name="pad_int64")
 
 
 # ============================================================ unfold and its backward

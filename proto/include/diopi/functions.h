@@ -5494,9 +5494,9 @@ DIOPI_API diopiError_t diopiSelect(diopiContextHandle_t ctx, diopiTensorHandle_t
  *        grad_output.
  * @param[in] ctx context of the call: stream and temporaries.
  * @param[out] grad_input written with the gradient for input, shape input_sizes. Dtypes: int32, int16, int64, uint8,
- *     int8, bool, float32, float64, float16.
+ *     int8, bool, float32, float64, float16, bfloat16.
  * @param[in] grad_output gradient of the selected slice. Dtypes: int32, int16, int64, uint8, int8, bool, float32,
- *     float64, float16.
+ *     float64, float16, bfloat16.
  * @param[in] input_sizes shape of the forward input. Dtypes: int32, int16, int64, uint8, int8.
  * @param[in] dim dimension used in the forward call. Dtypes: int64.
  * @param[in] index position used in the forward call. Dtypes: int64.
@@ -5569,10 +5569,10 @@ DIOPI_API diopiError_t diopiSlice(diopiContextHandle_t ctx, diopiTensorHandle_t 
  * @brief Backward of diopiSlice: places grad_output into the strided range start:end:step along dim of a zero tensor
  *        with the input shape.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] grad_input written with the gradient for input, shape input_sizes. Dtypes: float16, float32, float64,
- *     int8, uint8, int16, int32, int64, bool.
- * @param[in] grad_output gradient of the sliced result. Dtypes: float16, float32, float64, int8, uint8, int16, int32,
- *     int64, bool.
+ * @param[out] grad_input written with the gradient for input, shape input_sizes. Dtypes: float16, bfloat16, float32,
+ *     float64, int8, uint8, int16, int32, int64, bool.
+ * @param[in] grad_output gradient of the sliced result. Dtypes: float16, bfloat16, float32, float64, int8, uint8, int16,
+ *     int32, int64, bool.
  * @param[in] input_sizes shape of the forward input
  * @param[in] dim dimension used in the forward call
  * @param[in] start start index used in the forward call
@@ -6544,8 +6544,9 @@ DIOPI_API diopiError_t diopiPermute(diopiContextHandle_t ctx, diopiTensorHandle_
  *
  * Negative pad amounts crop instead of pad; reflect requires pads smaller than the padded dimension.
  * @param[in] ctx context of the call: stream and temporaries.
- * @param[out] out padded result. Dtypes: float32, float64, float16.
- * @param[in] input tensor to pad. Dtypes: float32, float64, float16.
+ * @param[out] out padded result. Dtypes: float32, float64, float16, int64.
+ * @param[in] input tensor to pad (an int64 attention mask is padded in constant mode). Dtypes: float32, float64,
+ *     float16, int64.
  * @param[in] pad (before, after) pairs, starting with the last dimension and moving forward
  * @param[in] mode "constant", "reflect", "replicate" or "circular"
  * @param[in] value pointer to the fill value for constant mode; NULL means 0
