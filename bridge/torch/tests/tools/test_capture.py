@@ -73,3 +73,52 @@ def test_case_set_round_trip_into_harness_cases(amap, tmp_path, monkeypatch):
     record = gen_data.run_case(mm)
     assert record["layouts"] == ["captured"] and record["captured_strides"] == {k: list(v) for k, v in mm.op.strides.items()}
     assert record["weight"] == mm.op.weight or mm.op.weight == 1
+
+
+# ---------------------------------------------------------------- the committed case sets stay current
+# A vendor reads configs/model_config/<model>.yaml as "the calls this model makes on the device". When the mapping
+# changes (a Python number now reaches diopiAddScalar, an entry moves), a set captured before says something the
+# device no longer does. Each set records the command that made it; these tests hold the sets to it.
+CASE_DIR = os.path.join(ROOT, "diopi_test", "python", "configs", "model_config")
+COMMITTED = sorted(f[:-5] for f in os.listdir(CASE_DIR) if f.endswith(".yaml"))
+# Sets that capture in about two seconds each are made again here and compared whole; the 7B language models
+# (7 to 25 s each) are held to the mapping by the entry check below, which covers every set.
+RECAPTURED = ["bert_base", "convnext_tiny", "gpt2", "llama2_7b_fp16", "resnet50", "resnet50_fp16", "resnet50_torchvision",
+              "vit_base", "vit_base_fp16", "whisper_small"]
+
+
+def _case_set(name, folder=CASE_DIR):
+    import yaml
+    with open(os.path.join(folder, name + ".yaml")) as f:
+        return yaml.safe_load(f)
+
+
+def test_the_recaptured_list_names_committed_sets():
+    assert set(RECAPTURED) <= set(COMMITTED), set(RECAPTURED) - set(COMMITTED)
+
+
+@pytest.mark.parametrize("name", COMMITTED)
+def test_every_case_names_the_mapping_entry_that_makes_it_today(name, amap):
+    cs = _case_set(name)
+    stale = []
+    for c in cs["cases"]:
+        serving = {capture._where(e) for e in amap.for_op(c["aten"]) if e.diopi == c["diopi"]}
+        if c["entry"] not in serving:
+            stale.append((c["aten"], c["diopi"], c["entry"], sorted(serving)))
+    assert not stale, (f"{name}.yaml is older than the mapping; remake it with "
+                       f"`{cs['provenance']['captured_by']}`: {stale[:5]}")
+
+
+@pytest.mark.parametrize("name", RECAPTURED)
+def test_a_committed_case_set_is_what_its_command_makes_today(name, tmp_path):
+    import shlex
+    cs = _case_set(name)
+    command = shlex.split(cs["provenance"]["captured_by"])
+    assert command[:3] == ["python", "-m", "diopi_torch.capture"], command
+    assert capture.main(command[3:] + ["--out", str(tmp_path)]) == 0
+    fresh = _case_set(name, str(tmp_path))
+    for s in (cs, fresh):
+        s["summary"].pop("capture_seconds", None)  # the one field that is not a fact about the model
+    assert fresh["provenance"] == cs["provenance"]
+    assert fresh["summary"] == cs["summary"], f"remake {name}.yaml with `{cs['provenance']['captured_by']}`"
+    assert fresh["cases"] == cs["cases"], f"remake {name}.yaml with `{cs['provenance']['captured_by']}`"
