@@ -82,7 +82,7 @@ def test_case_set_round_trip_into_harness_cases(amap, tmp_path, monkeypatch):
 CASE_DIR = os.path.join(ROOT, "diopi_test", "python", "configs", "model_config")
 COMMITTED = sorted(f[:-5] for f in os.listdir(CASE_DIR) if f.endswith(".yaml"))
 # Sets that capture in about two seconds each are made again here and compared whole; the 7B language models
-# (7 to 25 s each) are held to the mapping by the entry check below, which covers every set.
+# (5 to 10 s each) are held to the mapping by the entry check below, which covers every set.
 RECAPTURED = ["bert_base", "convnext_tiny", "gpt2", "llama2_7b_fp16", "resnet50", "resnet50_fp16", "resnet50_torchvision",
               "vit_base", "vit_base_fp16", "whisper_small"]
 
